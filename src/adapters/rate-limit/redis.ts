@@ -1,0 +1,35 @@
+import { Redis } from 'ioredis';
+import { type RateLimitStore, windowOf } from './rate-limit-store.js';
+
+/** Counters in Redis, shared by every API process that points at it. */
+export class RedisRateLimitStore implements RateLimitStore {
+  private readonly redis: Redis;
+
+  constructor(url: string) {
+    this.redis = new Redis(url, {
+      // Fail fast instead of queueing requests behind a dead connection.
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      lazyConnect: false,
+    });
+    // Errors surface on each hit(); the client reconnects by itself.
+    this.redis.on('error', () => undefined);
+  }
+
+  async hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }> {
+    const { index, resetAt } = windowOf(now, windowMs);
+    const redisKey = `annotary:rl:${key}:${index}`;
+    const results = await this.redis
+      .multi()
+      .incr(redisKey)
+      .pexpire(redisKey, windowMs * 2)
+      .exec();
+    const first = results?.[0];
+    if (!first || first[0]) throw first?.[0] ?? new Error('redis transaction failed');
+    return { count: Number(first[1]), resetAt };
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}

@@ -1,0 +1,147 @@
+import path from 'node:path';
+
+/** Rate-limit plans an organization can be on (DECISIONS section 2). */
+export const PLANS = ['standard', 'professional', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** A postgres:// URL switches the store to PostgreSQL; unset means SQLite in dataDir. */
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  /** Base of every URL the server hands out, without a trailing slash. */
+  publicUrl: string;
+  /** 32-byte key for secrets at rest; undefined means "use the key file in dataDir". */
+  secretKey: Buffer | undefined;
+  bootstrapApiKey: string | undefined;
+  bootstrapEmail: string | undefined;
+  defaultPlan: Plan;
+  webhookAllowPrivate: boolean;
+  logLevel: LogLevel;
+  bodyLimit: number;
+  uploadLimit: number;
+  /** Base delay of job retries, in ms. */
+  jobRetryBaseMs: number;
+  randomSeed: string | undefined;
+  /** Start the job worker loop inside the API process. */
+  runWorker: boolean;
+}
+
+/** Thrown when an environment variable holds a value we cannot use; names the variable. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
+    super(`${variable}: ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}`);
+  return value;
+}
+
+function boolVar(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const v = raw.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+function enumVar<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const v = raw.trim().toLowerCase();
+  const hit = allowed.find((a) => a === v);
+  if (!hit) throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return hit;
+}
+
+function urlVar(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'is not a valid URL');
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(name, `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  }
+  return raw;
+}
+
+function secretKeyVar(env: Env): Buffer | undefined {
+  const raw = env.ANNOTARY_SECRET_KEY;
+  if (raw === undefined || raw === '') return undefined;
+  const trimmed = raw.trim();
+  let key: Buffer | undefined;
+  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) key = Buffer.from(trimmed, 'hex');
+  else if (/^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed)) key = Buffer.from(trimmed, 'base64');
+  if (!key || key.length !== 32) {
+    throw new ConfigError('ANNOTARY_SECRET_KEY', 'must be 32 bytes, as 64 hex characters or base64');
+  }
+  return key;
+}
+
+function apiKeyVar(env: Env): string | undefined {
+  const raw = env.ANNOTARY_BOOTSTRAP_API_KEY;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 16 || raw.length > 256 || !/^[\x21-\x7e]+$/.test(raw)) {
+    throw new ConfigError('ANNOTARY_BOOTSTRAP_API_KEY', 'must be 16 to 256 printable characters without spaces');
+  }
+  return raw;
+}
+
+function emailVar(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[^\s@]+@[^\s@]+$/.test(raw.trim())) throw new ConfigError(name, 'is not an e-mail address');
+  return raw.trim().toLowerCase();
+}
+
+/** Reads the configuration from the environment; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const port = intVar(env, 'PORT', 8080, 0, 65535);
+  const host = env.HOST?.trim() || '0.0.0.0';
+  const dataDir = path.resolve(env.ANNOTARY_DATA_DIR?.trim() || './data');
+  const databaseUrl = urlVar(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const redisUrl = urlVar(env, 'REDIS_URL', ['redis:', 'rediss:']);
+  const publicUrlRaw = urlVar(env, 'ANNOTARY_PUBLIC_URL', ['http:', 'https:']);
+  const publicUrl = (publicUrlRaw ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  return {
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    redisUrl,
+    publicUrl,
+    secretKey: secretKeyVar(env),
+    bootstrapApiKey: apiKeyVar(env),
+    bootstrapEmail: emailVar(env, 'ANNOTARY_BOOTSTRAP_EMAIL'),
+    defaultPlan: enumVar(env, 'ANNOTARY_DEFAULT_PLAN', PLANS, 'standard'),
+    webhookAllowPrivate: boolVar(env, 'ANNOTARY_WEBHOOK_ALLOW_PRIVATE', false),
+    logLevel: enumVar(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    bodyLimit: intVar(env, 'ANNOTARY_BODY_LIMIT', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    uploadLimit: intVar(env, 'ANNOTARY_UPLOAD_LIMIT', 100 * 1024 * 1024, 1024, 10 * 1024 ** 3),
+    jobRetryBaseMs: intVar(env, 'ANNOTARY_JOB_RETRY_BASE_MS', 1000, 1, 3_600_000),
+    randomSeed: env.ANNOTARY_RANDOM_SEED?.trim() || undefined,
+    runWorker: boolVar(env, 'ANNOTARY_RUN_WORKER', true),
+  };
+}

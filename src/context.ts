@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pino, type Logger } from 'pino';
+import { type Clock, systemClock } from './adapters/clock.js';
+import { MemoryRateLimitStore } from './adapters/rate-limit/memory.js';
+import type { RateLimitStore } from './adapters/rate-limit/rate-limit-store.js';
+import { RedisRateLimitStore } from './adapters/rate-limit/redis.js';
+import { resolveSecretKey, SECRET_KEY_FILE } from './adapters/secret-key.js';
+import type { Config } from './config.js';
+import { openStore, type Store } from './store/db.js';
+import { migrateToLatest } from './store/migrate.js';
+
+/** Everything a request or a job needs, built once per process: the composition root. */
+export interface AppContext {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  log: Logger;
+  rateLimits: RateLimitStore;
+  /** 32-byte server key: secrets at rest, signed URLs. */
+  secretKey: Buffer;
+  close(): Promise<void>;
+}
+
+/** Keys a log line must never carry, wherever they sit in the logged object. */
+export const REDACTED_PATHS = [
+  'req.headers.apikey',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  '*.apiKey',
+  '*.apikey',
+  '*.secret',
+  '*.token',
+  '*.privateKey',
+  '*.credentials',
+  '*.azureClientSecret',
+];
+
+export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
+  return pino({ level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } });
+}
+
+export interface ContextOverrides {
+  store?: Store;
+  clock?: Clock;
+  log?: Logger;
+  rateLimits?: RateLimitStore;
+  /** Skip migrations (the caller already ran them). */
+  migrated?: boolean;
+}
+
+export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
+  const log = overrides.log ?? createLogger(config);
+  let store = overrides.store;
+  const ownsStore = !store;
+  if (!store) {
+    if (!config.databaseUrl) fs.mkdirSync(config.dataDir, { recursive: true });
+    store = await openStore({
+      databaseUrl: config.databaseUrl,
+      sqliteFile: path.join(config.dataDir, 'annotary.db'),
+    });
+  }
+  if (!overrides.migrated) await migrateToLatest(store);
+  const rateLimits =
+    overrides.rateLimits ?? (config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore());
+  const theStore = store;
+  const secret = resolveSecretKey(config.secretKey, config.dataDir);
+  if (secret.generated) log.info({ file: SECRET_KEY_FILE }, 'generated a new secret key in the data folder');
+  if (config.databaseUrl && !config.secretKey) {
+    log.warn('ANNOTARY_SECRET_KEY is not set: every replica must share the same key, set it explicitly');
+  }
+  return {
+    secretKey: secret.key,
+    config,
+    store: theStore,
+    clock: overrides.clock ?? systemClock,
+    log,
+    rateLimits,
+    async close() {
+      await rateLimits.close();
+      if (ownsStore) await theStore.close();
+    },
+  };
+}

@@ -1,0 +1,10 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { memberRoutes } from './members.routes.js';
+import { projectRoutes } from './projects.routes.js';
+
+/** Every /v2 route of the contract, one file per domain. */
+export async function registerRoutes(v2: FastifyInstance, ctx: AppContext): Promise<void> {
+  await v2.register(projectRoutes, { ctx });
+  await v2.register(memberRoutes, { ctx });
+}

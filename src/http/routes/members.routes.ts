@@ -1,0 +1,53 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.js';
+import * as members from '../../services/member.service.js';
+import {
+  AddUsersRequest,
+  AssignMembersRequest,
+  CreateInvitesRequest,
+  DeleteInvitesRequest,
+  OrgIdParams,
+  RemoveUsersRequest,
+} from '../../schemas/member.js';
+import { principalOf } from '../plugins/auth.js';
+import { created, ok } from '../reply.js';
+
+const tags = ['members'];
+const ProjectIdParams = Type.Object({ projectId: Type.String({ maxLength: 64 }) });
+
+export const memberRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get('/organization/:orgId/users', { schema: { tags, params: OrgIdParams } }, async (req) =>
+    ok(await members.listOrgUsers(ctx, principalOf(req), req.params.orgId)),
+  );
+  app.post(
+    '/organization/:orgId/users',
+    { schema: { tags, params: OrgIdParams, body: AddUsersRequest } },
+    async (req, reply) =>
+      created(reply, await members.addOrgUsers(ctx, principalOf(req), req.params.orgId, req.body.users)),
+  );
+  app.delete(
+    '/organization/:orgId/users',
+    { schema: { tags, params: OrgIdParams, body: RemoveUsersRequest } },
+    async (req) => ok(await members.removeOrgUsers(ctx, principalOf(req), req.params.orgId, req.body.users)),
+  );
+  app.get('/organization/:orgId/invites', { schema: { tags, params: OrgIdParams } }, async (req) =>
+    ok(await members.listInvites(ctx, principalOf(req), req.params.orgId)),
+  );
+  app.post(
+    '/organization/:orgId/invites',
+    { schema: { tags, params: OrgIdParams, body: CreateInvitesRequest } },
+    async (req, reply) =>
+      created(reply, await members.createInvites(ctx, principalOf(req), req.params.orgId, req.body)),
+  );
+  app.delete(
+    '/organization/:orgId/invites',
+    { schema: { tags, params: OrgIdParams, body: DeleteInvitesRequest } },
+    async (req) => ok(await members.deleteInvites(ctx, principalOf(req), req.params.orgId, req.body.to)),
+  );
+  app.post(
+    '/project/:projectId/assigned',
+    { schema: { tags, params: ProjectIdParams, body: AssignMembersRequest } },
+    async (req) => ok(await members.assignProjectMembers(ctx, principalOf(req), req.params.projectId, req.body)),
+  );
+};

@@ -1,0 +1,40 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.js';
+import { PaginationQuery, SortQuery } from '../../schemas/common.js';
+import { ProjectCreateRequest, ProjectUpdateRequest } from '../../schemas/project.js';
+import * as projects from '../../services/project.service.js';
+import { principalOf } from '../plugins/auth.js';
+import { created, ok } from '../reply.js';
+
+const tags = ['projects'];
+const ProjectIdParams = Type.Object({ projectId: Type.String({ maxLength: 64 }) });
+const ListQuery = Type.Intersect([
+  PaginationQuery(1000),
+  Type.Object({ sort: Type.Optional(SortQuery(['createdAt', 'updatedAt', 'name'] as const, '-createdAt')) }),
+]);
+
+export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get('/listProjects', { schema: { tags, querystring: ListQuery } }, async (req) => {
+    const { page = 1, limit = 10, sort = '-createdAt' } = req.query;
+    return ok(await projects.listProjects(ctx, principalOf(req), { page, limit, sort }));
+  });
+
+  app.get('/project/:projectId', { schema: { tags, params: ProjectIdParams } }, async (req) =>
+    ok({ project: await projects.getProject(ctx, principalOf(req), req.params.projectId) }),
+  );
+
+  app.post('/project', { schema: { tags, body: ProjectCreateRequest } }, async (req, reply) =>
+    created(reply, { project: await projects.createProject(ctx, principalOf(req), req.body) }),
+  );
+
+  app.post(
+    '/project/:projectId',
+    { schema: { tags, params: ProjectIdParams, body: ProjectUpdateRequest } },
+    async (req) => ok({ project: await projects.updateProject(ctx, principalOf(req), req.params.projectId, req.body) }),
+  );
+
+  app.delete('/project/:projectId', { schema: { tags, params: ProjectIdParams } }, async (req) =>
+    ok(await projects.deleteProject(ctx, principalOf(req), req.params.projectId)),
+  );
+};

@@ -1,0 +1,35 @@
+/**
+ * The durable job core: webhook deliveries, plugin calls and exports are queued with
+ * `enqueueJob` inside the transaction that needs them, and run by `JobWorker`s under leases.
+ */
+export {
+  DEFAULT_JOB_OPTIONS,
+  JOB_KINDS,
+  JobRegistry,
+  silentLogger,
+  type Job,
+  type JobContext,
+  type JobHandler,
+  type JobKind,
+  type JobKindDeclarations,
+  type JobKindOptions,
+  type JobLogger,
+  type JobPayloads,
+  type ResolvedJobKindOptions,
+} from './registry.js';
+export {
+  countJobs,
+  enqueueJob,
+  findFailedJobs,
+  getJob,
+  insertJob,
+  makeEnqueue,
+  toJobInfo,
+  type EnqueueJob,
+  type EnqueueOptions,
+  type JobCount,
+  type JobInfo,
+  type JobStatus,
+} from './queue.js';
+export { JobWorker, retryDelayMs, shortError, type JobWorkerOptions } from './worker.js';
+export { claimJobs, finishJob, renewLease, type Claim, type ClaimRequest, type Outcome } from './claims.js';

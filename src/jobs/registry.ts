@@ -1,0 +1,128 @@
+/**
+ * Job kinds and their handlers. The payload type of each kind is declared once, in
+ * `JobPayloads`; the runtime list of kinds (with their retry and lease options) lives in a
+ * declarations object checked against it, so a kind cannot be typed without being declared.
+ * A worker refuses to start while a declared kind has no handler: a job nobody handles would
+ * otherwise sit queued forever without anyone noticing.
+ */
+
+/**
+ * Payload type of every job kind of the application, by kind name. Modules that add a kind
+ * extend it (declaration merging) and add the kind to `JOB_KINDS`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface JobPayloads {}
+
+export type JobKind<P extends object> = keyof P & string;
+
+export interface JobKindOptions {
+  /** Attempts before the job ends failed, counting the first. */
+  maxAttempts?: number;
+  /** How long a claim holds without renewal; a dead worker's job is free again after this. */
+  leaseMs?: number;
+  /** Delay before the first retry; each further retry doubles it (with jitter). */
+  backoffBaseMs?: number;
+  /** Ceiling of the retry delay. */
+  backoffMaxMs?: number;
+}
+
+export type ResolvedJobKindOptions = Required<JobKindOptions>;
+
+export type JobKindDeclarations<P extends object> = { readonly [K in JobKind<P>]: JobKindOptions };
+
+/** The application's job kinds; empty until deliveries, plugin calls and exports land. */
+export const JOB_KINDS: JobKindDeclarations<JobPayloads> = {};
+
+export const DEFAULT_JOB_OPTIONS: ResolvedJobKindOptions = {
+  maxAttempts: 5,
+  leaseMs: 30_000,
+  backoffBaseMs: 1_000,
+  backoffMaxMs: 60 * 60_000,
+};
+
+/** pino-compatible subset, so the server's logger can be passed as is. */
+export interface JobLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export const silentLogger: JobLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+export interface Job<T> {
+  id: string;
+  kind: string;
+  payload: T;
+  /** 1 on the first run; a run cut short by a dead worker counts too. */
+  attempt: number;
+  maxAttempts: number;
+}
+
+export interface JobContext {
+  /** Aborted when the worker lost the job's lease or is being stopped past its bound. */
+  signal: AbortSignal;
+  isLastAttempt: boolean;
+  /** Logger already carrying jobId, kind and attempt. */
+  log: JobLogger;
+}
+
+export type JobHandler<T> = (job: Job<T>, ctx: JobContext) => Promise<void>;
+
+export class JobRegistry<P extends object = JobPayloads> {
+  private readonly handlers = new Map<string, JobHandler<unknown>>();
+  private readonly resolved = new Map<string, ResolvedJobKindOptions>();
+
+  constructor(
+    readonly declarations: JobKindDeclarations<P>,
+    defaults: JobKindOptions = {},
+  ) {
+    const base = { ...DEFAULT_JOB_OPTIONS, ...stripUndefined(defaults) };
+    for (const [kind, opts] of Object.entries<JobKindOptions>(declarations)) {
+      const resolved = { ...base, ...stripUndefined(opts) };
+      validateOptions(kind, resolved);
+      this.resolved.set(kind, resolved);
+    }
+  }
+
+  /** Registers the one handler of a declared kind. */
+  handle<K extends JobKind<P>>(kind: K, handler: JobHandler<P[K]>): this {
+    if (!this.resolved.has(kind)) throw new Error(`job kind "${kind}" is not declared`);
+    if (this.handlers.has(kind)) throw new Error(`job kind "${kind}" already has a handler`);
+    this.handlers.set(kind, (job, ctx) => handler(job as Job<P[K]>, ctx));
+    return this;
+  }
+
+  /** Throws, naming them, when declared kinds have no handler. */
+  assertComplete(): void {
+    const missing = this.kinds().filter((k) => !this.handlers.has(k));
+    if (missing.length > 0) {
+      throw new Error(`job kinds without a handler: ${missing.join(', ')}`);
+    }
+  }
+
+  kinds(): string[] {
+    return [...this.resolved.keys()];
+  }
+
+  optionsFor(kind: string): ResolvedJobKindOptions {
+    return this.resolved.get(kind) ?? { ...DEFAULT_JOB_OPTIONS };
+  }
+
+  handlerFor(kind: string): JobHandler<unknown> | undefined {
+    return this.handlers.get(kind);
+  }
+}
+
+function stripUndefined(opts: JobKindOptions): JobKindOptions {
+  return Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
+}
+
+function validateOptions(kind: string, o: ResolvedJobKindOptions): void {
+  const ok =
+    Number.isInteger(o.maxAttempts) &&
+    o.maxAttempts >= 1 &&
+    o.leaseMs >= 100 &&
+    o.backoffBaseMs >= 0 &&
+    o.backoffMaxMs >= o.backoffBaseMs;
+  if (!ok) throw new Error(`job kind "${kind}" has invalid options`);
+}

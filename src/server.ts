@@ -1,0 +1,52 @@
+import type { Config } from './config.js';
+import { type AppContext, createContext, type ContextOverrides } from './context.js';
+import { buildApp, type App } from './http/app.js';
+import { buildJobRegistry } from './jobs/app-registry.js';
+import { JobWorker } from './jobs/worker.js';
+import { bootstrap } from './services/identity.service.js';
+
+export interface RunningServer {
+  app: App;
+  ctx: AppContext;
+  worker: JobWorker | undefined;
+  /** The bootstrap key, when this start created it (printed once, never stored). */
+  bootstrapKey: string | undefined;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export function startWorker(ctx: AppContext): JobWorker {
+  const worker = new JobWorker({
+    store: ctx.store,
+    registry: buildJobRegistry(ctx),
+    clock: ctx.clock,
+    logger: ctx.log,
+  });
+  worker.start();
+  return worker;
+}
+
+/** Migrates, bootstraps, listens, and runs the job worker in the same process unless told not to. */
+export async function startServer(config: Config, overrides: ContextOverrides = {}): Promise<RunningServer> {
+  const ctx = await createContext(config, overrides);
+  const boot = await bootstrap(ctx.store.db, ctx.clock, {
+    apiKey: config.bootstrapApiKey,
+    email: config.bootstrapEmail,
+    plan: config.defaultPlan,
+  });
+  const app = await buildApp(ctx);
+  const worker = config.runWorker ? startWorker(ctx) : undefined;
+  const address = await app.listen({ port: config.port, host: config.host });
+  return {
+    app,
+    ctx,
+    worker,
+    bootstrapKey: boot?.apiKey,
+    url: address,
+    async stop() {
+      await app.close();
+      await worker?.stop();
+      await ctx.close();
+    },
+  };
+}

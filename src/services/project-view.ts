@@ -1,0 +1,84 @@
+import type { ProjectRow } from '../store/schema.js';
+import type { ProjectRole } from './access.js';
+import type { BatchView } from './batch.service.js';
+
+/**
+ * ProjectUpdateRequest fields kept together in the `settings` document, with the value a
+ * project answers before anyone set them.
+ */
+export const SETTINGS_DEFAULTS = {
+  benchmarkEnabled: false,
+  benchmarkRatio: 0,
+  benchmarkCutoff: false,
+  instructions: '',
+  ocrLanguage: '',
+  idleTimeout: 0,
+  projectPlugins: {},
+  pluginPresets: [],
+  errorCodesEnabled: false,
+  errorSchema: {},
+  exportStorageId: '',
+  exportStorageBucket: '',
+  exportStoragePath: '',
+  exportStorageEnabled: false,
+  taskSkipEnabled: false,
+  unassignSkippedTask: false,
+  gcSyncEnabled: false,
+  tags: [],
+  queueCountsEnabled: false,
+  assetBuilderTemplates: [],
+} as const satisfies Record<string, unknown>;
+
+export type SettingKey = keyof typeof SETTINGS_DEFAULTS;
+export const SETTING_KEYS = Object.keys(SETTINGS_DEFAULTS) as SettingKey[];
+
+export function parseJson<T>(text: string | null, fallback: T): T {
+  if (text === null || text === '') return fallback;
+  return JSON.parse(text) as T;
+}
+
+export function projectSettings(row: ProjectRow): Record<SettingKey, unknown> {
+  return { ...SETTINGS_DEFAULTS, ...parseJson<Record<string, unknown>>(row.settings, {}) };
+}
+
+export interface ProjectExtras {
+  members: { email: string; role: string }[];
+  batches: BatchView[];
+  role?: ProjectRole | undefined;
+}
+
+/** The contract's Project resource. */
+export function projectView(row: ProjectRow, extras: ProjectExtras): Record<string, unknown> {
+  const view: Record<string, unknown> = {
+    _id: row.id,
+    name: row.name,
+    description: row.description,
+    type: row.type,
+    owner: row.owner_email,
+    organization: row.organization_id,
+    categorySchema: parseJson(row.category_schema, { tools: [], classifications: [], relations: [] }),
+    stages: parseJson(row.stages, []),
+    assignedTo: extras.members.map((m) => ({ assignee: m.email, role: m.role })),
+    batches: extras.batches,
+    queueVersion: row.queue_version,
+    assetCount: row.asset_count,
+    ...projectSettings(row),
+    deleted: row.deleted === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+  if (row.pct_config !== null) view.pctConfig = parseJson(row.pct_config, {});
+  if (extras.role) view.role = extras.role;
+  return view;
+}
+
+/** The contract's ProjectListItem. */
+export function projectListItem(row: ProjectRow): Record<string, unknown> {
+  return {
+    _id: row.id,
+    name: row.name,
+    description: row.description,
+    organization: row.organization_id,
+    createdAt: row.created_at,
+  };
+}

@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type Engine = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+export type Trx = Transaction<Database>;
+/** Either the database or an open transaction: repository functions take this. */
+export type Executor = Db | Trx;
+
+export interface Store {
+  db: Db;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+export interface OpenStoreOptions {
+  /** postgres:// URL; when absent the store is SQLite at `sqliteFile`. */
+  databaseUrl?: string | undefined;
+  sqliteFile?: string;
+  /** PostgreSQL schema to work in (tests use one per run); created when missing. */
+  pgSchema?: string;
+  poolSize?: number;
+}
+
+// COUNT(*) and BIGINT come back from pg as strings; every count we keep fits a JS number.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+
+export async function openStore(opts: OpenStoreOptions): Promise<Store> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts);
+  if (!opts.sqliteFile) throw new Error('openStore needs databaseUrl or sqliteFile');
+  return openSqlite(opts.sqliteFile);
+}
+
+function openSqlite(file: string): Store {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  // Several processes (API + worker) may share the file: wait for the write lock, don't fail.
+  sqlite.pragma('busy_timeout = 10000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    db,
+    engine: 'sqlite',
+    close: () => db.destroy(),
+  };
+}
+
+async function openPostgres(url: string, opts: OpenStoreOptions): Promise<Store> {
+  const schema = opts.pgSchema;
+  if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('invalid schema name');
+  if (schema) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.poolSize ?? 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle client that loses its connection must not crash the process.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    engine: 'postgres',
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,35 @@
+import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import type { Db, Engine } from './db.js';
+import * as m001 from './migrations/001-foundation.js';
+
+/** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
+const MIGRATIONS: Record<string, Migration> = {
+  '001-foundation': m001,
+};
+
+class StaticProvider implements MigrationProvider {
+  getMigrations(): Promise<Record<string, Migration>> {
+    return Promise.resolve(MIGRATIONS);
+  }
+}
+
+/** Brings the store to the latest schema; returns the names of the migrations it ran. */
+export async function migrateToLatest(store: { db: Db; engine: Engine }): Promise<string[]> {
+  const { db, engine } = store;
+  // Kysely looks its bookkeeping tables up by schema: name the one search_path points at.
+  const schema =
+    engine === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({
+    db,
+    provider: new StaticProvider(),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

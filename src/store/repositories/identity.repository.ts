@@ -1,0 +1,92 @@
+import type { Executor } from '../db.js';
+import type { OrganizationRow, UserRow } from '../schema.js';
+
+/** What one API-key lookup yields: the key's user and organization, in one query. */
+export interface KeyOwnerRow {
+  key_id: string;
+  key_hash: string;
+  user_id: string;
+  email: string;
+  organization_id: string;
+  org_role: string;
+  plan: string;
+  rate_limit: number | null;
+}
+
+export async function findKeyOwner(db: Executor, keyHash: string): Promise<KeyOwnerRow | undefined> {
+  return db
+    .selectFrom('api_keys as k')
+    .innerJoin('users as u', 'u.id', 'k.user_id')
+    .innerJoin('organizations as o', 'o.id', 'u.organization_id')
+    .select([
+      'k.id as key_id',
+      'k.key_hash',
+      'u.id as user_id',
+      'u.email',
+      'u.organization_id',
+      'u.org_role',
+      'o.plan',
+      'o.rate_limit',
+    ])
+    .where('k.key_hash', '=', keyHash)
+    .where('k.revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export async function findOrganization(db: Executor, id: string): Promise<OrganizationRow | undefined> {
+  return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function countOrganizations(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('organizations')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertOrganization(db: Executor, row: OrganizationRow): Promise<void> {
+  await db.insertInto('organizations').values(row).execute();
+}
+
+export async function insertUser(db: Executor, row: UserRow): Promise<void> {
+  await db.insertInto('users').values(row).execute();
+}
+
+export async function listOrgUsers(db: Executor, orgId: string): Promise<UserRow[]> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Revokes every active key of the user and stores the new one: one active key per user. */
+export async function replaceApiKey(
+  db: Executor,
+  key: { id: string; userId: string; hash: string; prefix: string; now: string },
+): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ revoked_at: key.now })
+    .where('user_id', '=', key.userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  await db
+    .insertInto('api_keys')
+    .values({
+      id: key.id,
+      user_id: key.userId,
+      key_hash: key.hash,
+      prefix: key.prefix,
+      created_at: key.now,
+      revoked_at: null,
+    })
+    .execute();
+}

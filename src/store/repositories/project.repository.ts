@@ -1,0 +1,115 @@
+import type { Executor } from '../db.js';
+import type { NewProject, ProjectPatch, ProjectRow } from '../schema.js';
+
+export interface ProjectWithRole {
+  row: ProjectRow;
+  /** The caller's own project role, when the caller is a member. */
+  memberRole: string | undefined;
+}
+
+/** A live (not deleted) project with the given member's role on it, in one query. */
+export async function findProjectForMember(
+  db: Executor,
+  projectId: string,
+  email: string,
+): Promise<ProjectWithRole | undefined> {
+  const row = await db
+    .selectFrom('projects as p')
+    .leftJoin('project_members as m', (join) => join.onRef('m.project_id', '=', 'p.id').on('m.email', '=', email))
+    .selectAll('p')
+    .select('m.role as member_role')
+    .where('p.id', '=', projectId)
+    .where('p.deleted', '=', 0)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { member_role, ...project } = row;
+  return { row: project, memberRole: member_role ?? undefined };
+}
+
+export type ProjectSortColumn = 'created_at' | 'updated_at' | 'name';
+
+export interface ProjectListQuery {
+  orgId: string;
+  /** Only projects this e-mail is a member of; undefined lists the whole organization. */
+  memberEmail: string | undefined;
+  offset: number;
+  limit: number;
+  sort: ProjectSortColumn;
+  descending: boolean;
+}
+
+export async function listProjects(db: Executor, q: ProjectListQuery): Promise<{ rows: ProjectRow[]; total: number }> {
+  let base = db.selectFrom('projects as p').where('p.organization_id', '=', q.orgId).where('p.deleted', '=', 0);
+  if (q.memberEmail !== undefined) {
+    const email = q.memberEmail;
+    base = base.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('project_members as m')
+          .select('m.project_id')
+          .whereRef('m.project_id', '=', 'p.id')
+          .where('m.email', '=', email),
+      ),
+    );
+  }
+  const direction = q.descending ? 'desc' : 'asc';
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll('p')
+      .orderBy(`p.${q.sort}`, direction)
+      .orderBy('p.id', direction)
+      .offset(q.offset)
+      .limit(q.limit)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export async function insertProject(db: Executor, row: NewProject): Promise<void> {
+  await db.insertInto('projects').values(row).execute();
+}
+
+export async function updateProject(db: Executor, id: string, patch: ProjectPatch): Promise<void> {
+  await db.updateTable('projects').set(patch).where('id', '=', id).execute();
+}
+
+export async function listMembers(db: Executor, projectId: string) {
+  return db
+    .selectFrom('project_members')
+    .select(['email', 'role'])
+    .where('project_id', '=', projectId)
+    .orderBy('created_at')
+    .orderBy('email')
+    .execute();
+}
+
+/** Sets each e-mail's role on the project, adding members that are new. */
+export async function upsertMembers(
+  db: Executor,
+  projectId: string,
+  members: { email: string; role: string }[],
+  now: string,
+): Promise<void> {
+  if (members.length === 0) return;
+  await db
+    .insertInto('project_members')
+    .values(members.map((m) => ({ project_id: projectId, email: m.email, role: m.role, created_at: now })))
+    .onConflict((oc) => oc.columns(['project_id', 'email']).doUpdateSet((eb) => ({ role: eb.ref('excluded.role') })))
+    .execute();
+}
+
+export async function removeMembers(db: Executor, projectId: string, emails: string[]): Promise<void> {
+  if (emails.length === 0) return;
+  await db.deleteFrom('project_members').where('project_id', '=', projectId).where('email', 'in', emails).execute();
+}
+
+export async function listBatches(db: Executor, projectId: string) {
+  return db
+    .selectFrom('batches')
+    .select(['id', 'name'])
+    .where('project_id', '=', projectId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}

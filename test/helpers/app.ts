@@ -1,0 +1,72 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { loadConfig, type Config } from '../../src/config.js';
+import { type AppContext, createContext } from '../../src/context.js';
+import { buildApp, type App } from '../../src/http/app.js';
+import type { Clock } from '../../src/adapters/clock.js';
+import { bootstrap, createUser, issueApiKey } from '../../src/services/identity.service.js';
+import type { OrgRole } from '../../src/services/access.js';
+import type { Engine } from '../../src/store/db.js';
+import { makeStore, type TestStore } from './stores.js';
+
+export interface TestApp {
+  app: App;
+  ctx: AppContext;
+  store: TestStore;
+  /** The bootstrap owner's key and organization. */
+  ownerKey: string;
+  orgId: string;
+  /** Sends a request through the app; `body` objects go as JSON. */
+  call(
+    method: string,
+    url: string,
+    opts?: { key?: string | null; body?: unknown; headers?: Record<string, string> },
+  ): Promise<LightMyRequestResponse>;
+  /** A new user of the organization with its own key. */
+  addUser(email: string, orgRole?: OrgRole): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+}
+
+export async function makeTestApp(engine: Engine, opts: TestAppOptions = {}): Promise<TestApp> {
+  const store = await makeStore(engine);
+  const config: Config = loadConfig({
+    ANNOTARY_DATA_DIR: store.dataDir,
+    LOG_LEVEL: 'silent',
+    ANNOTARY_PUBLIC_URL: 'http://annotary.test',
+    ...opts.env,
+  });
+  const ctx = await createContext(config, { store, migrated: true, ...(opts.clock ? { clock: opts.clock } : {}) });
+  const boot = await bootstrap(store.db, ctx.clock, { plan: config.defaultPlan });
+  if (!boot?.apiKey) throw new Error('bootstrap made no key');
+  const app = await buildApp(ctx);
+  await app.ready();
+  const ownerKey = boot.apiKey;
+  return {
+    app,
+    ctx,
+    store,
+    ownerKey,
+    orgId: boot.orgId,
+    call(method, url, o = {}) {
+      const headers: Record<string, string> = { ...o.headers };
+      const key = o.key === undefined ? ownerKey : o.key;
+      if (key !== null) headers.apikey = key;
+      const payload = o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
+      if (payload !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+      return app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined ? { payload } : {}) });
+    },
+    async addUser(email, orgRole = 'member') {
+      const user = await createUser(store.db, ctx.clock, { email, orgId: boot.orgId, orgRole });
+      return issueApiKey(store.db, ctx.clock, user.id);
+    },
+    async close() {
+      await app.close();
+      await ctx.close();
+      await store.cleanup();
+    },
+  };
+}
