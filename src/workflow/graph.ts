@@ -57,12 +57,12 @@ class WorkflowChecker {
     const starts: number[] = [];
     this.stages.forEach((s, i) => {
       const id = s['id'];
+      if (s['type'] === 'Start') starts.push(i);
       if (!this.check(nonEmpty(id), i, '.id', 'is required')) return;
       const first = this.firstIndex.get(id as string);
       if (this.check(first === undefined, i, '.id', `duplicate stage id '${id}' (first at ${this.base}[${first}])`)) {
         this.firstIndex.set(id as string, i);
       }
-      if (s['type'] === 'Start') starts.push(i);
       if (typeof s['consensusId'] === 'string') this.subStageOf.set(id as string, s['consensusId']);
     });
     this.check(starts.length > 0, -1, '', 'the workflow needs exactly one Start stage');
@@ -77,7 +77,8 @@ class WorkflowChecker {
       const t = String(target);
       if (!this.check(this.firstIndex.has(t), i, `.next[${k}]`, `no stage has id '${t}'`)) return;
       const host = this.subStageOf.get(t);
-      const viaHost = host === undefined || host === s['id'] || type === 'Consensus';
+      // A Consensus stage naming its own sub-stage is reported by consensus(), once.
+      const viaHost = host === undefined || host === s['id'];
       this.check(viaHost, i, `.next[${k}]`, `'${t}' is a consensus sub-stage, entered only through '${host}'`);
     });
     if (!this.check(oneOf(STAGE_TYPES, type), i, '.type', `must be one of ${STAGE_TYPES.join(', ')}`)) return;
