@@ -6,6 +6,7 @@ export {
   DEFAULT_JOB_OPTIONS,
   JOB_KINDS,
   JobRegistry,
+  retryDelayMs,
   silentLogger,
   type Job,
   type JobContext,
@@ -31,5 +32,5 @@ export {
   type JobInfo,
   type JobStatus,
 } from './queue.js';
-export { JobWorker, retryDelayMs, shortError, type JobWorkerOptions } from './worker.js';
+export { JobWorker, shortError, type JobWorkerOptions } from './worker.js';
 export { claimJobs, finishJob, renewLease, type Claim, type ClaimRequest, type Outcome } from './claims.js';

@@ -113,6 +113,20 @@ export class JobRegistry<P extends object = JobPayloads> {
   }
 }
 
+/**
+ * Delay before the retry that follows attempt `attempt`: exponential, capped, with "equal
+ * jitter" (half fixed, half random) so retries spread out yet each gap stays longer than the
+ * one before until the cap.
+ */
+export function retryDelayMs(
+  attempt: number,
+  opts: ResolvedJobKindOptions,
+  random: () => number = Math.random,
+): number {
+  const exp = Math.min(opts.backoffMaxMs, opts.backoffBaseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.floor(exp / 2 + (random() * exp) / 2);
+}
+
 function stripUndefined(opts: JobKindOptions): JobKindOptions {
   return Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
 }

@@ -9,7 +9,13 @@ import { systemClock, type Clock } from '../adapters/clock.js';
 import type { Db, Engine } from '../store/db.js';
 import type { JobRow } from '../store/schema.js';
 import { claimJobs, finishJob, renewLease, type Claim, type Outcome } from './claims.js';
-import { silentLogger, type JobLogger, type JobRegistry, type ResolvedJobKindOptions } from './registry.js';
+import {
+  retryDelayMs,
+  silentLogger,
+  type JobLogger,
+  type JobRegistry,
+  type ResolvedJobKindOptions,
+} from './registry.js';
 
 export interface JobWorkerOptions<P extends object> {
   store: { db: Db; engine: Engine };
@@ -29,7 +35,9 @@ export interface JobWorkerOptions<P extends object> {
 
 interface Running {
   controller: AbortController;
-  renewTimer: NodeJS.Timeout;
+  renewTimer: NodeJS.Timeout | undefined;
+  /** Set once the handler returned: renewal stops and a lost lease is no longer news. */
+  handlerDone: boolean;
 }
 
 const MAX_ERROR_LENGTH = 500;
@@ -150,23 +158,25 @@ export class JobWorker<P extends object = object> {
   private launch(row: JobRow): void {
     const opts = this.registry.optionsFor(row.kind);
     const claim: Claim = { id: row.id, workerId: this.id, attempt: row.attempts };
-    const controller = new AbortController();
+    const run: Running = { controller: new AbortController(), renewTimer: undefined, handlerDone: false };
     const renewEvery = Math.max(20, Math.floor(opts.leaseMs / 3));
-    const renewTimer = setInterval(() => void this.renew(claim, opts.leaseMs, controller), renewEvery);
-    const done: Promise<void> = this.execute(row, claim, opts, controller.signal).finally(() => {
-      clearInterval(renewTimer);
+    run.renewTimer = setInterval(() => void this.renew(claim, opts.leaseMs, run), renewEvery);
+    const done: Promise<void> = this.execute(row, claim, opts, run).finally(() => {
+      clearInterval(run.renewTimer);
       this.active.delete(done);
       this.wake();
     });
-    this.active.set(done, { controller, renewTimer });
+    this.active.set(done, run);
   }
 
-  private async renew(claim: Claim, leaseMs: number, controller: AbortController): Promise<void> {
-    if (controller.signal.aborted) return;
+  private async renew(claim: Claim, leaseMs: number, run: Running): Promise<void> {
+    if (run.controller.signal.aborted || run.handlerDone) return;
     try {
-      if (!(await renewLease(this.db, claim, this.clock.now(), leaseMs))) {
+      const held = await renewLease(this.db, claim, this.clock.now(), leaseMs);
+      // The outcome may have been recorded while the renewal was in flight: that is no loss.
+      if (!held && !run.handlerDone) {
         this.log.warn({ jobId: claim.id, attempt: claim.attempt }, 'job lease lost; aborting handler');
-        controller.abort(new Error('job lease lost'));
+        run.controller.abort(new Error('job lease lost'));
       }
     } catch (err) {
       // A passing database error: the lease may still hold, try again on the next tick.
@@ -174,7 +184,7 @@ export class JobWorker<P extends object = object> {
     }
   }
 
-  private async execute(row: JobRow, claim: Claim, opts: ResolvedJobKindOptions, signal: AbortSignal): Promise<void> {
+  private async execute(row: JobRow, claim: Claim, opts: ResolvedJobKindOptions, run: Running): Promise<void> {
     const fields = { jobId: row.id, kind: row.kind, attempt: row.attempts, maxAttempts: row.max_attempts };
     const log = withFields(this.log, fields);
     const handler = this.registry.handlerFor(row.kind);
@@ -193,7 +203,7 @@ export class JobWorker<P extends object = object> {
           attempt: row.attempts,
           maxAttempts: row.max_attempts,
         };
-        await handler(job, { signal, isLastAttempt: row.attempts >= row.max_attempts, log });
+        await handler(job, { signal: run.controller.signal, isLastAttempt: row.attempts >= row.max_attempts, log });
         outcome = { status: 'done' };
       } catch (err) {
         const error = shortError(err);
@@ -203,6 +213,8 @@ export class JobWorker<P extends object = object> {
             : { status: 'retry', error, runAt: this.clock.now() + retryDelayMs(row.attempts, opts, this.random) };
       }
     }
+    run.handlerDone = true;
+    clearInterval(run.renewTimer);
     try {
       const recorded = await finishJob(this.db, claim, this.clock.now(), outcome);
       if (!recorded) log.warn({}, 'job lease lost before it finished; outcome dropped');
@@ -213,20 +225,6 @@ export class JobWorker<P extends object = object> {
       log.error({ err: shortError(err) }, 'could not record job outcome');
     }
   }
-}
-
-/**
- * Delay before the retry that follows attempt `attempt`: exponential, capped, with "equal
- * jitter" (half fixed, half random) so retries spread out yet each gap stays longer than the
- * one before until the cap.
- */
-export function retryDelayMs(
-  attempt: number,
-  opts: ResolvedJobKindOptions,
-  random: () => number = Math.random,
-): number {
-  const exp = Math.min(opts.backoffMaxMs, opts.backoffBaseMs * 2 ** Math.max(0, attempt - 1));
-  return Math.floor(exp / 2 + (random() * exp) / 2);
 }
 
 /** One line, no stack, bounded: last_error is shown to API clients and kept in logs. */
