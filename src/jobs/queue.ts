@@ -7,6 +7,7 @@ import { systemClock, type Clock } from '../adapters/clock.js';
 import { newId } from '../ids.js';
 import type { Executor } from '../store/db.js';
 import type { JobRow } from '../store/schema.js';
+import { insertInChunks } from '../store/chunks.js';
 import {
   DEFAULT_JOB_OPTIONS,
   JOB_KINDS,
@@ -156,4 +157,33 @@ export async function findFailedJobs(
   if (filter.kind !== undefined) q = q.where('kind', '=', filter.kind);
   const rows = await q.execute();
   return rows.map(toJobInfo);
+}
+
+/**
+ * Queues many jobs in bulk, inside the caller's transaction (a task move and the delivery it
+ * needs commit together). Each kind's declared maxAttempts applies.
+ */
+export async function insertJobs(
+  executor: Executor,
+  jobs: readonly { id: string; kind: string; payload: unknown; runAt?: Date }[],
+  clock: Clock = systemClock,
+): Promise<void> {
+  if (jobs.length === 0) return;
+  const table: Readonly<Record<string, JobKindOptions>> = JOB_KINDS;
+  const now = new Date(clock.now()).toISOString();
+  const rows = jobs.map((job) => ({
+    id: job.id,
+    kind: job.kind,
+    payload: JSON.stringify(job.payload ?? null),
+    status: 'queued',
+    run_at: job.runAt ? job.runAt.toISOString() : now,
+    attempts: 0,
+    max_attempts: table[job.kind]?.maxAttempts ?? DEFAULT_JOB_OPTIONS.maxAttempts,
+    lease_owner: null,
+    lease_until: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  }));
+  await insertInChunks(executor, 'jobs', rows);
 }

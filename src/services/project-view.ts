@@ -1,3 +1,6 @@
+import type { CategorySchema } from '../schemas/category-schema.js';
+import type { Stage } from '../schemas/stage.js';
+import type { ProjectInfo } from '../workflow/types.js';
 import type { ProjectRow } from '../store/schema.js';
 import type { ProjectRole } from './access.js';
 import type { BatchView } from './batch.service.js';
@@ -80,5 +83,17 @@ export function projectListItem(row: ProjectRow): Record<string, unknown> {
     description: row.description,
     organization: row.organization_id,
     createdAt: row.created_at,
+  };
+}
+
+/** What routing and answer validation need of a project. */
+export function projectInfo(row: ProjectRow): ProjectInfo {
+  return {
+    id: row.id,
+    orgId: row.organization_id,
+    name: row.name,
+    stages: parseJson<Stage[]>(row.stages, []),
+    categorySchema: parseJson<CategorySchema>(row.category_schema, { tools: [], classifications: [], relations: [] }),
+    settings: projectSettings(row),
   };
 }

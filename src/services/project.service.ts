@@ -5,6 +5,7 @@ import type { Executor } from '../store/db.js';
 import * as repo from '../store/repositories/project.repository.js';
 import type { ProjectPatch, ProjectRow } from '../store/schema.js';
 import { DEFAULT_WORKFLOW, validateWorkflow } from '../workflow/graph.js';
+import { assertStagesRemovable } from '../workflow/stage-usage.js';
 import { demand, effectiveRole, type Principal, type ProjectPermission, type ProjectRole } from './access.js';
 import { type BatchInput, listBatchViews, upsertBatches } from './batch.service.js';
 import { normalizePctConfig, validateCategorySchema } from './ontology.js';
@@ -163,6 +164,9 @@ export async function updateProject(ctx: AppContext, p: Principal, projectId: st
       patch.settings = JSON.stringify({ ...parseJson(row.settings, {}), ...settingsPatch });
     }
     if (errors.length) throw invalid(errors);
+    if (patch.stages !== undefined) {
+      await assertStagesRemovable(trx, row.id, parseJson(row.stages, []), parseJson(patch.stages, []));
+    }
     if (input.batches !== undefined) await upsertBatches(trx, ctx.clock, row.id, input.batches);
     if (input.deleted !== undefined) patch.deleted = input.deleted ? 1 : 0;
     patch.updated_at = new Date(ctx.clock.now()).toISOString();

@@ -1,10 +1,14 @@
 import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Db, Engine } from './db.js';
 import * as m001 from './migrations/001-foundation.js';
+import * as m002 from './migrations/002-tasks.js';
+import * as m003 from './migrations/003-storages.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
   '001-foundation': m001,
+  '002-tasks': m002,
+  '003-storages': m003,
 };
 
 class StaticProvider implements MigrationProvider {

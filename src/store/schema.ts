@@ -107,6 +107,131 @@ export interface KvTable {
   updated_at: ColumnType<string, string, string>;
 }
 
+export interface AssetTable {
+  id: string;
+  project_id: string;
+  external_id: string;
+  /** http(s) URL of the asset's file */
+  data: string;
+  /** JSON, or null */
+  context_data: string | null;
+  /** JSON object, or null */
+  metadata: string | null;
+  storage_id: string | null;
+  /** JSON array of {type, value} */
+  attachments: string;
+  deleted: number;
+  created_by: string;
+  created_at: string;
+}
+
+export interface AssetBatchTable {
+  asset_id: string;
+  batch_id: string;
+}
+
+export interface TaskTable {
+  id: string;
+  project_id: string;
+  asset_id: string;
+  external_id: string;
+  stage_id: string;
+  /** TODO | Completed | Archived */
+  status: string;
+  assignee: string | null;
+  priority: number;
+  /** JSON {tools, classifications, relations} */
+  answer: string;
+  review_status: string | null;
+  /** ms spent in the current stage, as reported by annotators */
+  duration: number;
+  total_duration: number;
+  open_issues_count: number;
+  is_pre_labeled: number;
+  /** default | consensus */
+  type: string;
+  parent_task_id: string | null;
+  /** Consensus container stage of a copy */
+  consensus_id: string | null;
+  consensus_score: number | null;
+  brush_data_url: string | null;
+  medical_brush_data_url: string | null;
+  stage_entered_at: string;
+  deleted: number;
+  created_at: string;
+  updated_at: string;
+  updated_by: string | null;
+  completed_at: string | null;
+  completed_by: string | null;
+}
+
+export interface TaskHistoryTable {
+  id: string;
+  task_id: string;
+  project_id: string;
+  asset_id: string;
+  stage_id: string;
+  stage_name: string;
+  stage_type: string;
+  /** JSON answer at the time the task left the stage */
+  answer: string;
+  duration: number;
+  completed_at: string;
+  completed_by: string | null;
+  review_status: string | null;
+  is_skipped: number;
+  consensus_id: string | null;
+  /** submit | review | auto | webhook | logic | consensus | forward | plugin | requeue */
+  trigger: string;
+}
+
+export interface IssueTable {
+  id: string;
+  project_id: string;
+  task_id: string;
+  asset_id: string;
+  stage_id: string;
+  content: string;
+  position: string | null;
+  page: number | null;
+  object_id: string | null;
+  /** JSON array of strings */
+  error_codes: string;
+  /** Open | Resolved */
+  status: string;
+  /** JSON array of {_id, content, createdBy, createdAt} */
+  comments: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  deleted: number;
+}
+
+export interface StorageTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  /** AWS | CUSTOM_S3 | GCP | AZURE */
+  provider: string;
+  region: string | null;
+  s3_access_type: string | null;
+  s3_role_arn: string | null;
+  s3_external_id: string | null;
+  s3_user_arn: string | null;
+  host: string | null;
+  azure_auth_type: string | null;
+  azure_tenant_id: string | null;
+  azure_client_id: string | null;
+  public_key: string | null;
+  use_accelerate_endpoint: number;
+  /** Sealed (AES-256-GCM) JSON of privateKey / credentials / azureClientSecret; null once deleted. */
+  secrets: string | null;
+  created_by: string;
+  created_at: string;
+  deleted: number;
+  deleted_at: string | null;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   users: UserTable;
@@ -117,6 +242,12 @@ export interface Database {
   batches: BatchTable;
   jobs: JobTable;
   kv: KvTable;
+  assets: AssetTable;
+  asset_batches: AssetBatchTable;
+  tasks: TaskTable;
+  task_history: TaskHistoryTable;
+  issues: IssueTable;
+  storages: StorageTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationTable>;
@@ -125,3 +256,7 @@ export type ProjectRow = Selectable<ProjectTable>;
 export type NewProject = Insertable<ProjectTable>;
 export type ProjectPatch = Updateable<ProjectTable>;
 export type JobRow = Selectable<JobTable>;
+export type AssetRow = Selectable<AssetTable>;
+export type TaskRow = Selectable<TaskTable>;
+export type TaskHistoryRow = Selectable<TaskHistoryTable>;
+export type IssueRow = Selectable<IssueTable>;

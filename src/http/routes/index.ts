@@ -1,10 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { assetRoutes } from './assets.routes.js';
 import { memberRoutes } from './members.routes.js';
 import { projectRoutes } from './projects.routes.js';
+import { taskRoutes } from './tasks.routes.js';
 
 /** Every /v2 route of the contract, one file per domain. */
 export async function registerRoutes(v2: FastifyInstance, ctx: AppContext): Promise<void> {
   await v2.register(projectRoutes, { ctx });
   await v2.register(memberRoutes, { ctx });
+  await v2.register(assetRoutes, { ctx });
+  await v2.register(taskRoutes, { ctx });
 }

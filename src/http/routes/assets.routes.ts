@@ -1,0 +1,62 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../context.js';
+import {
+  AssignBatchesRequest,
+  BatchesRequest,
+  DeleteAssetsRequest,
+  ImportAssetsQuery,
+  ImportAssetsRequest,
+  ListAssetsQuery,
+  ProjectIdParams,
+} from '../../schemas/asset.js';
+import * as assets from '../../services/asset.service.js';
+import * as batches from '../../services/batch.service.js';
+import { idList } from '../../services/task.service.js';
+import { principalOf } from '../plugins/auth.js';
+import { created, ok } from '../reply.js';
+
+export const assetRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const tags = ['assets'];
+  app.post(
+    '/project/:projectId/cloud',
+    { schema: { tags, params: ProjectIdParams, querystring: ImportAssetsQuery, body: ImportAssetsRequest } },
+    async (req, reply) => {
+      const common = req.query.batches === undefined ? undefined : idList(req.query.batches, 'batches');
+      const input = { assets: req.body.assets, priority: req.body.priority, batches: common };
+      return created(reply, await assets.importAssets(ctx, principalOf(req), req.params.projectId, input));
+    },
+  );
+  app.get(
+    '/project/:projectId/assets',
+    { schema: { tags, params: ProjectIdParams, querystring: ListAssetsQuery } },
+    async (req) => {
+      const { page = 1, limit = 10, filters } = req.query;
+      return ok(await assets.listAssets(ctx, principalOf(req), req.params.projectId, { page, limit, filters }));
+    },
+  );
+  app.delete(
+    '/project/:projectId/assets',
+    { schema: { tags, params: ProjectIdParams, body: DeleteAssetsRequest } },
+    async (req) => ok(await assets.deleteAssets(ctx, principalOf(req), req.params.projectId, req.body.assets)),
+  );
+
+  const batchTags = ['batches'];
+  app.get('/batches/:projectId', { schema: { tags: batchTags, params: ProjectIdParams } }, async (req) =>
+    ok(await batches.getBatches(ctx, principalOf(req), req.params.projectId)),
+  );
+  app.post(
+    '/batches/:projectId',
+    { schema: { tags: batchTags, params: ProjectIdParams, body: BatchesRequest } },
+    async (req, reply) =>
+      created(reply, await batches.postBatches(ctx, principalOf(req), req.params.projectId, req.body.batches)),
+  );
+  app.post('/assignBatches', { schema: { tags: batchTags, body: AssignBatchesRequest } }, async (req) =>
+    ok(
+      await batches.assignBatches(ctx, principalOf(req), {
+        batches: req.body.batches,
+        assets: req.body.assets,
+        project: req.body.project ?? req.body.projectId,
+      }),
+    ),
+  );
+};

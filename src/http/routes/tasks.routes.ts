@@ -1,0 +1,98 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../context.js';
+import { ProjectIdParams } from '../../schemas/asset.js';
+import { parseQueryBoolean } from '../../schemas/common.js';
+import {
+  AnnotateQuery,
+  AnnotateRequest,
+  AssignRequest,
+  ForwardRequest,
+  HistoryIdParams,
+  ListTasksQuery,
+  NextQuery,
+  RequeueRequest,
+  ReviewRequest,
+  TaskIdParams,
+  UpdatePriorityRequest,
+} from '../../schemas/task.js';
+import * as bulk from '../../services/bulk-move.service.js';
+import * as tasks from '../../services/task.service.js';
+import * as work from '../../services/work.service.js';
+import { principalOf } from '../plugins/auth.js';
+import { ok } from '../reply.js';
+
+export const taskRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const tags = ['tasks'];
+  app.get('/task/:taskId', { schema: { tags, params: TaskIdParams } }, async (req) =>
+    ok({ task: await tasks.getTask(ctx, principalOf(req), req.params.taskId) }),
+  );
+  app.get(
+    '/project/:projectId/tasks',
+    { schema: { tags, params: ProjectIdParams, querystring: ListTasksQuery } },
+    async (req) => {
+      const q = req.query;
+      return ok(
+        await tasks.listTasks(ctx, principalOf(req), req.params.projectId, {
+          page: q.page ?? 1,
+          limit: q.limit ?? 10,
+          status: q['status[eq]'],
+          batches: q.batches,
+          stage: q.stage,
+          filter: q.filter,
+          sort: q.sort,
+          fields: q.fields,
+          includeAnswer: parseQueryBoolean(q.includeAnswer),
+        }),
+      );
+    },
+  );
+  app.get('/task/:taskId/history', { schema: { tags, params: TaskIdParams } }, async (req) =>
+    ok(await tasks.taskHistory(ctx, principalOf(req), req.params.taskId)),
+  );
+  app.get('/taskHistory/:id', { schema: { tags, params: HistoryIdParams } }, async (req) =>
+    ok(await tasks.historyById(ctx, principalOf(req), req.params.id)),
+  );
+
+  // The contract names GET with a body; clients also POST.
+  for (const method of ['POST', 'GET'] as const) {
+    app.route({
+      method,
+      url: '/annotate/:taskId',
+      exposeHeadRoute: false,
+      schema: { tags, params: TaskIdParams, querystring: AnnotateQuery, body: AnnotateRequest },
+      handler: async (req) => {
+        const opts = {
+          nextStage: parseQueryBoolean(req.query.nextStage),
+          isPlugin: parseQueryBoolean(req.query.isPlugin),
+        };
+        return ok({ task: await work.annotate(ctx, principalOf(req), req.params.taskId, req.body ?? {}, opts) });
+      },
+    });
+  }
+  app.post('/review/:taskId', { schema: { tags, params: TaskIdParams, body: ReviewRequest } }, async (req) =>
+    ok({ task: await work.review(ctx, principalOf(req), req.params.taskId, req.body.reviewStatus) }),
+  );
+  app.get(
+    '/project/:projectId/next',
+    { schema: { tags, params: ProjectIdParams, querystring: NextQuery } },
+    async (req) => ok(await work.nextTask(ctx, principalOf(req), req.params.projectId, req.query.stageId)),
+  );
+  app.post('/task/assign', { schema: { tags, body: AssignRequest } }, async (req) =>
+    ok(await work.assignTasks(ctx, principalOf(req), req.body)),
+  );
+  app.post(
+    '/project/:projectId/forward',
+    { schema: { tags, params: ProjectIdParams, body: ForwardRequest } },
+    async (req) => ok(await bulk.forwardTasks(ctx, principalOf(req), req.params.projectId, req.body)),
+  );
+  app.post(
+    '/project/:projectId/requeueTasks',
+    { schema: { tags, params: ProjectIdParams, body: RequeueRequest } },
+    async (req) => ok(await bulk.requeueTasks(ctx, principalOf(req), req.params.projectId, req.body)),
+  );
+  app.post(
+    '/project/:projectId/updatePriority',
+    { schema: { tags, params: ProjectIdParams, body: UpdatePriorityRequest } },
+    async (req) => ok(await bulk.updatePriority(ctx, principalOf(req), req.params.projectId, req.body)),
+  );
+};

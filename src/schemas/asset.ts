@@ -1,0 +1,67 @@
+import { Type } from 'typebox';
+import { FreeObject, PaginationQuery } from './common.js';
+
+export const ProjectIdParams = Type.Object({ projectId: Type.String({ maxLength: 64 }) });
+
+export const AssetInput = Type.Object({
+  data: Type.String({ minLength: 1, maxLength: 4096, description: 'http(s) URL of the file' }),
+  externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+  batches: Type.Optional(
+    Type.Array(Type.String({ maxLength: 200 }), { maxItems: 1000, description: 'batch ids or names' }),
+  ),
+  contextData: Type.Optional(Type.Unknown()),
+  metadata: Type.Optional(FreeObject),
+  storage: Type.Optional(Type.String({ maxLength: 64, description: 'storage id the file lives in' })),
+});
+
+export const ImportAssetsRequest = Type.Object({
+  assets: Type.Array(AssetInput, { minItems: 1, maxItems: 200_000 }),
+  priority: Type.Optional(Type.Integer({ minimum: -1000, maximum: 1000 })),
+});
+
+export const ImportAssetsQuery = Type.Object({
+  batches: Type.Optional(
+    Type.String({ maxLength: 100_000, description: 'JSON array of batch ids applied to every asset' }),
+  ),
+});
+
+export const ListAssetsQuery = Type.Intersect([
+  PaginationQuery(1000),
+  Type.Object({
+    filters: Type.Optional(
+      Type.String({ maxLength: 1_000_000, description: 'JSON: _id, externalId, isPreLabeled, batches' }),
+    ),
+  }),
+]);
+
+export const DeleteAssetsRequest = Type.Object({
+  assets: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 200_000 }),
+});
+
+export const BatchesRequest = Type.Object({
+  batches: Type.Union([
+    Type.String({ minLength: 1, maxLength: 200 }),
+    Type.Array(
+      Type.Object({
+        name: Type.String({ minLength: 1, maxLength: 200 }),
+        _id: Type.Optional(Type.String({ maxLength: 64 })),
+      }),
+      {
+        maxItems: 10_000,
+      },
+    ),
+  ]),
+});
+
+const StringOrList = (max: number) =>
+  Type.Union([
+    Type.String({ minLength: 1, maxLength: 200 }),
+    Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: max }),
+  ]);
+
+export const AssignBatchesRequest = Type.Object({
+  batches: StringOrList(1000),
+  assets: StringOrList(200_000),
+  project: Type.Optional(Type.String({ maxLength: 64 })),
+  projectId: Type.Optional(Type.String({ maxLength: 64 })),
+});

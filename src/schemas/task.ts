@@ -1,0 +1,90 @@
+import { Type } from 'typebox';
+import { PaginationQuery, QueryBoolean, StringEnum } from './common.js';
+
+export const TaskIdParams = Type.Object({ taskId: Type.String({ maxLength: 64 }) });
+export const HistoryIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+export const ListTasksQuery = Type.Intersect([
+  PaginationQuery(1000),
+  Type.Object({
+    'status[eq]': Type.Optional(StringEnum(['Completed', 'TODO', 'Archived'] as const)),
+    batches: Type.Optional(Type.String({ maxLength: 100_000, description: 'batch id, or a JSON array of ids' })),
+    stage: Type.Optional(Type.String({ maxLength: 100_000, description: 'stage id, or a JSON array of ids' })),
+    filter: Type.Optional(Type.String({ maxLength: 1_000_000, description: 'JSON filter, see docs/api.md' })),
+    sort: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description: 'createdAt, updatedAt, priority, externalId, status, stage, completedAt; - for descending',
+      }),
+    ),
+    fields: Type.Optional(Type.String({ maxLength: 2000, description: 'comma-separated fields to return' })),
+    includeAnswer: Type.Optional(QueryBoolean),
+  }),
+]);
+
+const AnswerObjects = Type.Array(Type.Record(Type.String(), Type.Unknown()), { maxItems: 100_000 });
+
+export const Answer = Type.Object({
+  tools: Type.Optional(AnswerObjects),
+  objects: Type.Optional(AnswerObjects),
+  classifications: Type.Optional(AnswerObjects),
+  relations: Type.Optional(AnswerObjects),
+});
+
+export const AnnotateRequest = Type.Object({
+  answer: Type.Optional(Answer),
+  brushDataUrl: Type.Optional(Type.String({ maxLength: 4096 })),
+  medicalBrushDataUrl: Type.Optional(Type.String({ maxLength: 4096 })),
+  duration: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 30 * 24 * 3600 * 1000, description: 'ms spent on this submission' }),
+  ),
+});
+
+export const AnnotateQuery = Type.Object({
+  nextStage: Type.Optional(QueryBoolean),
+  isPlugin: Type.Optional(QueryBoolean),
+});
+
+export const ReviewRequest = Type.Object({ reviewStatus: StringEnum(['Accepted', 'Rejected'] as const) });
+
+const Ids = Type.Array(Type.String({ maxLength: 1024 }), { maxItems: 200_000 });
+
+export const TaskSelection = Type.Object({
+  taskIds: Type.Optional(Ids),
+  externalIds: Type.Optional(Ids),
+  assetIds: Type.Optional(Ids),
+  batches: Type.Optional(Ids),
+  fromStageIds: Type.Optional(Ids),
+});
+
+export const ForwardRequest = Type.Object({
+  stageId: Type.String({ minLength: 1, maxLength: 200 }),
+  batches: Type.Optional(Ids),
+  taskIds: Type.Optional(Ids),
+});
+
+export const NextQuery = Type.Object({ stageId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) });
+
+export const AssignRequest = Type.Object({
+  project: Type.String({ maxLength: 64 }),
+  tasks: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 100_000 }),
+  stage: Type.String({ minLength: 1, maxLength: 200 }),
+  user: Type.Optional(Type.String({ minLength: 3, maxLength: 320 })),
+});
+
+export const RequeueRequest = Type.Object({
+  toStageId: Type.String({ minLength: 1, maxLength: 200 }),
+  filters: Type.Optional(TaskSelection),
+  options: Type.Optional(
+    Type.Object({
+      removeAnnotations: Type.Optional(Type.Boolean()),
+      removeAssignee: Type.Optional(Type.Boolean()),
+      removeStageHistory: Type.Optional(Type.Boolean()),
+    }),
+  ),
+});
+
+export const UpdatePriorityRequest = Type.Object({
+  filters: Type.Optional(TaskSelection),
+  priority: Type.Integer({ minimum: -1000, maximum: 1000 }),
+});

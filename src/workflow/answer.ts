@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import type { FieldError } from '../errors.js';
+import type { CategorySchema, Classification } from '../schemas/category-schema.js';
+import type { TaskAnswer } from './types.js';
+
+export interface AnswerInput {
+  tools?: unknown[] | undefined;
+  /** Alias of `tools` sent by some clients. */
+  objects?: unknown[] | undefined;
+  classifications?: unknown[] | undefined;
+  relations?: unknown[] | undefined;
+}
+
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isPoint = (v: unknown) => Array.isArray(v) && v.length >= 2 && isNum(v[0]) && isNum(v[1]);
+const hasNums = (v: unknown, keys: string[]) =>
+  !!v && typeof v === 'object' && keys.every((k) => isNum((v as Record<string, unknown>)[k]));
+
+/** Geometry each tool kind carries under its own key; kinds not listed carry free-form data. */
+const GEOMETRY: Record<string, { check: (v: unknown) => boolean; shape: string }> = {
+  'bounding-box': { check: (v) => hasNums(v, ['x', 'y', 'width', 'height']), shape: '{x, y, width, height}' },
+  'rotated-bounding-box': {
+    check: (v) => hasNums(v, ['x', 'y', 'width', 'height', 'rotation']),
+    shape: '{x, y, width, height, rotation}',
+  },
+  polygon: {
+    check: (v) => Array.isArray(v) && v.length >= 3 && v.every(isPoint),
+    shape: '[[x, y], ...] (3 points or more)',
+  },
+  polyline: {
+    check: (v) => Array.isArray(v) && v.length >= 2 && v.every(isPoint),
+    shape: '[[x, y], ...] (2 points or more)',
+  },
+  point: { check: isPoint, shape: '[x, y]' },
+  ner: {
+    check: (v) => hasNums(v, ['start', 'end']) && (v as { start: number }).start <= (v as { end: number }).end,
+    shape: '{start, end} with start <= end',
+  },
+};
+
+/** Every classification schemaId of the ontology, at any depth (tools' and options' children too). */
+function classificationIds(schema: CategorySchema): Set<string> {
+  const ids = new Set<string>();
+  const walk = (list: readonly Classification[] | undefined) => {
+    for (const c of list ?? []) {
+      ids.add(c.schemaId);
+      walk(c.classifications);
+      for (const o of c.options ?? []) walk(o.children);
+    }
+  };
+  walk(schema.classifications);
+  for (const t of schema.tools ?? []) walk(t.classifications);
+  return ids;
+}
+
+function isEmptyAnswer(v: unknown): boolean {
+  return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+}
+
+function objectsOf(list: unknown[] | undefined, field: string, errors: FieldError[]): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const [i, item] of (list ?? []).entries()) {
+    if (!item || typeof item !== 'object' || Array.isArray(item)) {
+      errors.push({ field: `${field}[${i}]`, message: 'must be an object' });
+    } else if (typeof (item as { schemaId?: unknown }).schemaId !== 'string') {
+      errors.push({ field: `${field}[${i}].schemaId`, message: 'is required' });
+    } else out.push(item as Record<string, unknown>);
+  }
+  return out;
+}
+
+/**
+ * Checks an answer against the ontology: each schemaId exists with the right kind and
+ * geometry. With `submit`, required tools and classifications must be answered.
+ */
+export function validateAnswer(
+  input: AnswerInput,
+  schema: CategorySchema,
+  opts: { submit: boolean },
+  base = 'answer',
+): { value: TaskAnswer; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const toolField = input.tools === undefined && input.objects !== undefined ? `${base}.objects` : `${base}.tools`;
+  const tools = objectsOf(input.tools ?? input.objects, toolField, errors);
+  const classifications = objectsOf(input.classifications, `${base}.classifications`, errors);
+  const relations = objectsOf(input.relations, `${base}.relations`, errors);
+  const toolKinds = new Map((schema.tools ?? []).map((t) => [t.schemaId, t.tool]));
+  const relationIds = new Set((schema.relations ?? []).map((r) => r.schemaId));
+  const classIds = classificationIds(schema);
+
+  tools.forEach((obj, i) => {
+    const kind = toolKinds.get(obj.schemaId as string);
+    if (!kind)
+      return errors.push({
+        field: `${toolField}[${i}].schemaId`,
+        message: 'no tool of the ontology has this schemaId',
+      });
+    const geometry = GEOMETRY[kind];
+    if (geometry && !geometry.check(obj[kind])) {
+      errors.push({ field: `${toolField}[${i}].${kind}`, message: `must be ${geometry.shape}` });
+    }
+    if (obj.objectId === undefined) obj.objectId = randomBytes(8).toString('hex');
+    else if (typeof obj.objectId !== 'string')
+      errors.push({ field: `${toolField}[${i}].objectId`, message: 'must be a string' });
+    return undefined;
+  });
+  classifications.forEach((c, i) => {
+    if (!classIds.has(c.schemaId as string)) {
+      errors.push({
+        field: `${base}.classifications[${i}].schemaId`,
+        message: 'no classification of the ontology has this schemaId',
+      });
+    }
+  });
+  relations.forEach((r, i) => {
+    if (!relationIds.has(r.schemaId as string)) {
+      errors.push({
+        field: `${base}.relations[${i}].schemaId`,
+        message: 'no relation of the ontology has this schemaId',
+      });
+    }
+  });
+  if (opts.submit) {
+    for (const c of schema.classifications ?? []) {
+      if (c.required && !classifications.some((a) => a.schemaId === c.schemaId && !isEmptyAnswer(a.answer))) {
+        errors.push({
+          field: `${base}.classifications`,
+          message: `the required classification "${c.schemaId}" is not answered`,
+        });
+      }
+    }
+    for (const t of schema.tools ?? []) {
+      if (t.required && !tools.some((o) => o.schemaId === t.schemaId)) {
+        errors.push({ field: toolField, message: `the required tool "${t.schemaId}" has no object` });
+      }
+    }
+  }
+  return { value: { tools, classifications, relations }, errors };
+}

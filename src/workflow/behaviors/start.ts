@@ -1,0 +1,14 @@
+import { type StageBehavior, WAIT } from '../stage-behavior.js';
+
+/**
+ * Start forwards a task to `next[0]` at once unless `autoForward` is false. A task's pass
+ * through Start at import is not a history entry (nothing happened to it there); a task
+ * requeued into Start and forwarded again is, with trigger `auto`.
+ */
+export const startBehavior: StageBehavior = {
+  async enter(task, stage) {
+    const to = stage.next?.[0];
+    if (stage.autoForward === false || to === undefined) return WAIT;
+    return { kind: 'leave', to, trigger: 'auto', record: !task.isNew };
+  },
+};

@@ -1,0 +1,92 @@
+import { AppError } from '../errors.js';
+import type { Stage } from '../schemas/stage.js';
+import { BEHAVIORS } from './behaviors/index.js';
+import { stageById } from './graph.js';
+import { type RoutingEnv, statusFor } from './stage-behavior.js';
+import type { TaskState, Trigger } from './types.js';
+
+/** A workflow whose automatic stages send a task round in circles stops it after this many hops. */
+export const MAX_HOPS = 64;
+
+export interface ExitRecord {
+  trigger: Trigger;
+  reviewStatus?: string | null;
+  isSkipped?: boolean;
+}
+
+/**
+ * Writes the history entry of the stage the task is leaving. The entry keeps the answer as it
+ * was when the task left, and the time reported for the stage.
+ */
+export function recordExit(task: TaskState, stage: Stage | undefined, env: RoutingEnv, exit: ExitRecord): void {
+  const row = task.row;
+  env.effects.history.push({
+    id: env.newId(),
+    task_id: row.id,
+    project_id: row.project_id,
+    asset_id: row.asset_id,
+    stage_id: row.stage_id,
+    stage_name: stage?.name ?? row.stage_id,
+    stage_type: stage?.type ?? 'Unknown',
+    answer: row.answer,
+    duration: row.duration,
+    completed_at: env.now(),
+    completed_by: env.actor,
+    review_status: exit.reviewStatus ?? null,
+    is_skipped: exit.isSkipped ? 1 : 0,
+    consensus_id: stage?.consensusId ?? null,
+    trigger: exit.trigger,
+  });
+}
+
+/** Puts the task's row in `stage`: stage, status, the clock of the stage, the assignee. */
+async function place(task: TaskState, stage: Stage, env: RoutingEnv): Promise<void> {
+  const row = task.row;
+  const now = env.now();
+  row.stage_id = stage.id;
+  row.status = statusFor(stage.type);
+  row.stage_entered_at = now;
+  row.duration = 0;
+  row.updated_at = now;
+  row.assignee = null;
+  if (stage.rememberAssignee && !task.isNew) {
+    row.assignee = (await env.facts(task).lastCompleterIn(stage.id)) ?? null;
+  }
+  if (row.status === 'Completed' || row.status === 'Archived') {
+    row.completed_at = now;
+    row.completed_by = env.actor;
+  } else {
+    row.completed_at = null;
+    row.completed_by = null;
+  }
+}
+
+/**
+ * Moves a task into stage `to` and runs stage behaviours until it rests: Start forwards, Logic
+ * routes, Webhook and Plugin queue their job, Consensus makes copies. Only memory changes here;
+ * the caller writes the row and `env.effects` in its transaction.
+ */
+export async function routeTask(task: TaskState, to: string, env: RoutingEnv): Promise<void> {
+  let target = to;
+  for (let hop = 0; hop < MAX_HOPS; hop += 1) {
+    const stage = stageById(env.project.stages, target);
+    if (!stage) throw new AppError('CONFLICT', `the workflow has no stage "${target}"`);
+    await place(task, stage, env);
+    const outcome = await BEHAVIORS[stage.type].enter(task, stage, env);
+    if (outcome.kind === 'wait') return;
+    if (outcome.record) recordExit(task, stage, env, { trigger: outcome.trigger });
+    target = outcome.to;
+  }
+  throw new AppError(
+    'CONFLICT',
+    `the workflow routed task ${task.row.id} through more than ${MAX_HOPS} automatic stages; check its Logic stages for a loop`,
+  );
+}
+
+/** Leaves the current stage by `to`, recording the exit, then routes into `to`. */
+export async function moveTask(task: TaskState, to: string, env: RoutingEnv, exit: ExitRecord): Promise<void> {
+  const current = stageById(env.project.stages, task.row.stage_id);
+  recordExit(task, current, env, exit);
+  if (exit.reviewStatus !== undefined) task.row.review_status = exit.reviewStatus;
+  await routeTask(task, to, env);
+}

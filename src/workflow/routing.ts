@@ -1,0 +1,135 @@
+import type { AppContext } from '../context.js';
+import { newId } from '../ids.js';
+import { insertJobs } from '../jobs/queue.js';
+import type { Executor } from '../store/db.js';
+import type { TaskRow } from '../store/schema.js';
+import { insertInChunks } from '../store/chunks.js';
+import type { RoutingEnv } from './stage-behavior.js';
+import { makeSampler } from '../adapters/random.js';
+import { routeTask } from './engine.js';
+import { emptyEffects, type ProjectInfo, type TaskFacts, type TaskState } from './types.js';
+
+/** Facts of a task read from the store, seeing also what this run has not written yet. */
+function storedFacts(trx: Executor, task: TaskState, env: RoutingEnv, known: KnownFacts | undefined): TaskFacts {
+  const id = task.row.id;
+  const pending = () => env.effects.history.filter((h) => h.task_id === id);
+  const lastPending = (pred: (h: RoutingEnv['effects']['history'][number]) => boolean) =>
+    pending().filter(pred).at(-1)?.completed_by ?? undefined;
+  return {
+    async batches() {
+      if (known) return known.batches;
+      return trx
+        .selectFrom('asset_batches as ab')
+        .innerJoin('batches as b', 'b.id', 'ab.batch_id')
+        .select(['b.id', 'b.name'])
+        .where('ab.asset_id', '=', task.row.asset_id)
+        .execute();
+    },
+    async lastLabelSubmitter() {
+      const isSubmit = (h: { stage_type: string; trigger: string }) =>
+        h.stage_type === 'Label' && h.trigger === 'submit';
+      const mine = lastPending(isSubmit);
+      if (mine || task.isNew) return mine;
+      const row = await trx
+        .selectFrom('task_history')
+        .select('completed_by')
+        .where('task_id', '=', id)
+        .where('stage_type', '=', 'Label')
+        .where('trigger', '=', 'submit')
+        .orderBy('completed_at', 'desc')
+        .orderBy('id', 'desc')
+        .executeTakeFirst();
+      return row?.completed_by ?? undefined;
+    },
+    async labelDuration() {
+      const mine = pending()
+        .filter((h) => h.stage_type === 'Label')
+        .reduce((sum, h) => sum + h.duration, 0);
+      if (task.isNew) return mine;
+      const row = await trx
+        .selectFrom('task_history')
+        .select((eb) => eb.fn.sum<number>('duration').as('total'))
+        .where('task_id', '=', id)
+        .where('stage_type', '=', 'Label')
+        .executeTakeFirst();
+      return mine + Number(row?.total ?? 0);
+    },
+    async openIssueErrorCodes() {
+      if (task.isNew) return [];
+      const rows = await trx
+        .selectFrom('issues')
+        .select('error_codes')
+        .where('task_id', '=', id)
+        .where('status', '=', 'Open')
+        .where('deleted', '=', 0)
+        .execute();
+      return rows.flatMap((r) => JSON.parse(r.error_codes) as string[]);
+    },
+    async lastCompleterIn(stageId) {
+      const mine = lastPending((h) => h.stage_id === stageId && h.completed_by !== null);
+      if (mine || task.isNew) return mine;
+      const row = await trx
+        .selectFrom('task_history')
+        .select('completed_by')
+        .where('task_id', '=', id)
+        .where('stage_id', '=', stageId)
+        .where('completed_by', 'is not', null)
+        .orderBy('completed_at', 'desc')
+        .orderBy('id', 'desc')
+        .executeTakeFirst();
+      return row?.completed_by ?? undefined;
+    },
+  };
+}
+
+/** What is known of a task made in this run without asking the store. */
+export interface KnownFacts {
+  batches: { id: string; name: string }[];
+}
+
+export interface RoutingRun {
+  env: RoutingEnv;
+  /** Routes a task into a stage. */
+  route(task: TaskState, to: string): Promise<void>;
+  /** Declares what is known of a new task (its batches). */
+  know(taskId: string, facts: KnownFacts): void;
+  /** Writes the effects: history entries, jobs, consensus copies and changed tasks. */
+  flushEffects(): Promise<void>;
+}
+
+/** One routing run inside the caller's transaction: many tasks, effects written in bulk. */
+export function startRouting(trx: Executor, ctx: AppContext, project: ProjectInfo, actor: string | null): RoutingRun {
+  const known = new Map<string, KnownFacts>();
+  const sampler = makeSampler(ctx.config.randomSeed);
+  const env: RoutingEnv = {
+    trx,
+    project,
+    clock: ctx.clock,
+    random: sampler,
+    actor,
+    effects: emptyEffects(),
+    facts: (task) => storedFacts(trx, task, env, known.get(task.row.id)),
+    route: (task, to) => routeTask(task, to, env),
+    newId: () => newId(ctx.clock.now()),
+    now: () => new Date(ctx.clock.now()).toISOString(),
+  };
+  return {
+    env,
+    route: (task, to) => routeTask(task, to, env),
+    know: (taskId, facts) => known.set(taskId, facts),
+    async flushEffects() {
+      const { history, jobs, newTasks, updatedTasks } = env.effects;
+      await insertInChunks(trx, 'task_history', history);
+      await insertInChunks(trx, 'tasks', newTasks);
+      for (const row of updatedTasks) await saveTask(trx, row);
+      await insertJobs(trx, jobs, ctx.clock);
+      env.effects = emptyEffects();
+    },
+  };
+}
+
+/** Writes every column of a task row that routing may change. */
+export async function saveTask(trx: Executor, row: TaskRow): Promise<void> {
+  const { id, ...rest } = row;
+  await trx.updateTable('tasks').set(rest).where('id', '=', id).execute();
+}
