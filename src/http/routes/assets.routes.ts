@@ -10,6 +10,7 @@ import {
   ProjectIdParams,
 } from '../../schemas/asset.js';
 import * as assets from '../../services/asset.service.js';
+import * as assetList from '../../services/asset-list.service.js';
 import * as batches from '../../services/batch.service.js';
 import { idList } from '../../services/task.service.js';
 import { principalOf } from '../plugins/auth.js';
@@ -31,13 +32,13 @@ export const assetRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
     { schema: { tags, params: ProjectIdParams, querystring: ListAssetsQuery } },
     async (req) => {
       const { page = 1, limit = 10, filters } = req.query;
-      return ok(await assets.listAssets(ctx, principalOf(req), req.params.projectId, { page, limit, filters }));
+      return ok(await assetList.listAssets(ctx, principalOf(req), req.params.projectId, { page, limit, filters }));
     },
   );
   app.delete(
     '/project/:projectId/assets',
     { schema: { tags, params: ProjectIdParams, body: DeleteAssetsRequest } },
-    async (req) => ok(await assets.deleteAssets(ctx, principalOf(req), req.params.projectId, req.body.assets)),
+    async (req) => ok(await assetList.deleteAssets(ctx, principalOf(req), req.params.projectId, req.body.assets)),
   );
 
   const batchTags = ['batches'];
