@@ -36,8 +36,12 @@ export const REDACTED_PATHS = [
   '*.azureClientSecret',
 ];
 
-export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
-  return pino({ level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } });
+/** The server logs to stdout; command-line tools to stderr, so their stdout stays clean JSON. */
+export function createLogger(config: Pick<Config, 'logLevel'>, stream: 'stdout' | 'stderr' = 'stdout'): Logger {
+  return pino(
+    { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    pino.destination(stream === 'stdout' ? 1 : 2),
+  );
 }
 
 export interface ContextOverrides {

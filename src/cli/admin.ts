@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { PLANS } from '../config.js';
-import { loadConfig } from '../config.js';
-import { type AppContext, createContext } from '../context.js';
+import { loadConfig, PLANS } from '../config.js';
+import { type AppContext, createContext, createLogger } from '../context.js';
 import { isOrgRole } from '../services/access.js';
 import {
   createOrganization,
@@ -14,7 +13,8 @@ import { findUserByEmail } from '../store/repositories/identity.repository.js';
 import { migrateToLatest } from '../store/migrate.js';
 
 async function withContext<T>(fn: (ctx: AppContext) => Promise<T>): Promise<T> {
-  const ctx = await createContext(loadConfig(), {});
+  const config = loadConfig();
+  const ctx = await createContext(config, { log: createLogger(config, 'stderr') });
   try {
     return await fn(ctx);
   } finally {
