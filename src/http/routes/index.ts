@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { assetRoutes } from './assets.routes.js';
+import { attachmentRoutes } from './attachments.routes.js';
+import { issueRoutes } from './issues.routes.js';
+import { labelRoutes } from './labels.routes.js';
 import { memberRoutes } from './members.routes.js';
 import { projectRoutes } from './projects.routes.js';
 import { taskRoutes } from './tasks.routes.js';
@@ -11,4 +14,7 @@ export async function registerRoutes(v2: FastifyInstance, ctx: AppContext): Prom
   await v2.register(memberRoutes, { ctx });
   await v2.register(assetRoutes, { ctx });
   await v2.register(taskRoutes, { ctx });
+  await v2.register(issueRoutes, { ctx });
+  await v2.register(attachmentRoutes, { ctx });
+  await v2.register(labelRoutes, { ctx });
 }
