@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
@@ -9,6 +10,7 @@ import { identifyHook, requireKeyHook } from './plugins/auth.js';
 import { handleError, handleNotFound } from './plugins/errors.js';
 import { normalizeInput } from './plugins/nulls.js';
 import { rateLimitHook } from './plugins/rate-limit.js';
+import { fileRoutes } from './routes/files.routes.js';
 import { registerRoutes } from './routes/index.js';
 
 export type App = FastifyInstance;
@@ -28,6 +30,15 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 
   // The contract sends a body with GET /annotate/{taskId}.
   app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
+  // Clients that set `Content-Type: application/json` on every request send it on GETs with no
+  // body too: an empty JSON body means "no body", not an error.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    return parseJson(req, text, done);
+  });
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
   // Plain JSON.stringify: response schemas document the API but must not strip the unknown
   // properties users keep inside their stored documents.
@@ -83,6 +94,11 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       return reply.status(503).send({ status: 'error', message: 'store unavailable' });
     }
   });
+
+  // Multipart uploads (instructions, chat files): past the upload limit a file part fails with 413.
+  await app.register(multipart, { limits: { fileSize: ctx.config.uploadLimit } });
+  // Signed file-store paths live at the root: `${publicUrl}/files/<expiry>/<sig>/<key>`.
+  await app.register(fileRoutes, { ctx });
 
   await app.register(
     async (v2) => {

@@ -42,6 +42,11 @@ describe.each(ENGINES)('contract plumbing on %s', (engine) => {
     expect(big.json()).toMatchObject({ status: 'fail' });
   });
 
+  it('takes a GET with a JSON content type and no body, as clients with default headers send', async () => {
+    const res = await t.call('GET', '/v2/listProjects', { headers: { 'content-type': 'application/json' } });
+    expect(res.statusCode).toBe(200);
+  });
+
   it('names every invalid field with its path', async () => {
     const res = await t.call('POST', '/v2/project', { body: { name: 5, type: 'video' } });
     expect(res.statusCode).toBe(400);
