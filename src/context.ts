@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { pino, type Logger } from 'pino';
+import { destination, pino, type Logger } from 'pino';
 import { type Clock, systemClock } from './adapters/clock.js';
 import { MemoryRateLimitStore } from './adapters/rate-limit/memory.js';
 import type { RateLimitStore } from './adapters/rate-limit/rate-limit-store.js';
@@ -40,7 +40,7 @@ export const REDACTED_PATHS = [
 export function createLogger(config: Pick<Config, 'logLevel'>, stream: 'stdout' | 'stderr' = 'stdout'): Logger {
   return pino(
     { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
-    pino.destination(stream === 'stdout' ? 1 : 2),
+    destination(stream === 'stdout' ? 1 : 2),
   );
 }
 
