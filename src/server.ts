@@ -1,7 +1,7 @@
 import type { Config } from './config.js';
 import { type AppContext, createContext, type ContextOverrides } from './context.js';
 import { buildApp, type App } from './http/app.js';
-import { buildJobRegistry } from './jobs/app-registry.js';
+import { buildJobRegistry, WORKER_CONCURRENCY, WORKER_POLL_MS } from './jobs/app-registry.js';
 import { JobWorker } from './jobs/worker.js';
 import { bootstrap } from './services/identity.service.js';
 
@@ -19,6 +19,8 @@ export function startWorker(ctx: AppContext): JobWorker {
   const worker = new JobWorker({
     store: ctx.store,
     registry: buildJobRegistry(ctx),
+    concurrency: WORKER_CONCURRENCY,
+    pollIntervalMs: WORKER_POLL_MS,
     clock: ctx.clock,
     logger: ctx.log,
   });

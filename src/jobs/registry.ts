@@ -6,12 +6,18 @@
  * otherwise sit queued forever without anyone noticing.
  */
 
+import { WEBHOOK_LIMITS } from '../schemas/stage.js';
+import type { PluginCallJob } from '../workflow/behaviors/plugin.js';
+import type { WebhookDeliveryJob } from '../workflow/behaviors/webhook.js';
+
 /**
  * Payload type of every job kind of the application, by kind name. Modules that add a kind
  * extend it (declaration merging) and add the kind to `JOB_KINDS`.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface JobPayloads {}
+export interface JobPayloads {
+  'webhook.deliver': WebhookDeliveryJob;
+  'plugin.call': PluginCallJob;
+}
 
 export type JobKind<P extends object> = keyof P & string;
 
@@ -30,8 +36,15 @@ export type ResolvedJobKindOptions = Required<JobKindOptions>;
 
 export type JobKindDeclarations<P extends object> = { readonly [K in JobKind<P>]: JobKindOptions };
 
-/** The application's job kinds; empty until deliveries, plugin calls and exports land. */
-export const JOB_KINDS: JobKindDeclarations<JobPayloads> = {};
+/** The application's job kinds. */
+export const JOB_KINDS: JobKindDeclarations<JobPayloads> = {
+  // The handler itself stops after the stage's retryCount + 1 attempts (its settings may change
+  // while a delivery waits); this ceiling leaves one spare for an attempt cut short by a crash.
+  // A short lease hands a dead server's deliveries to the next worker within seconds.
+  'webhook.deliver': { maxAttempts: WEBHOOK_LIMITS.retryMax + 2, leaseMs: 10_000 },
+  // A plugin call is tried three times (backoff between); then the task waits with a warning.
+  'plugin.call': { maxAttempts: 3, leaseMs: 10_000 },
+};
 
 export const DEFAULT_JOB_OPTIONS: ResolvedJobKindOptions = {
   maxAttempts: 5,

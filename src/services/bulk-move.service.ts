@@ -3,6 +3,7 @@ import { invalidField } from '../errors.js';
 import type { Executor } from '../store/db.js';
 import { chunked } from '../store/chunks.js';
 import type { TaskRow } from '../store/schema.js';
+import { releaseConsensusParent } from '../workflow/consensus/copies.js';
 import { stageById } from '../workflow/graph.js';
 import { moveTask, routeTask } from '../workflow/engine.js';
 import { saveTask } from '../workflow/routing.js';
@@ -136,6 +137,8 @@ export async function requeueTasks(ctx: AppContext, p: Principal, projectId: str
           .execute();
       }
       for (const task of rows) {
+        // A parent leaving its Consensus stage drops the copies still being worked.
+        await releaseConsensusParent(trx, stages, task, run.env.now());
         const state: TaskState = { row: { ...task }, isNew: false };
         if (opts.removeAnnotations) {
           state.row.answer = JSON.stringify(EMPTY_ANSWER);

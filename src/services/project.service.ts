@@ -10,6 +10,7 @@ import { demand, effectiveRole, type Principal, type ProjectPermission, type Pro
 import { type BatchInput, listBatchViews, upsertBatches } from './batch.service.js';
 import { normalizePctConfig, validateCategorySchema } from './ontology.js';
 import { parseJson, projectListItem, projectView, SETTING_KEYS } from './project-view.js';
+import { unknownPluginErrors } from './plugin.service.js';
 
 export interface LoadedProject {
   row: ProjectRow;
@@ -146,6 +147,7 @@ export async function updateProject(ctx: AppContext, p: Principal, projectId: st
     if (input.stages !== undefined) {
       const checked = validateWorkflow(input.stages);
       errors.push(...checked.errors);
+      errors.push(...(await unknownPluginErrors(trx, row.organization_id, checked.value)));
       patch.stages = JSON.stringify(checked.value);
       patch.queue_version = row.queue_version + 1;
     }

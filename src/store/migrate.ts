@@ -3,12 +3,18 @@ import type { Db, Engine } from './db.js';
 import * as m001 from './migrations/001-foundation.js';
 import * as m002 from './migrations/002-tasks.js';
 import * as m003 from './migrations/003-storages.js';
+import * as m004 from './migrations/004-webhooks.js';
+import * as m005 from './migrations/005-plugins.js';
+import * as m006 from './migrations/006-exports.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
   '001-foundation': m001,
   '002-tasks': m002,
   '003-storages': m003,
+  '004-webhooks': m004,
+  '005-plugins': m005,
+  '006-exports': m006,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -232,6 +232,77 @@ export interface StorageTable {
   deleted_at: string | null;
 }
 
+/** One line per webhook delivery attempt (and per dropped delivery). */
+export interface WebhookLogTable {
+  id: string;
+  project_id: string;
+  stage_id: string;
+  task_id: string;
+  delivery_id: string;
+  attempt: number;
+  external_id: string;
+  /** HTTP status of the answer; null when there was none (then `error` says why). */
+  status: number | null;
+  error: string | null;
+  created_at: string;
+}
+
+/** A task whose last webhook delivery failed for good, while it waits in that stage. */
+export interface WebhookFailureTable {
+  task_id: string;
+  project_id: string;
+  stage_id: string;
+  /** The task's stage_entered_at at failure: a later visit of the stage is not this failure. */
+  entered_at: string;
+  delivery_id: string;
+  error: string;
+  failed_at: string;
+}
+
+/** A plugin registered to an organization (Plugin stages name it by id). */
+export interface PluginTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  url: string;
+  /** Sealed (AES-256-GCM) secret sent as the Secret header; null once deleted. */
+  secret: string | null;
+  created_by: string;
+  created_at: string;
+  deleted: number;
+  deleted_at: string | null;
+}
+
+/** One call of a plugin for a task's visit of a Plugin stage; the id is the session. */
+export interface PluginCallTable {
+  id: string;
+  project_id: string;
+  stage_id: string;
+  task_id: string;
+  plugin_id: string;
+  /** The task's stage_entered_at when queued: a later visit of the stage is not this call's. */
+  entered_at: string;
+  /** sending | waiting | answered | failed | superseded */
+  status: string;
+  attempts: number;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A log line of a plugin session: posted by the plugin, or one per call attempt. */
+export interface PluginLogTable {
+  id: string;
+  session_id: string;
+  project_id: string;
+  stage_id: string;
+  task_id: string;
+  /** plugin | annotary */
+  source: string;
+  message: string;
+  created_at: string;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   users: UserTable;
@@ -248,6 +319,11 @@ export interface Database {
   task_history: TaskHistoryTable;
   issues: IssueTable;
   storages: StorageTable;
+  webhook_logs: WebhookLogTable;
+  webhook_failures: WebhookFailureTable;
+  plugins: PluginTable;
+  plugin_calls: PluginCallTable;
+  plugin_logs: PluginLogTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationTable>;

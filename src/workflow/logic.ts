@@ -3,18 +3,49 @@ import type { TaskAnswer, TaskFacts } from './types.js';
 
 export interface LogicInputs {
   taskId: string;
+  /**
+   * The task's externalId: RandomSample draws per (externalId, stage), so with
+   * ANNOTARY_RANDOM_SEED the same assets are sampled again when the same data is imported anew
+   * (task ids differ between imports, externalIds do not).
+   */
+  externalId: string;
   answer: TaskAnswer;
   facts: TaskFacts;
   /** [0, 1) draw for a key. */
   random: (key: string) => number;
 }
 
-function schemaIdsIn(answer: TaskAnswer): Set<string> {
+const answered = (v: unknown) => !(v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0));
+
+/**
+ * The schemaIds an answer holds: every tool object and relation, and every classification that
+ * carries an answer, nested ones included (a classification's children, a tool object's own).
+ * A classification saved without an answer does not "exist".
+ */
+export function schemaIdsIn(answer: TaskAnswer): Set<string> {
   const ids = new Set<string>();
-  for (const list of [answer.tools, answer.classifications, answer.relations]) {
-    for (const item of list) if (typeof item.schemaId === 'string') ids.add(item.schemaId);
+  const walk = (list: unknown) => {
+    if (!Array.isArray(list)) return;
+    for (const item of list as Record<string, unknown>[]) {
+      if (typeof item?.schemaId === 'string' && answered(item.answer)) ids.add(item.schemaId);
+      walk(item?.classifications);
+    }
+  };
+  for (const item of [...answer.tools, ...answer.relations]) {
+    if (typeof item.schemaId === 'string') ids.add(item.schemaId);
+    walk(item.classifications);
   }
+  walk(answer.classifications);
   return ids;
+}
+
+/** `exists___<id>` / `not-exist___<id>`; the id may itself contain `___`. */
+export function parseToolFilter(filter: string): { exists: boolean; schemaId: string } | undefined {
+  const at = filter.indexOf('___');
+  const kind = filter.slice(0, at);
+  const schemaId = filter.slice(at + 3);
+  if (at < 0 || schemaId === '' || (kind !== 'exists' && kind !== 'not-exist')) return undefined;
+  return { exists: kind === 'exists', schemaId };
 }
 
 /** AnnotationType: every filter of every `tools` entry holds on the answer. */
@@ -24,9 +55,8 @@ export function annotationTypeHolds(condition: LogicCondition, answer: TaskAnswe
   if (entries.length === 0) return false;
   return entries.every((entry) =>
     (entry.filter ?? []).every((filter) => {
-      const [kind, schemaId] = filter.split('___', 2);
-      if (!schemaId) return false;
-      return kind === 'exists' ? present.has(schemaId) : !present.has(schemaId);
+      const parsed = parseToolFilter(filter);
+      return parsed !== undefined && parsed.exists === present.has(parsed.schemaId);
     }),
   );
 }
@@ -48,11 +78,11 @@ async function holds(
     case 'AnnotationType':
       return annotationTypeHolds(condition, input.answer);
     case 'Annotator': {
-      const who = (await input.facts.lastLabelSubmitter())?.toLowerCase();
-      return who !== undefined && (value.emails ?? []).some((e) => e.toLowerCase() === who);
+      const who = (await input.facts.lastLabelSubmitter())?.trim().toLowerCase();
+      return who !== undefined && (value.emails ?? []).some((e) => e.trim().toLowerCase() === who);
     }
     case 'RandomSample':
-      return input.random(`${input.taskId}:${stage.id}`) < (value.sampleRate ?? 0);
+      return input.random(`${input.externalId}\u0000${stage.id}`) < (value.sampleRate ?? 0);
     case 'Duration':
       return durationHolds(value.operator, await input.facts.labelDuration(), value.duration ?? 0);
     case 'Batch': {

@@ -2,19 +2,29 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { assetRoutes } from './assets.routes.js';
 import { attachmentRoutes } from './attachments.routes.js';
+import { exportRoutes } from './exports.routes.js';
 import { issueRoutes } from './issues.routes.js';
 import { labelRoutes } from './labels.routes.js';
 import { memberRoutes } from './members.routes.js';
+import { pluginRoutes } from './plugins.routes.js';
 import { projectRoutes } from './projects.routes.js';
+import { storageRoutes } from './storages.routes.js';
 import { taskRoutes } from './tasks.routes.js';
+import { uploadRoutes } from './uploads.routes.js';
+import { workflowRoutes } from './workflow.routes.js';
 
 /** Every /v2 route of the contract, one file per domain. */
 export async function registerRoutes(v2: FastifyInstance, ctx: AppContext): Promise<void> {
   await v2.register(projectRoutes, { ctx });
   await v2.register(memberRoutes, { ctx });
+  await v2.register(storageRoutes, { ctx });
   await v2.register(assetRoutes, { ctx });
   await v2.register(taskRoutes, { ctx });
+  await v2.register(uploadRoutes, { ctx });
+  await v2.register(workflowRoutes, { ctx });
+  await v2.register(pluginRoutes, { ctx });
   await v2.register(issueRoutes, { ctx });
   await v2.register(attachmentRoutes, { ctx });
   await v2.register(labelRoutes, { ctx });
+  await v2.register(exportRoutes, { ctx });
 }

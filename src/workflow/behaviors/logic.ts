@@ -8,6 +8,7 @@ export const logicBehavior: StageBehavior = {
   async enter(task, stage, env) {
     const to = await evaluateLogic(stage, {
       taskId: task.row.id,
+      externalId: task.row.external_id,
       answer: JSON.parse(task.row.answer) as TaskAnswer,
       facts: env.facts(task),
       random: env.random,

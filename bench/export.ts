@@ -1,0 +1,141 @@
+/**
+ * GET /v2/exportV3 (NDJSON) on a real Annotary server process, for projects of 100,000 and
+ * 1,000,000 labelled tasks (three objects and three answers each, one or two history entries
+ * with their answers). Each size gets a fresh server, so its peak RSS (VmHWM, sampled by the
+ * runner) is that export's: memory that stays flat from 100,000 to 1,000,000 tasks shows the
+ * export streams instead of holding the project. The zip is then downloaded with no key and
+ * its lines counted, to check the export holds every task.
+ *
+ *   npm run bench -- export [--engine sqlite|postgres|both] [--tasks 100000,1000000]
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import yauzl from 'yauzl';
+import { startAnnotary } from './lib/annotary.js';
+import { mib, num } from './lib/format.js';
+import { labelledProject, taskCounts } from './lib/labelled-project.js';
+import { readMemory } from './lib/memory.js';
+import { timed } from './lib/stats.js';
+import { type BenchOptions, defineBenchmark, type Result } from './lib/types.js';
+
+interface Figures {
+  tasks: number;
+  seedSeconds: number;
+  exportSeconds: number;
+  downloadSeconds: number;
+  zipBytes: number;
+  uncompressedBytes: number;
+  lines: number;
+  rssBeforeBytes: number;
+  peakRssBytes: number;
+}
+
+/** Bytes and newline count of the zip's first entry, streamed (the bench stays small too). */
+function countLines(zipFile: string): Promise<{ lines: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(zipFile, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err ?? new Error('no zip'));
+      zip.once('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (e, stream) => {
+          if (e || !stream) return reject(e ?? new Error('no entry stream'));
+          let lines = 0;
+          let bytes = 0;
+          stream.on('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+            for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+          });
+          stream.on('error', reject);
+          stream.on('end', () => {
+            zip.close();
+            resolve({ lines, bytes });
+          });
+        });
+      });
+      zip.readEntry();
+    });
+  });
+}
+
+async function measure(opts: BenchOptions, tasks: number): Promise<Figures> {
+  const server = await startAnnotary({ engine: opts.engine });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-bench-export-'));
+  try {
+    const { projectId, seedSeconds } = await labelledProject(server, tasks);
+    process.stdout.write(`  ${num(tasks)} tasks seeded in ${seedSeconds.toFixed(1)} s\n`);
+    const rssBeforeBytes = readMemory(server.process.pid)?.rssBytes ?? 0;
+    const { value: link, ms: exportMs } = await timed(async () => {
+      const res = await server.api<{ data: { exportPath: string } }>(
+        'GET',
+        `/exportV3?project=${projectId}&format=ndjson&includeMetadata=true&includeHistory=true`,
+      );
+      return res.data.exportPath;
+    });
+    const zipFile = path.join(tmp, 'export.zip');
+    const { ms: downloadMs } = await timed(async () => {
+      // The link names the server's public URL; the benchmark reaches the same path on its port.
+      const res = await fetch(`${server.url}${new URL(link).pathname}`);
+      if (!res.ok || !res.body) throw new Error(`download answered ${res.status}`);
+      await pipeline(res.body, fs.createWriteStream(zipFile));
+    });
+    const { lines, bytes } = await countLines(zipFile);
+    if (lines !== tasks) throw new Error(`the export holds ${lines} lines, expected ${tasks}`);
+    const { peakRssBytes } = await server.process.stop();
+    return {
+      tasks,
+      seedSeconds,
+      exportSeconds: exportMs / 1000,
+      downloadSeconds: downloadMs / 1000,
+      zipBytes: fs.statSync(zipFile).size,
+      uncompressedBytes: bytes,
+      lines,
+      rssBeforeBytes,
+      peakRssBytes,
+    };
+  } finally {
+    await server.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+async function run(opts: BenchOptions): Promise<Result> {
+  const sizes = taskCounts(opts.extra.tasks, [100_000, 1_000_000]);
+  const figures: Figures[] = [];
+  for (const n of sizes) figures.push(await measure(opts, n));
+  const first = figures[0] as Figures;
+  const last = figures[figures.length - 1] as Figures;
+  return {
+    table: {
+      columns: ['tasks', 'export', 'tasks/s', 'download', 'zip', 'uncompressed', 'RSS before', 'peak RSS'],
+      rows: figures.map((f) => [
+        f.tasks,
+        `${f.exportSeconds.toFixed(2)} s`,
+        Math.round(f.tasks / f.exportSeconds),
+        `${f.downloadSeconds.toFixed(2)} s`,
+        mib(f.zipBytes),
+        mib(f.uncompressedBytes),
+        mib(f.rssBeforeBytes),
+        mib(f.peakRssBytes),
+      ]),
+    },
+    summary:
+      `NDJSON export on ${opts.engine}: ${num(first.tasks)} tasks in ${first.exportSeconds.toFixed(1)} s ` +
+      `(peak RSS ${mib(first.peakRssBytes)})` +
+      (figures.length > 1
+        ? `; ${num(last.tasks)} tasks in ${last.exportSeconds.toFixed(1)} s (peak RSS ${mib(last.peakRssBytes)})`
+        : ''),
+    notes: [
+      'export = the GET /v2/exportV3 request, which streams the whole zip to disk before it answers',
+      'peak RSS = VmHWM of the server process over its life (one fresh process per size)',
+    ],
+    data: { figures },
+  };
+}
+
+export default defineBenchmark({
+  name: 'export',
+  description:
+    'GET /v2/exportV3 as NDJSON of 100,000 and 1,000,000 labelled tasks with history: time, zip size, server peak RSS (--tasks to change)',
+  run,
+});

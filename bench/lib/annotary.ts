@@ -1,0 +1,139 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { SERVER_CORE } from './cpu.js';
+import { type BenchSchema, createBenchSchema } from './postgres.js';
+import { freePort, type ServerProcess, startServerProcess } from './server-process.js';
+import type { Engine } from './types.js';
+
+/**
+ * A real Annotary server for a benchmark: `node --import tsx src/cli/index.ts serve` in a child
+ * process pinned to the server core, on a fresh store (a new temp data folder; on PostgreSQL
+ * also a new schema), with a known API key whose organization is on the enterprise plan with a
+ * limit no benchmark reaches. Set-up goes through the `annotary` CLI, as an operator would:
+ *
+ *   orgs create --name Benchmarks           -> organization id
+ *   orgs plan <id> enterprise --limit 1e8
+ *   users create --email <owner> --org <id> --role owner
+ *   serve  (ANNOTARY_BOOTSTRAP_API_KEY gives that owner the known key)
+ */
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const BENCH_API_KEY = 'ak_bench_0123456789abcdefghijklmnop';
+export const BENCH_OWNER_EMAIL = 'bench-owner@annotary.local';
+/** Fixed so the CLI prints nothing about generating one, and every process agrees. */
+const BENCH_SECRET_KEY = '42'.repeat(32);
+const ENTERPRISE_LIMIT = 100_000_000;
+
+const run = promisify(execFile);
+
+export interface AnnotaryOptions {
+  engine: Engine;
+  /** More environment for the server (and the CLI): ANNOTARY_RUN_WORKER, ... */
+  env?: Record<string, string>;
+  /** Extra node flags before --import tsx, e.g. --cpu-prof. */
+  nodeFlags?: string[];
+  core?: number;
+}
+
+export interface AnnotaryServer {
+  engine: Engine;
+  url: string;
+  apiKey: string;
+  orgId: string;
+  dataDir: string;
+  /** Set on PostgreSQL. */
+  schema: BenchSchema | undefined;
+  process: ServerProcess;
+  /** Calls the API with the key; throws with the answer's message on a non-2xx. */
+  api<T = unknown>(method: string, urlPath: string, body?: unknown): Promise<T>;
+  /** Stops the server, removes the data folder and drops the schema; answers the peak RSS. */
+  stop(): Promise<{ peakRssBytes: number }>;
+}
+
+async function cli(env: Record<string, string>, args: string[]): Promise<unknown> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+  }).catch((err: Error & { stderr?: string }) => {
+    throw new Error(`annotary ${args.join(' ')} failed: ${err.stderr?.trim() || err.message}`);
+  });
+  try {
+    return JSON.parse(stdout);
+  } catch {
+    throw new Error(`annotary ${args.join(' ')} printed something that is not JSON:\n${stdout}`);
+  }
+}
+
+export async function startAnnotary(opts: AnnotaryOptions): Promise<AnnotaryServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-bench-'));
+  const schema = opts.engine === 'postgres' ? await createBenchSchema() : undefined;
+  const port = await freePort();
+  const env: Record<string, string> = {
+    ANNOTARY_DATA_DIR: dataDir,
+    ANNOTARY_SECRET_KEY: BENCH_SECRET_KEY,
+    ANNOTARY_BOOTSTRAP_API_KEY: BENCH_API_KEY,
+    ANNOTARY_BOOTSTRAP_EMAIL: BENCH_OWNER_EMAIL,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    ...(schema ? { DATABASE_URL: schema.databaseUrl } : {}),
+    ...opts.env,
+  };
+  const cleanup = async () => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await schema?.drop();
+  };
+
+  let server: ServerProcess;
+  let orgId: string;
+  try {
+    const org = (await cli(env, ['orgs', 'create', '--name', 'Benchmarks'])) as { id: string };
+    orgId = org.id;
+    await cli(env, ['orgs', 'plan', orgId, 'enterprise', '--limit', String(ENTERPRISE_LIMIT)]);
+    await cli(env, ['users', 'create', '--email', BENCH_OWNER_EMAIL, '--org', orgId, '--role', 'owner']);
+    server = await startServerProcess({
+      label: `annotary (${opts.engine})`,
+      command: process.execPath,
+      args: [...(opts.nodeFlags ?? []), '--import', 'tsx', 'src/cli/index.ts', 'serve'],
+      cwd: REPO_ROOT,
+      env,
+      port,
+      healthPath: '/healthz',
+      core: opts.core ?? SERVER_CORE,
+    });
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+
+  const api = async <T>(method: string, urlPath: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${server.url}/v2${urlPath}`, {
+      method,
+      headers: { apikey: BENCH_API_KEY, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${urlPath} answered ${res.status}: ${text.slice(0, 500)}`);
+    return JSON.parse(text) as T;
+  };
+
+  return {
+    engine: opts.engine,
+    url: server.url,
+    apiKey: BENCH_API_KEY,
+    orgId,
+    dataDir,
+    schema,
+    process: server,
+    api,
+    async stop() {
+      const { peakRssBytes } = await server.stop();
+      await cleanup();
+      return { peakRssBytes };
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { azureAdapter } from './azure.js';
+import { gcsAdapter } from './gcs.js';
+import { s3Adapter } from './s3.js';
+import type { Connection, RetryPolicy, StorageAdapter } from './storage-adapter.js';
+
+export * from './storage-adapter.js';
+
+/**
+ * TEST ONLY. Redirects what production always sends to the providers' own endpoints, so the
+ * tests can run AWS storages against a local S3 server and IAM_DELEGATED against a local STS.
+ * Set per AppContext with setStorageTestOverrides(); nothing in the server sets it and no
+ * environment variable reaches it.
+ */
+export interface TestOverrides {
+  /** S3 endpoint for AWS storages (path-style is forced with it). */
+  awsEndpoint?: string;
+  /** STS endpoint for IAM_DELEGATED role assumption. */
+  stsEndpoint?: string;
+  /** Microsoft Entra ID authority for SERVICE_PRINCIPAL / MULTI_TENANT. */
+  azureAuthorityHost?: string;
+  /** Smaller provider pages, so a handful of objects exercises paging. */
+  pageSize?: number;
+  /** Shorter backoff so retry tests take milliseconds. */
+  retry?: Partial<Omit<RetryPolicy, 'retryOnSlowDown'>>;
+}
+
+export interface AdapterOptions {
+  retry: RetryPolicy;
+  overrides: TestOverrides;
+  /** The server's own multi-tenant Azure app, for MULTI_TENANT storages. */
+  serverAzureApp?: { clientId: string; clientSecret: string } | undefined;
+}
+
+const overridesByOwner = new WeakMap<object, TestOverrides>();
+
+/** TEST ONLY: see TestOverrides. `owner` is the AppContext the overrides apply to. */
+export function setStorageTestOverrides(owner: object, overrides: TestOverrides): void {
+  overridesByOwner.set(owner, overrides);
+}
+
+export function storageTestOverrides(owner: object): TestOverrides {
+  return overridesByOwner.get(owner) ?? {};
+}
+
+/**
+ * The server's own cloud identities, read from the providers' usual environment variables:
+ * AWS credentials come from the SDK's default chain (used for IAM_DELEGATED only); the Azure
+ * multi-tenant app from AZURE_CLIENT_ID / AZURE_CLIENT_SECRET; ANNOTARY_AWS_USER_ARN names the
+ * server's AWS identity to customers (answered as s3UserArn, for their role's trust policy).
+ */
+export function serverCloudIdentity(env: Record<string, string | undefined> = process.env) {
+  const clientId = env.AZURE_CLIENT_ID?.trim();
+  const clientSecret = env.AZURE_CLIENT_SECRET?.trim();
+  return {
+    awsUserArn: env.ANNOTARY_AWS_USER_ARN?.trim() || undefined,
+    azureApp: clientId && clientSecret ? { clientId, clientSecret } : undefined,
+  };
+}
+
+/** The adapter of a connection's provider. Building one contacts nobody. */
+export function createStorageAdapter(conn: Connection, opts: AdapterOptions): StorageAdapter {
+  switch (conn.provider) {
+    case 'AWS':
+    case 'CUSTOM_S3':
+      return s3Adapter(conn, opts);
+    case 'GCP':
+      return gcsAdapter(conn, opts);
+    case 'AZURE':
+      return azureAdapter(conn, opts);
+  }
+}

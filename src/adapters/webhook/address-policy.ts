@@ -1,0 +1,59 @@
+import { BlockList, isIP } from 'node:net';
+
+/**
+ * Addresses a webhook must not reach unless private destinations are allowed: a workflow
+ * editor could otherwise make the server call its own admin ports, the cloud metadata service
+ * (169.254.169.254) or machines of the internal network (SSRF).
+ */
+const NOT_PUBLIC = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8], // "this network", the unspecified address
+  ['10.0.0.0', 8], // private
+  ['100.64.0.0', 10], // carrier-grade NAT
+  ['127.0.0.0', 8], // loopback
+  ['169.254.0.0', 16], // link-local, cloud metadata
+  ['172.16.0.0', 12], // private
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.168.0.0', 16], // private
+  ['198.18.0.0', 15], // benchmarking networks
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, broadcast
+] as const) {
+  NOT_PUBLIC.addSubnet(net, prefix, 'ipv4');
+}
+for (const [net, prefix] of [
+  ['::', 128], // unspecified
+  ['::1', 128], // loopback
+  ['fc00::', 7], // unique local
+  ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local (deprecated, still routed by some networks)
+  ['ff00::', 8], // multicast
+] as const) {
+  NOT_PUBLIC.addSubnet(net, prefix, 'ipv6');
+}
+
+/** True for an address a webhook may reach by default. IPv4-mapped IPv6 is judged as IPv4. */
+export function isPublicAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 0) return false;
+  return !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** The host of a URL as an IP literal (IPv6 without brackets), or undefined for a name. */
+export function ipLiteral(hostname: string): string | undefined {
+  const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+  return isIP(bare) ? bare : undefined;
+}
+
+/** Raised when a destination resolves to an address that is not public. */
+export class PrivateDestinationError extends Error {
+  readonly code = 'ERR_WEBHOOK_PRIVATE_DESTINATION';
+  constructor(host: string, address: string) {
+    super(
+      host === address
+        ? `refused: ${address} is not a public address`
+        : `refused: ${host} resolves to ${address}, not a public address`,
+    );
+    this.name = 'PrivateDestinationError';
+  }
+}

@@ -1,0 +1,117 @@
+import dns from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import { Agent, request } from 'undici';
+import { ipLiteral, isPublicAddress, PrivateDestinationError } from './address-policy.js';
+import type { WebhookRequest, WebhookResult, WebhookSender } from './webhook-sender.js';
+
+export interface UndiciSenderOptions {
+  /** ANNOTARY_WEBHOOK_ALLOW_PRIVATE: reach loopback, private and link-local destinations too. */
+  allowPrivate: boolean;
+  /** Kept-alive connections per destination origin. */
+  connectionsPerOrigin?: number;
+}
+
+/**
+ * The address check sits in the connection's own DNS lookup, so the address judged is the one
+ * connected to: a name that resolves to a public address for a check and to 127.0.0.1 for the
+ * connection (DNS rebinding) cannot slip past. Any non-public address in the answer refuses the
+ * whole name, so happy-eyeballs cannot pick the bad one either.
+ */
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, '', undefined);
+    const bad = addresses.find((a) => !isPublicAddress(a.address));
+    if (bad) return callback(new PrivateDestinationError(hostname, bad.address), '', undefined);
+    const first = addresses[0];
+    if (options.all) return callback(null, addresses);
+    if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '');
+    return callback(null, first.address, first.family);
+  });
+};
+
+const NETWORK_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset by the receiver',
+  EPIPE: 'connection closed by the receiver',
+  UND_ERR_SOCKET: 'connection closed by the receiver',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  EAI_AGAIN: 'DNS lookup failed, try again later',
+};
+
+function errorCode(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth += 1) {
+    if (e instanceof PrivateDestinationError) return e.code;
+    const code = (e as Error & { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+function findPrivateRefusal(err: unknown): PrivateDestinationError | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth += 1) {
+    if (e instanceof PrivateDestinationError) return e;
+  }
+  return undefined;
+}
+
+/**
+ * One line for the log: the status-or-error column. Built from error codes, never from library
+ * messages, which may quote the URL (and so a token in its query).
+ */
+function describe(err: unknown, hostname: string): string {
+  const refusal = findPrivateRefusal(err);
+  if (refusal) return refusal.message;
+  const code = errorCode(err);
+  if (code === 'ENOTFOUND') return `host not found: ${hostname}`;
+  if (code && NETWORK_ERRORS[code]) return NETWORK_ERRORS[code];
+  if (code && /CERT|TLS|SSL/.test(code)) return `TLS error: ${code}`;
+  return `network error${code ? ` (${code})` : ''}`;
+}
+
+/** The webhook sender over undici: one pool of kept-alive connections, no redirects followed. */
+export function createUndiciSender(opts: UndiciSenderOptions): WebhookSender {
+  const agent = new Agent({
+    keepAliveTimeout: 10_000,
+    connections: opts.connectionsPerOrigin ?? 64,
+    connect: opts.allowPrivate ? {} : { lookup: guardedLookup },
+  });
+  return {
+    async send(req: WebhookRequest): Promise<WebhookResult> {
+      const url = new URL(req.url);
+      const literal = ipLiteral(url.hostname);
+      // An IP literal is connected to without a lookup, so it is judged here.
+      if (!opts.allowPrivate && literal !== undefined && !isPublicAddress(literal)) {
+        return { kind: 'failed', error: new PrivateDestinationError(literal, literal).message };
+      }
+      const timeout = AbortSignal.timeout(req.timeoutMs);
+      const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
+      try {
+        const res = await request(url, {
+          method: req.method,
+          headers: req.headers,
+          body: req.body,
+          dispatcher: agent,
+          signal,
+          maxRedirections: 0,
+          headersTimeout: req.timeoutMs,
+          bodyTimeout: req.timeoutMs,
+        });
+        // The answer's body is not used; reading it frees the connection for the next delivery.
+        await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+        return { kind: 'answered', status: res.statusCode };
+      } catch (err) {
+        if (timeout.aborted) return { kind: 'failed', error: `timeout after ${req.timeoutMs} ms` };
+        if (req.signal?.aborted) return { kind: 'failed', error: 'aborted: the delivery was taken over or stopped' };
+        const code = errorCode(err);
+        if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+          return { kind: 'failed', error: `timeout after ${req.timeoutMs} ms` };
+        }
+        return { kind: 'failed', error: describe(err, url.hostname) };
+      }
+    },
+    close: () => agent.close(),
+  };
+}

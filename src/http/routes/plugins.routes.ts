@@ -1,0 +1,46 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../context.js';
+import { ProjectIdParams } from '../../schemas/asset.js';
+import {
+  ListPluginsQuery,
+  PluginCreateRequest,
+  PluginIdParams,
+  PluginLogQuery,
+  PluginLogRequest,
+  PluginResponseRequest,
+  RerunPluginRequest,
+} from '../../schemas/plugin.js';
+import * as plugins from '../../services/plugin.service.js';
+import * as sessions from '../../services/plugin-session.service.js';
+import { principalOf } from '../plugins/auth.js';
+import { created, ok } from '../reply.js';
+
+/** Plugins of the organization, the callbacks a plugin answers through, and the re-run. */
+export const pluginRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const tags = ['plugins'];
+  app.post('/plugins', { schema: { tags, body: PluginCreateRequest } }, async (req, reply) =>
+    created(reply, { plugin: await plugins.createPlugin(ctx, principalOf(req), req.body) }),
+  );
+  app.get('/plugins', { schema: { tags, querystring: ListPluginsQuery } }, async (req) =>
+    ok(await plugins.listPlugins(ctx, principalOf(req), req.query)),
+  );
+  app.delete('/plugins/:pluginId', { schema: { tags, params: PluginIdParams } }, async (req) =>
+    ok(await plugins.deletePlugin(ctx, principalOf(req), req.params.pluginId)),
+  );
+
+  app.post('/pluginResponse', { schema: { tags, body: PluginResponseRequest } }, async (req) =>
+    ok(await sessions.pluginResponse(ctx, principalOf(req), req.body)),
+  );
+  app.post('/pluginLog', { schema: { tags, body: PluginLogRequest } }, async (req) =>
+    ok(await sessions.pluginLog(ctx, principalOf(req), req.body)),
+  );
+  app.get('/pluginLog', { schema: { tags, querystring: PluginLogQuery } }, async (req) =>
+    ok(await sessions.listPluginLogs(ctx, principalOf(req), req.query)),
+  );
+
+  app.post(
+    '/project/:projectId/rerun-plugin',
+    { schema: { tags, params: ProjectIdParams, body: RerunPluginRequest } },
+    async (req) => ok(await sessions.rerunPlugin(ctx, principalOf(req), req.params.projectId, req.body ?? {})),
+  );
+};

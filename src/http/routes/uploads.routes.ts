@@ -1,0 +1,57 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../context.js';
+import { ProjectIdParams } from '../../schemas/asset.js';
+import { InstructionsQuery, SignedUrlQuery, UploadUrlQuery } from '../../schemas/file.js';
+import * as chat from '../../services/chat.service.js';
+import * as files from '../../services/file.service.js';
+import * as instructions from '../../services/instructions.service.js';
+import { formParts, parseUrlEncoded } from '../form-parts.js';
+import { principalOf } from '../plugins/auth.js';
+import { created, ok } from '../reply.js';
+
+const tags = ['files'];
+const consumes = ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'];
+
+/** Signed upload and read URLs of the file store, instructions files and chat assets. */
+export const uploadRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  // Python requests posts a form without a file url-encoded [client: upload_chat_assets].
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: ctx.config.bodyLimit },
+    (_req, body, done) => done(null, parseUrlEncoded(String(body))),
+  );
+
+  app.get('/getUploadUrl', { schema: { tags, querystring: UploadUrlQuery } }, async (req) =>
+    ok(await files.getUploadUrl(ctx, principalOf(req), req.query)),
+  );
+
+  app.get('/getSignedUrl', { schema: { tags, querystring: SignedUrlQuery } }, async (req) =>
+    ok(await files.getSignedUrl(ctx, principalOf(req), req.query)),
+  );
+
+  app.post(
+    '/project/:projectId/instructions',
+    {
+      schema: {
+        tags,
+        description: 'Multipart `file` (.pdf .png .jpg .jpeg .txt .md .html .mp4); optional `storageId`, `bucket`.',
+        consumes: ['multipart/form-data'],
+        params: ProjectIdParams,
+        querystring: InstructionsQuery,
+      },
+    },
+    async (req) => {
+      const form = formParts(req, ctx.config.uploadLimit);
+      return ok(await instructions.uploadInstructions(ctx, principalOf(req), req.params.projectId, form, req.query));
+    },
+  );
+
+  const chatDescription =
+    'Form fields: `file` (JSON array, object or NDJSON of conversations) or `numberOfConversations`; ' +
+    '`namingStrategy` (random, index, fileName); `priority`.';
+  const chatSchema = { tags, description: chatDescription, consumes, params: ProjectIdParams };
+  app.post('/project/:projectId/chat', { schema: chatSchema }, async (req, reply) => {
+    const form = formParts(req, ctx.config.uploadLimit);
+    return created(reply, await chat.createChatAssets(ctx, principalOf(req), req.params.projectId, form));
+  });
+};

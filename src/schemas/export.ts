@@ -1,0 +1,44 @@
+import { Type, type Static } from 'typebox';
+import { QueryBoolean, StringEnum } from './common.js';
+
+/**
+ * Query of `GET /export` and `GET /exportV3` (DECISIONS section 7). Properties not named here
+ * are accepted and ignored: clients send extras such as `includeMask` and
+ * `includeSegmentationPoints`. `type` is a free string because the Python client sends
+ * `type=None` when it has no type; the service reads it.
+ */
+export const ExportQuery = Type.Object({
+  project: Type.String({ minLength: 1, maxLength: 64, description: 'project id' }),
+  format: Type.Optional(StringEnum(['json', 'ndjson'] as const, { default: 'json' })),
+  type: Type.Optional(Type.String({ maxLength: 16, description: 'task (default) or issue' })),
+  stage: Type.Optional(
+    Type.String({ maxLength: 100_000, description: 'JSON list of stage ids or names; omitted = every stage' }),
+  ),
+  batches: Type.Optional(Type.String({ maxLength: 100_000, description: 'JSON list of batch ids or names' })),
+  status: Type.Optional(
+    Type.String({ maxLength: 16, description: 'tasks: TODO, Completed, Archived; issues: Open, Resolved' }),
+  ),
+  createdAt: Type.Optional(Type.String({ maxLength: 200, description: 'JSON {"$gt": ISO date, "$lt": ISO date}' })),
+  updatedAt: Type.Optional(Type.String({ maxLength: 200, description: 'JSON {"$gt": ISO date, "$lt": ISO date}' })),
+  includeMetadata: Type.Optional(QueryBoolean),
+  includeHistory: Type.Optional(QueryBoolean),
+  sendEmail: Type.Optional(Type.String({ maxLength: 16, description: 'accepted and ignored' })),
+  doNotNotify: Type.Optional(Type.String({ maxLength: 16, description: 'accepted and ignored' })),
+  taskTypes: Type.Optional(Type.String({ maxLength: 1000, description: 'accepted and ignored' })),
+  includeOnlyKeyFrames: Type.Optional(Type.String({ maxLength: 16, description: 'accepted and ignored' })),
+  includeIdleBlurDurations: Type.Optional(Type.String({ maxLength: 16, description: 'accepted and ignored' })),
+});
+export type ExportQuery = Static<typeof ExportQuery>;
+
+/** The signed download path: `/exports/{expires}/{signature}/{file}`. */
+export const ExportDownloadParams = Type.Object({
+  expires: Type.String({ maxLength: 16 }),
+  signature: Type.String({ maxLength: 128 }),
+  file: Type.String({ maxLength: 128 }),
+});
+export type ExportDownloadParams = Static<typeof ExportDownloadParams>;
+
+export const OverviewParams = Type.Object({
+  projectId: Type.String({ maxLength: 64 }),
+  metric: Type.String({ maxLength: 64 }),
+});

@@ -1,0 +1,66 @@
+import type { HistoryPageRow, IssuePageRow, TaskPageRow } from '../store/repositories/export.repository.js';
+import { issueView } from './issue-rules.js';
+
+/*
+ * The JSON text of one export item (DECISIONS section 7), written as text rather than built as
+ * an object and stringified. Answers are stored as JSON text already: parsing them only to
+ * stringify them again was half the CPU time of a large export, and most of its garbage. So the
+ * stored text of an answer, `{"tools":[...],"classifications":[...],"relations":[...]}` as every
+ * writer stores it (validateAnswer's shape, JSON.stringify), is spliced in as it is; any other
+ * form (an older or foreign row) goes the slow, normalizing way. Metadata and context data are
+ * stored JSON text too and go in unchanged.
+ */
+
+const q = JSON.stringify;
+
+/** `"tools":[...],"classifications":[...],"relations":[...]` of a stored answer. */
+export function answerFields(text: string): string {
+  if (text.startsWith('{"tools":[') && text.endsWith(']}') && text.includes('],"relations":[')) {
+    return text.slice(1, -1);
+  }
+  const a = JSON.parse(text) as { tools?: unknown; objects?: unknown; classifications?: unknown; relations?: unknown };
+  const list = (v: unknown) => (Array.isArray(v) ? v : []);
+  return `"tools":${q(list(a.tools ?? a.objects))},"classifications":${q(list(a.classifications))},"relations":${q(list(a.relations))}`;
+}
+
+/** DECISIONS 7: the 0-1 consensus score as a percentage with two decimals, or null. */
+export function consensusAverage(score: number | null): number | null {
+  return score === null ? null : Math.round(score * 10_000) / 100;
+}
+
+function historyEntryJson(h: HistoryPageRow, stageNames: Map<string, string>): string {
+  return (
+    `{"_id":${q(h.id)},"taskHistory":${q(h.id)},"stage":${q(stageNames.get(h.stage_id) ?? h.stage_name)}` +
+    `,"stageId":${q(h.stage_id)},"duration":${h.duration},"idleDuration":0,"completedAt":${q(h.completed_at)}` +
+    `,"completedBy":${q(h.completed_by)},"submittedBy":${q(h.completed_by)},"reviewStatus":${q(h.review_status)}` +
+    `,"consensusId":${q(h.consensus_id)},"isSkipped":${h.is_skipped === 1},${answerFields(h.answer)}}`
+  );
+}
+
+export interface TaskItemOptions {
+  includeMetadata: boolean;
+  /** The task's history entries, oldest first; undefined leaves `stageHistory` out. */
+  history: HistoryPageRow[] | undefined;
+  stageNames: Map<string, string>;
+  batchNames: string[];
+}
+
+export function taskItemJson(t: TaskPageRow, o: TaskItemOptions): string {
+  const history = o.history
+    ? `,"stageHistory":[${o.history.map((h) => historyEntryJson(h, o.stageNames)).join(',')}]`
+    : '';
+  return (
+    `{"asset":${q(t.data)},"assetId":${q(t.asset_id)},"externalId":${q(t.external_id)},"dataset":[]` +
+    (o.includeMetadata ? `,"metadata":${t.metadata ?? '{}'}` : '') +
+    `,"batches":${q(o.batchNames)},"contextData":${t.context_data ?? 'null'}` +
+    `,"task":{"taskId":${q(t.id)},"stage":${q(o.stageNames.get(t.stage_id) ?? t.stage_id)},"stageId":${q(t.stage_id)}` +
+    `,"updatedAt":${q(t.updated_at)},"updatedBy":${q(t.updated_by)},${answerFields(t.answer)}` +
+    `,"brushDataUrl":${q(t.brush_data_url)}${history},"totalDuration":${t.total_duration}` +
+    `,"consensusAverage":${q(consensusAverage(t.consensus_score))}}}`
+  );
+}
+
+/** The issue resource of GET /issues, plus the asset's externalId and the stage's name. */
+export function issueItemJson(i: IssuePageRow, stageNames: Map<string, string>): string {
+  return q({ ...issueView(i), externalId: i.external_id, stageName: stageNames.get(i.stage_id) ?? i.stage_id });
+}

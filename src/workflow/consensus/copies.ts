@@ -1,0 +1,131 @@
+import { PostgresAdapter } from 'kysely';
+import type { Stage } from '../../schemas/stage.js';
+import type { Executor } from '../../store/db.js';
+import type { TaskRow } from '../../store/schema.js';
+import { consensusSubStages, stageById } from '../graph.js';
+import type { RoutingEnv } from '../stage-behavior.js';
+import { EMPTY_ANSWER } from '../types.js';
+
+/**
+ * Consensus copies in the store. A copy is a task row of type `consensus` whose
+ * `parent_task_id` is the task waiting in the container and whose `consensus_id` is the
+ * container's id. It is worked in a sub-stage; once submitted it rests in the container itself
+ * (stage = container id, completedAt set): that is its "done" mark, which is why a copy
+ * arriving in the container never becomes a parent. The copies of one parent in one container
+ * form a round; a parent entering the container again starts a new round.
+ */
+
+/** A fresh copy of `parent` for the container `consensusId`, not yet routed. */
+export function makeCopy(parent: TaskRow, consensusId: string, env: RoutingEnv): TaskRow {
+  const now = env.now();
+  return {
+    ...parent,
+    id: env.newId(),
+    stage_id: consensusId,
+    status: 'TODO',
+    assignee: null,
+    // Copies are labelled independently: they start empty, not from the parent's answer.
+    answer: JSON.stringify(EMPTY_ANSWER),
+    review_status: null,
+    duration: 0,
+    total_duration: 0,
+    open_issues_count: 0,
+    is_pre_labeled: 0,
+    type: 'consensus',
+    parent_task_id: parent.id,
+    consensus_id: consensusId,
+    consensus_score: null,
+    brush_data_url: null,
+    medical_brush_data_url: null,
+    stage_entered_at: now,
+    deleted: 0,
+    created_at: now,
+    updated_at: now,
+    updated_by: env.actor,
+    completed_at: null,
+    completed_by: null,
+  };
+}
+
+/** Which sub-stage works copy number `k` (0-based) of a round. */
+export function subStageFor(stages: readonly Stage[], consensusId: string, k: number): Stage {
+  const subs = consensusSubStages(stages, consensusId);
+  if (subs.length === 0) throw new Error(`Consensus stage "${consensusId}" has no sub-stages`);
+  if (k < subs.length) return subs[k] as Stage;
+  // Copies past one per sub-stage (minCopies, dynamic consensus) go round the sub-stages
+  // marked consensusDynamic, or round all of them when none is marked.
+  const marked = subs.filter((s) => s.consensusDynamic === true);
+  const pool = marked.length ? marked : subs;
+  return pool[(k - subs.length) % pool.length] as Stage;
+}
+
+/** The live copies of a parent's current round, seeing this run's unwritten changes too. */
+export async function roundCopies(env: RoutingEnv, parentId: string, consensusId: string): Promise<TaskRow[]> {
+  const stored = await env.trx
+    .selectFrom('tasks')
+    .selectAll()
+    .where('parent_task_id', '=', parentId)
+    .where('consensus_id', '=', consensusId)
+    .where('deleted', '=', 0)
+    .execute();
+  const byId = new Map(stored.map((r) => [r.id, r]));
+  for (const r of [...env.effects.newTasks, ...env.effects.updatedTasks]) {
+    if (r.parent_task_id !== parentId || r.consensus_id !== consensusId) continue;
+    if (r.deleted) byId.delete(r.id);
+    else byId.set(r.id, r);
+  }
+  return [...byId.values()];
+}
+
+/** Copies in the order they were submitted (then made). */
+export function bySubmission(a: TaskRow, b: TaskRow): number {
+  const ca = a.completed_at ?? '\uffff';
+  const cb = b.completed_at ?? '\uffff';
+  return ca < cb
+    ? -1
+    : ca > cb
+      ? 1
+      : a.created_at < b.created_at
+        ? -1
+        : a.created_at > b.created_at
+          ? 1
+          : a.id < b.id
+            ? -1
+            : 1;
+}
+
+/** Soft-deletes the copies of a finished or abandoned round (`openOnly`: those not yet submitted). */
+export async function retireCopies(
+  trx: Executor,
+  parentId: string,
+  consensusId: string,
+  now: string,
+  opts: { openOnly: boolean },
+): Promise<void> {
+  let q = trx
+    .updateTable('tasks')
+    .set({ deleted: 1, updated_at: now })
+    .where('parent_task_id', '=', parentId)
+    .where('consensus_id', '=', consensusId)
+    .where('deleted', '=', 0);
+  if (opts.openOnly) q = q.where('stage_id', '<>', consensusId);
+  await q.execute();
+}
+
+/**
+ * Requeue of a parent out of its Consensus stage: its copies still being worked are dropped
+ * (soft delete); submitted copies stay as the record of the round. Other tasks: nothing to do.
+ */
+export async function releaseConsensusParent(
+  trx: Executor,
+  stages: readonly Stage[],
+  task: TaskRow,
+  now: string,
+): Promise<void> {
+  if (task.type !== 'default' || stageById(stages, task.stage_id)?.type !== 'Consensus') return;
+  // The parent's row first, as a copy's submission takes it: the two then queue, never deadlock.
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+    await trx.selectFrom('tasks').select('id').where('id', '=', task.id).forUpdate().execute();
+  }
+  await retireCopies(trx, task.id, task.stage_id, now, { openOnly: true });
+}

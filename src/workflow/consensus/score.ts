@@ -1,0 +1,166 @@
+import type { CategorySchema, Classification } from '../../schemas/category-schema.js';
+import type { TaskAnswer } from '../types.js';
+import { boxIoU, polygonIoU, rotatedBoxIoU, type Box, type Pt, type RotatedBox } from './geometry.js';
+
+/**
+ * The agreement score of consensus copies, in [0, 1] (DECISIONS 4):
+ * - each classification question of the ontology (nested ones included) that at least one copy
+ *   answered scores the share of copies giving the most common answer (A, A, B -> 2/3; a copy
+ *   that left it unanswered counts as one more distinct answer);
+ * - each bounding-box, rotated-box and polygon tool of the ontology that at least one copy used
+ *   scores the mean, over every pair of copies, of their best-match IoU: objects are matched one
+ *   to one, highest IoU first, and the matched IoUs are summed and divided by the larger object
+ *   count (an unmatched object counts 0; two copies without objects agree fully);
+ * - the score is the mean of those items; with nothing to compare, copies agree fully (1).
+ * Other tool kinds (points, lines, brushes, NER...) are not scored.
+ */
+
+export const SCORED_TOOL_KINDS = ['bounding-box', 'rotated-bounding-box', 'polygon'] as const;
+type ScoredKind = (typeof SCORED_TOOL_KINDS)[number];
+
+type Rec = Record<string, unknown>;
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+export function isScoredKind(kind: string | undefined): kind is ScoredKind {
+  return (SCORED_TOOL_KINDS as readonly string[]).includes(kind ?? '');
+}
+
+/** A stable text for any JSON value: object keys sorted, so equal answers compare equal. */
+export function stableJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
+  if (isRec(v)) {
+    const keys = Object.keys(v).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(v[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+/** The comparable form of a classification answer; null when unanswered. Multi-selects are sets. */
+export function canonicalAnswer(v: unknown): string | null {
+  if (v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0)) return null;
+  if (Array.isArray(v)) return stableJson(v.map(stableJson).sort());
+  return stableJson(v);
+}
+
+/** schemaId -> canonical answer of every answered classification, nested answers included. */
+export function classificationAnswers(answer: TaskAnswer): Map<string, string> {
+  const found = new Map<string, string[]>();
+  const walk = (list: unknown) => {
+    if (!Array.isArray(list)) return;
+    for (const item of list) {
+      if (!isRec(item) || typeof item.schemaId !== 'string') continue;
+      const value = canonicalAnswer(item.answer);
+      if (value !== null) found.set(item.schemaId, [...(found.get(item.schemaId) ?? []), value]);
+      walk(item.classifications);
+    }
+  };
+  walk(answer.classifications);
+  // A question answered several times in one copy (e.g. per frame) compares as the set of answers.
+  return new Map(
+    [...found].map(([id, values]) => [id, values.length === 1 ? (values[0] as string) : stableJson(values.sort())]),
+  );
+}
+
+/** Share of the values equal to the most common one (null = unanswered is a value too). */
+export function shareAgreeing(values: readonly (string | null)[]): number {
+  if (values.length === 0) return 1;
+  const counts = new Map<string | null, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return Math.max(...counts.values()) / values.length;
+}
+
+const isPoint = (p: unknown): p is Pt => Array.isArray(p) && p.length >= 2 && isNum(p[0]) && isNum(p[1]);
+const hasNums = (v: unknown, keys: string[]): boolean => isRec(v) && keys.every((k) => isNum(v[k]));
+
+/** IoU of two objects' geometries of one scored kind; 0 when either is malformed. */
+export function objectIoU(kind: ScoredKind, a: unknown, b: unknown): number {
+  const ga = isRec(a) ? a[kind] : undefined;
+  const gb = isRec(b) ? b[kind] : undefined;
+  if (kind === 'bounding-box') {
+    const keys = ['x', 'y', 'width', 'height'];
+    return hasNums(ga, keys) && hasNums(gb, keys) ? boxIoU(ga as unknown as Box, gb as unknown as Box) : 0;
+  }
+  if (kind === 'rotated-bounding-box') {
+    const keys = ['x', 'y', 'width', 'height', 'rotation'];
+    return hasNums(ga, keys) && hasNums(gb, keys)
+      ? rotatedBoxIoU(ga as unknown as RotatedBox, gb as unknown as RotatedBox)
+      : 0;
+  }
+  const ok = (g: unknown): g is Pt[] => Array.isArray(g) && g.every(isPoint);
+  return ok(ga) && ok(gb) ? polygonIoU(ga, gb) : 0;
+}
+
+export interface Match {
+  i: number;
+  j: number;
+  similarity: number;
+}
+
+/** One-to-one matching of `a` to `b`, highest similarity first (ties: lower indexes first). */
+export function bestMatch<T>(a: readonly T[], b: readonly T[], similarity: (x: T, y: T) => number): Match[] {
+  const all: Match[] = [];
+  a.forEach((x, i) => b.forEach((y, j) => all.push({ i, j, similarity: similarity(x, y) })));
+  all.sort((p, q) => q.similarity - p.similarity || p.i - q.i || p.j - q.j);
+  const [usedA, usedB] = [new Set<number>(), new Set<number>()];
+  const out: Match[] = [];
+  for (const m of all) {
+    if (m.similarity <= 0 || usedA.has(m.i) || usedB.has(m.j)) continue;
+    usedA.add(m.i);
+    usedB.add(m.j);
+    out.push(m);
+  }
+  return out;
+}
+
+/** Agreement of two copies' objects of one tool: matched IoU summed over the larger count. */
+export function pairAgreement(kind: ScoredKind, a: readonly unknown[], b: readonly unknown[]): number {
+  const larger = Math.max(a.length, b.length);
+  if (larger === 0) return 1;
+  const sum = bestMatch(a, b, (x, y) => objectIoU(kind, x, y)).reduce((s, m) => s + m.similarity, 0);
+  return sum / larger;
+}
+
+/** Mean pairwise agreement of every copy's objects of one tool. */
+export function toolAgreement(kind: ScoredKind, perCopy: readonly (readonly unknown[])[]): number {
+  let sum = 0;
+  let pairs = 0;
+  for (let i = 0; i < perCopy.length; i += 1) {
+    for (let j = i + 1; j < perCopy.length; j += 1) {
+      sum += pairAgreement(kind, perCopy[i] ?? [], perCopy[j] ?? []);
+      pairs += 1;
+    }
+  }
+  return pairs === 0 ? 1 : sum / pairs;
+}
+
+/** Every classification schemaId of the ontology, at any depth. */
+export function ontologyQuestions(schema: CategorySchema): string[] {
+  const ids: string[] = [];
+  const walk = (list: readonly Classification[] | undefined) => {
+    for (const c of list ?? []) {
+      ids.push(c.schemaId);
+      walk(c.classifications);
+      for (const o of c.options ?? []) walk(o.children);
+    }
+  };
+  walk(schema.classifications);
+  return ids;
+}
+
+/** The agreement score of the copies' answers against the ontology (see the file comment). */
+export function agreementScore(copies: readonly TaskAnswer[], schema: CategorySchema): number {
+  if (copies.length < 2) return 1;
+  const items: number[] = [];
+  const answers = copies.map(classificationAnswers);
+  for (const id of new Set(ontologyQuestions(schema))) {
+    const values = answers.map((a) => a.get(id) ?? null);
+    if (values.some((v) => v !== null)) items.push(shareAgreeing(values));
+  }
+  for (const tool of schema.tools ?? []) {
+    if (!isScoredKind(tool.tool)) continue;
+    const perCopy = copies.map((c) => c.tools.filter((o) => o.schemaId === tool.schemaId));
+    if (perCopy.some((list) => list.length > 0)) items.push(toolAgreement(tool.tool, perCopy));
+  }
+  return items.length === 0 ? 1 : items.reduce((s, v) => s + v, 0) / items.length;
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { ipLiteral, isPublicAddress } from '../../src/adapters/webhook/address-policy.js';
+
+describe('webhook address policy', () => {
+  it('refuses loopback, private, link-local, unspecified, multicast and reserved addresses', () => {
+    for (const address of [
+      '127.0.0.1',
+      '127.255.0.9',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      'ff02::1',
+      '::ffff:127.0.0.1',
+      '::ffff:a9fe:a9fe',
+      'not-an-address',
+    ]) {
+      expect(isPublicAddress(address), address).toBe(false);
+    }
+  });
+
+  it('lets public addresses through', () => {
+    for (const address of [
+      '8.8.8.8',
+      '1.1.1.1',
+      '172.32.0.1',
+      '192.169.0.1',
+      '2606:4700:4700::1111',
+      '::ffff:8.8.8.8',
+    ]) {
+      expect(isPublicAddress(address), address).toBe(true);
+    }
+  });
+
+  it('tells IP literals from names, brackets and all', () => {
+    expect(ipLiteral('[::1]')).toBe('::1');
+    expect(ipLiteral('127.0.0.1')).toBe('127.0.0.1');
+    expect(ipLiteral('localhost')).toBeUndefined();
+    expect(ipLiteral('example.com')).toBeUndefined();
+  });
+});
