@@ -5,7 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // better-sqlite3 is a native addon and several tests spawn server processes: forks isolate both.
     pool: 'forks',
-    testTimeout: 60_000,
+    testTimeout: 120_000,
     hookTimeout: 60_000,
     reporters: process.env.CI ? ['default'] : ['default'],
   },

@@ -50,6 +50,19 @@ export interface ProjectExtras {
   role?: ProjectRole | undefined;
 }
 
+/**
+ * Webhook credentials are shown to Managers only: they edit the workflow, and a client that
+ * reads the stages, changes one and writes them back must not lose the secret on the way.
+ */
+function visibleStages(stages: Stage[], role: ProjectRole | undefined): Stage[] {
+  if (role === 'Manager') return stages;
+  return stages.map((stage) => {
+    if (!stage.webhook) return stage;
+    const { secret: _secret, token: _token, ...webhook } = stage.webhook;
+    return { ...stage, webhook };
+  });
+}
+
 /** The contract's Project resource. */
 export function projectView(row: ProjectRow, extras: ProjectExtras): Record<string, unknown> {
   const view: Record<string, unknown> = {
@@ -60,7 +73,7 @@ export function projectView(row: ProjectRow, extras: ProjectExtras): Record<stri
     owner: row.owner_email,
     organization: row.organization_id,
     categorySchema: parseJson(row.category_schema, { tools: [], classifications: [], relations: [] }),
-    stages: parseJson(row.stages, []),
+    stages: visibleStages(parseJson<Stage[]>(row.stages, []), extras.role),
     assignedTo: extras.members.map((m) => ({ assignee: m.email, role: m.role })),
     batches: extras.batches,
     queueVersion: row.queue_version,

@@ -212,6 +212,21 @@ describe.each(ENGINES)('projects on %s', (engine) => {
     expect(asAdmin.json().data.project.role).toBe('Manager');
   });
 
+  it('shows webhook credentials to Managers only', async () => {
+    const p = await createProject('Secrets');
+    await t.call('POST', `/v2/project/${p._id}`, { body: { stages: FIVE_STAGES } });
+    const reviewer = `reviewer-${engine}@example.com`;
+    const key = await t.addUser(reviewer);
+    await t.call('POST', `/v2/project/${p._id}/assigned`, { body: { assignees: [reviewer], role: 'Reviewer' } });
+    const hook = (stages: { id: string; webhook?: Record<string, unknown> }[]) =>
+      stages.find((s) => s.id === 'Hook')?.webhook;
+    const asManager = (await t.call('GET', `/v2/project/${p._id}`)).json().data.project;
+    expect(hook(asManager.stages)).toMatchObject({ secret: 's3cret' });
+    const asReviewer = (await t.call('GET', `/v2/project/${p._id}`, { key })).json().data.project;
+    expect(hook(asReviewer.stages)).toMatchObject({ url: 'https://hooks.example.com/annotary' });
+    expect(hook(asReviewer.stages)).not.toHaveProperty('secret');
+  });
+
   it('answers 404 for an id that is not an id', async () => {
     expect((await t.call('GET', '/v2/project/not-an-id')).statusCode).toBe(404);
   });
