@@ -13,7 +13,7 @@ import {
 import { ListingSpool } from '../adapters/storage/listing-spool.js';
 import type { AppContext } from '../context.js';
 import { AppError, badRequest, notFound } from '../errors.js';
-import { newId } from '../ids.js';
+import { isId, newId } from '../ids.js';
 import { parseQueryBoolean } from '../schemas/common.js';
 import type { ListFilesQuery, ListStoragesQuery, StorageCreateRequest } from '../schemas/storage.js';
 import * as repo from '../store/repositories/storage.repository.js';
@@ -70,7 +70,8 @@ export async function createStorage(ctx: AppContext, p: Principal, body: Storage
 }
 
 async function loadStorage(ctx: AppContext, orgId: string, storageId: string): Promise<StorageRow> {
-  const row = await repo.findStorage(ctx.store.db, orgId, storageId);
+  // Not an id (or one PostgreSQL cannot even compare, with a NUL in it): no such storage.
+  const row = isId(storageId) ? await repo.findStorage(ctx.store.db, orgId, storageId) : undefined;
   if (!row) throw notFound('storage');
   return row;
 }

@@ -276,6 +276,8 @@ describe.each(ENGINES)('storages on %s', (engine) => {
     const files = await t.call('GET', `/v2/storages/${created._id}/files?bucketName=b`);
     expect(files.statusCode).toBe(404);
     expect((await t.call('DELETE', '/v2/storages/000000000000000000000000')).statusCode).toBe(404);
+    expect((await t.call('DELETE', '/v2/storages/%00')).statusCode).toBe(404);
+    expect((await t.call('GET', '/v2/storages/not-an-id/files?bucketName=b')).statusCode).toBe(404);
   });
 
   it('lets members list but only owners and admins create and delete; other organizations see nothing', async () => {
