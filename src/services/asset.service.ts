@@ -7,7 +7,7 @@ import { listBatches } from '../store/repositories/project.repository.js';
 import type { AssetRow, TaskRow } from '../store/schema.js';
 import { startStage } from '../workflow/graph.js';
 import { startRouting } from '../workflow/routing.js';
-import { EMPTY_ANSWER } from '../workflow/types.js';
+import { freshTaskRow } from '../workflow/task-row.js';
 import type { Principal } from './access.js';
 import { loadProject } from './project.service.js';
 import { projectInfo } from './project-view.js';
@@ -155,38 +155,18 @@ export async function importAssets(
 
     const routing = startRouting(trx, ctx, info, p.email);
     const now = new Date(ctx.clock.now()).toISOString();
-    const answer = JSON.stringify(EMPTY_ANSWER);
     const tasks: TaskRow[] = [];
     for (const { asset, batches } of prepared) {
-      const task: TaskRow = {
+      const task = freshTaskRow({
         id: newId(ctx.clock.now()),
-        project_id: row.id,
-        asset_id: asset.id,
-        external_id: asset.external_id,
-        stage_id: start.id,
-        status: 'TODO',
-        assignee: null,
+        projectId: row.id,
+        assetId: asset.id,
+        externalId: asset.external_id,
+        stageId: start.id,
         priority: input.priority ?? 0,
-        answer,
-        review_status: null,
-        duration: 0,
-        total_duration: 0,
-        open_issues_count: 0,
-        is_pre_labeled: 0,
-        type: 'default',
-        parent_task_id: null,
-        consensus_id: null,
-        consensus_score: null,
-        brush_data_url: null,
-        medical_brush_data_url: null,
-        stage_entered_at: now,
-        deleted: 0,
-        created_at: now,
-        updated_at: now,
-        updated_by: p.email,
-        completed_at: null,
-        completed_by: null,
-      };
+        now,
+        actor: p.email,
+      });
       routing.know(task.id, { batches });
       await routing.route({ row: task, isNew: true }, start.id);
       tasks.push(task);

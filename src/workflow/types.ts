@@ -1,6 +1,6 @@
 import type { CategorySchema } from '../schemas/category-schema.js';
 import type { Stage } from '../schemas/stage.js';
-import type { TaskRow } from '../store/schema.js';
+import type { TaskHistoryRow, TaskRow } from '../store/schema.js';
 
 /** Why a task left a stage; kept on its history entry. */
 export type Trigger =
@@ -45,23 +45,8 @@ export interface TaskFacts {
   lastCompleterIn(stageId: string): Promise<string | undefined>;
 }
 
-export interface NewHistoryEntry {
-  id: string;
-  task_id: string;
-  project_id: string;
-  asset_id: string;
-  stage_id: string;
-  stage_name: string;
-  stage_type: string;
-  answer: string;
-  duration: number;
-  completed_at: string;
-  completed_by: string | null;
-  review_status: string | null;
-  is_skipped: number;
-  consensus_id: string | null;
-  trigger: string;
-}
+/** A history entry as routing writes it. */
+export type NewHistoryEntry = TaskHistoryRow;
 
 export interface NewJob {
   id: string;

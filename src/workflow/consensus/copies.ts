@@ -4,7 +4,7 @@ import type { Executor } from '../../store/db.js';
 import type { TaskRow } from '../../store/schema.js';
 import { consensusSubStages, stageById } from '../graph.js';
 import type { RoutingEnv } from '../stage-behavior.js';
-import { EMPTY_ANSWER } from '../types.js';
+import { freshTaskRow } from '../task-row.js';
 
 /**
  * Consensus copies in the store. A copy is a task row of type `consensus` whose
@@ -17,34 +17,20 @@ import { EMPTY_ANSWER } from '../types.js';
 
 /** A fresh copy of `parent` for the container `consensusId`, not yet routed. */
 export function makeCopy(parent: TaskRow, consensusId: string, env: RoutingEnv): TaskRow {
-  const now = env.now();
-  return {
-    ...parent,
+  // Copies are labelled independently: they start empty, not from the parent's answer.
+  return freshTaskRow({
     id: env.newId(),
-    stage_id: consensusId,
-    status: 'TODO',
-    assignee: null,
-    // Copies are labelled independently: they start empty, not from the parent's answer.
-    answer: JSON.stringify(EMPTY_ANSWER),
-    review_status: null,
-    duration: 0,
-    total_duration: 0,
-    open_issues_count: 0,
-    is_pre_labeled: 0,
+    projectId: parent.project_id,
+    assetId: parent.asset_id,
+    externalId: parent.external_id,
+    stageId: consensusId,
+    priority: parent.priority,
+    now: env.now(),
+    actor: env.actor,
     type: 'consensus',
-    parent_task_id: parent.id,
-    consensus_id: consensusId,
-    consensus_score: null,
-    brush_data_url: null,
-    medical_brush_data_url: null,
-    stage_entered_at: now,
-    deleted: 0,
-    created_at: now,
-    updated_at: now,
-    updated_by: env.actor,
-    completed_at: null,
-    completed_by: null,
-  };
+    parentTaskId: parent.id,
+    consensusId,
+  });
 }
 
 /** Which sub-stage works copy number `k` (0-based) of a round. */
