@@ -6,7 +6,7 @@
  * export streams instead of holding the project. The zip is then downloaded with no key and
  * its lines counted, to check the export holds every task.
  *
- *   npm run bench -- export [--engine sqlite|postgres|both] [--tasks 100000,1000000]
+ *   npm run bench -- export [--engine sqlite|postgres|both] [--tasks 100000,1000000] [--heap <MiB>]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -59,7 +59,14 @@ function countLines(zipFile: string): Promise<{ lines: number; bytes: number }> 
 }
 
 async function measure(opts: BenchOptions, tasks: number): Promise<Figures> {
-  const server = await startAnnotary({ engine: opts.engine });
+  // `--heap <MiB>` caps the server's V8 old space: an export that still completes under a small
+  // cap shows how little it keeps alive (peak RSS alone also counts garbage V8 has not collected).
+  const heap = opts.extra.heap;
+  if (heap !== undefined && !/^\d+$/.test(heap)) throw new Error(`--heap must be a number of MiB, got ${heap}`);
+  const server = await startAnnotary({
+    engine: opts.engine,
+    nodeFlags: heap ? [`--max-old-space-size=${heap}`] : [],
+  });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-bench-export-'));
   try {
     const { projectId, seedSeconds } = await labelledProject(server, tasks);
@@ -128,8 +135,9 @@ async function run(opts: BenchOptions): Promise<Result> {
     notes: [
       'export = the GET /v2/exportV3 request, which streams the whole zip to disk before it answers',
       'peak RSS = VmHWM of the server process over its life (one fresh process per size)',
+      ...(opts.extra.heap ? [`server run with --max-old-space-size=${opts.extra.heap}`] : []),
     ],
-    data: { figures },
+    data: { figures, heapLimitMiB: opts.extra.heap ?? null },
   };
 }
 

@@ -93,12 +93,30 @@ interface DurationStats {
   p90: number | null;
 }
 
-/** percentile_cont: linear interpolation between the two sorted values around p * (n - 1). */
+/**
+ * percentile_cont: linear interpolation between sorted values k and k + 1, k = floor(p * (n - 1)).
+ * Above the median they are read from the top (descending), so no walk passes the middle.
+ */
 async function percentile(db: Executor, f: ProjectFacts, stageId: string | undefined, n: number, p: number) {
   const position = p * (n - 1);
-  const offset = Math.floor(position);
-  const [low = 0, high = low] = await repo.durationsAt(db, f.id, stageId, offset);
-  return Math.round(low + (high - low) * (position - offset));
+  const k = Math.floor(position);
+  let low: number;
+  let high: number;
+  if (p <= 0.5) {
+    const values = await repo.durationsAt(db, f.id, stageId, { offset: k, limit: 2, descending: false });
+    low = values[0] ?? 0;
+    high = values[1] ?? low;
+  } else {
+    const top = Math.min(k + 1, n - 1);
+    const values = await repo.durationsAt(db, f.id, stageId, {
+      offset: n - 1 - top,
+      limit: top - k + 1,
+      descending: true,
+    });
+    high = values[0] ?? 0;
+    low = values[values.length - 1] ?? high;
+  }
+  return Math.round(low + (high - low) * (position - k));
 }
 
 async function durationStats(db: Executor, f: ProjectFacts, stageId: string | undefined, n: number, total: number) {

@@ -140,4 +140,15 @@ describe.each(ENGINES)('overview metrics on %s', (engine) => {
     expect(await get('AnswerDistribution')).toEqual({ classifications: [], tools: [] });
     expect(await get('AssetSize')).toEqual({ sizes: [], fileTypes: [] });
   });
+
+  it('TimePerTask of a single entry: every figure is that entry', async () => {
+    const one = (await t.call('POST', '/v2/project', { body: { name: 'One' } })).json().data.project._id;
+    const imported = await t.call('POST', `/v2/project/${one}/cloud`, {
+      body: { assets: [{ data: 'https://cdn.example.com/one.jpg' }] },
+    });
+    const taskId = imported.json().data.assets[0].taskId;
+    await t.call('POST', `/v2/annotate/${taskId}?nextStage=true`, { body: { answer: {}, duration: 4321 } });
+    const res = await t.call('GET', `/v2/${one}/overview/TimePerTask`);
+    expect(res.json().data.TimePerTask).toMatchObject({ count: 1, average: 4321, median: 4321, p90: 4321 });
+  });
 });

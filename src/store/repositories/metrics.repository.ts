@@ -46,14 +46,15 @@ export async function durationTotals(db: Executor, projectId: string) {
 }
 
 /**
- * The durations at sorted positions `offset` and `offset + 1` (one stage, or every timed
- * stage): what a percentile interpolates between.
+ * `limit` durations from sorted position `offset` (one stage, or every timed stage), ascending
+ * or descending: what a percentile interpolates between. The index walks `offset` entries, so
+ * percentiles above the median are read from the top.
  */
 export async function durationsAt(
   db: Executor,
   projectId: string,
   stageId: string | undefined,
-  offset: number,
+  at: { offset: number; limit: number; descending: boolean },
 ): Promise<number[]> {
   let q = db
     .selectFrom('task_history')
@@ -61,7 +62,11 @@ export async function durationsAt(
     .where('project_id', '=', projectId)
     .where('stage_type', 'in', TIMED_STAGE_TYPES);
   if (stageId !== undefined) q = q.where('stage_id', '=', stageId);
-  const rows = await q.orderBy('duration').limit(2).offset(offset).execute();
+  const rows = await q
+    .orderBy('duration', at.descending ? 'desc' : 'asc')
+    .limit(at.limit)
+    .offset(at.offset)
+    .execute();
   return rows.map((r) => Number(r.duration));
 }
 
