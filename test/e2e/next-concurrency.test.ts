@@ -22,7 +22,10 @@ describe.each(ENGINES)('/next under concurrency on %s', (engine) => {
         ? { databaseUrl: t.store.databaseUrl, pgSchema: t.store.pgSchema }
         : { sqliteFile: t.store.sqliteFile ?? '' },
     );
-    const ctx = await createContext(loadConfig({ ANNOTARY_DATA_DIR: t.store.dataDir, LOG_LEVEL: 'silent' }), { store, migrated: true });
+    const ctx = await createContext(loadConfig({ ANNOTARY_DATA_DIR: t.store.dataDir, LOG_LEVEL: 'silent' }), {
+      store,
+      migrated: true,
+    });
     second = { app: await buildApp(ctx), ctx };
     const { setOrganizationPlan } = await import('../../src/services/identity.service.js');
     await setOrganizationPlan(t.store.db, t.orgId, 'enterprise', 1_000_000);
@@ -46,7 +49,11 @@ describe.each(ENGINES)('/next under concurrency on %s', (engine) => {
   it(`${CALLERS} parallel callers on two app instances never receive the same task`, async () => {
     const answers = await Promise.all(
       keys.map((key, i) =>
-        (i % 2 === 0 ? t.app : second.app).inject({ method: 'GET', url: `/v2/project/${projectId}/next?stageId=Label`, headers: { apikey: key } }),
+        (i % 2 === 0 ? t.app : second.app).inject({
+          method: 'GET',
+          url: `/v2/project/${projectId}/next?stageId=Label`,
+          headers: { apikey: key },
+        }),
       ),
     );
     const ids = answers.map((res) => {
@@ -60,7 +67,11 @@ describe.each(ENGINES)('/next under concurrency on %s', (engine) => {
     const byId = new Map(rows.map((r) => [r.id, r.assignee]));
     ids.forEach((id, i) => expect(byId.get(id)).toBe(`racer${i}-${engine}@example.com`));
     // Asking again returns the caller's own task, not a new one.
-    const again = await t.app.inject({ method: 'GET', url: `/v2/project/${projectId}/next?stageId=Label`, headers: { apikey: keys[0] ?? '' } });
+    const again = await t.app.inject({
+      method: 'GET',
+      url: `/v2/project/${projectId}/next?stageId=Label`,
+      headers: { apikey: keys[0] ?? '' },
+    });
     expect(again.json().data.task._id).toBe(ids[0]);
   });
 });
