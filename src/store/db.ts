@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -44,11 +44,41 @@ function openSqlite(file: string): Store {
   sqlite.pragma('foreign_keys = ON');
   // Several processes (API + worker) may share the file: wait for the write lock, don't fail.
   sqlite.pragma('busy_timeout = 10000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     engine: 'sqlite',
     close: () => db.destroy(),
+  };
+}
+
+/** Statements longer than this (bulk inserts) are used once; caching them would only hold memory. */
+const CACHEABLE_SQL_LENGTH = 8_192;
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * better-sqlite3 prepares a statement on every call, and Kysely calls it for every query:
+ * preparing was the largest cost of a simple read. Statements are kept by SQL text (bounded,
+ * oldest out first). Reuse is safe: Kysely's SQLite driver runs one query at a time on its
+ * connection and reads every row at once (nothing here streams).
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      if (sql.length > CACHEABLE_SQL_LENGTH) return sqlite.prepare(sql);
+      let stmt = cache.get(sql);
+      if (!stmt) {
+        stmt = sqlite.prepare(sql);
+        if (cache.size >= STATEMENT_CACHE_SIZE) {
+          const oldest = cache.keys().next().value;
+          if (oldest !== undefined) cache.delete(oldest);
+        }
+        cache.set(sql, stmt);
+      }
+      return stmt;
+    },
   };
 }
 
