@@ -11,6 +11,7 @@
  */
 import { LOAD_CORE, pinSelf } from './lib/cpu.js';
 import { markdownTable, renderTable } from './lib/format.js';
+import { acquireBenchLock } from './lib/lock.js';
 import { describeMachine, machineLine, waitForQuiet } from './lib/machine.js';
 import { loadBenchmarks } from './lib/registry.js';
 import { writeResult } from './lib/results.js';
@@ -134,6 +135,9 @@ async function main(): Promise<number> {
     extra: Object.fromEntries(Object.entries(flags).filter(([k]) => !known.has(k))),
   };
   const chosenEngines = engines(flags.engine);
+  await acquireBenchLock((holder) =>
+    process.stdout.write(`waiting for another benchmark run to finish (pid ${holder.pid}: ${holder.command})\n`),
+  );
   // The load generator (autocannon, in this process) gets its own core; servers get the other.
   pinSelf(LOAD_CORE);
   let ok = true;

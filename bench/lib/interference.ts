@@ -74,10 +74,12 @@ export function watchOtherCpu(pids: number[]): CpuWatch {
       let named = 0;
       for (const [pid, now] of end) {
         const before = start.table.get(pid);
-        const used = now.ticks - (before && before.name === now.name ? before.ticks : 0);
+        // Kernel workers rename themselves as they pick up work: match by pid, not by name.
+        const used = now.ticks - (before ? before.ticks : 0);
         if (pids.includes(pid)) ours += used;
         else if (used > 0) {
-          byName.set(now.name, (byName.get(now.name) ?? 0) + used);
+          const name = now.name.startsWith('kworker/') ? 'kernel workers' : now.name;
+          byName.set(name, (byName.get(name) ?? 0) + used);
           named += used;
         }
       }

@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url';
 import type { Machine } from './machine.js';
 import type { BenchOptions, Result } from './types.js';
 
-/** bench/results/: git-ignored, one JSON file per benchmark and engine, overwritten by each run. */
+/**
+ * bench/results/: git-ignored, one JSON file per benchmark and engine, overwritten by each run.
+ * A profiled run writes <name>-<engine>-profiled.json: its figures are not comparable.
+ */
 export const RESULTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'results');
 
 export interface ResultFile extends Result {
@@ -16,7 +19,8 @@ export interface ResultFile extends Result {
 
 export function writeResult(file: ResultFile): string {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
-  const target = path.join(RESULTS_DIR, `${file.benchmark}-${file.engine}.json`);
+  const suffix = file.options.profile ? '-profiled' : '';
+  const target = path.join(RESULTS_DIR, `${file.benchmark}-${file.engine}${suffix}.json`);
   fs.writeFileSync(target, `${JSON.stringify(file, null, 2)}\n`);
   return target;
 }
