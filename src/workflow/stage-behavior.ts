@@ -43,3 +43,35 @@ export function statusFor(stageType: string): 'Completed' | 'Archived' | 'TODO' 
   if (stageType === 'Archive') return 'Archived';
   return 'TODO';
 }
+
+/**
+ * What a job queued by a stage on entry remembers. `enteredAt` is the task's stage_entered_at
+ * when it entered: a task that left the stage, or left and came back (which queued a job of its
+ * own), no longer matches, and the job is dropped. No URL or secret here: the handler reads the
+ * current settings when it runs.
+ */
+export interface StageEntryJob {
+  projectId: string;
+  taskId: string;
+  stageId: string;
+  enteredAt: string;
+}
+
+/**
+ * A stage that queues one job of `kind` when a task enters, in the same transaction as the move
+ * (the job goes into the routing run's effects), and keeps the task waiting for it.
+ */
+export function queuesJobOnEntry(kind: string): StageBehavior {
+  return {
+    async enter(task, stage, env) {
+      const payload: StageEntryJob = {
+        projectId: task.row.project_id,
+        taskId: task.row.id,
+        stageId: stage.id,
+        enteredAt: task.row.stage_entered_at,
+      };
+      env.effects.jobs.push({ id: env.newId(), kind, payload });
+      return WAIT;
+    },
+  };
+}
