@@ -7,20 +7,12 @@
  *
  *   npm run bench -- metrics [--engine sqlite|postgres|both] [--tasks 1000000] [--rounds 3]
  */
+import { METRICS } from '../src/services/metrics.service.js';
 import { startAnnotary } from './lib/annotary.js';
 import { num } from './lib/format.js';
 import { labelledProject, taskCounts } from './lib/labelled-project.js';
 import { timed } from './lib/stats.js';
 import { type BenchOptions, defineBenchmark, type Result } from './lib/types.js';
-
-const METRICS = [
-  'LabelStageGroups',
-  'TimePerTask',
-  'AnnotationStatus',
-  'AnswerDistribution',
-  'ConsensusRanges',
-  'AssetSize',
-] as const;
 
 interface MetricFigures {
   metric: string;

@@ -3,6 +3,7 @@ import type { Connection, ServiceAccount } from '../adapters/storage/index.js';
 import { type FieldError, invalid } from '../errors.js';
 import type { StorageCreateRequest, StorageProvider } from '../schemas/storage.js';
 import type { StorageRow } from '../store/repositories/storage.repository.js';
+import type { StorageTable } from '../store/schema.js';
 
 /*
  * The per-provider rules of the create-storage body (api-v2 Storages table, DECISIONS 8), and
@@ -17,21 +18,26 @@ export interface StorageSecrets {
 }
 
 /** The columns of a new storage row that come from the request. */
-export interface StorageSettings {
-  name: string;
-  provider: StorageProvider;
-  region: string | null;
-  s3_access_type: string | null;
-  s3_role_arn: string | null;
-  s3_external_id: string | null;
-  s3_user_arn: string | null;
-  host: string | null;
-  azure_auth_type: string | null;
-  azure_tenant_id: string | null;
-  azure_client_id: string | null;
-  public_key: string | null;
-  use_accelerate_endpoint: number;
-}
+/** The stored, non-secret settings of a storage: the table's columns, provider narrowed. */
+export type StorageSettings = Omit<
+  Pick<
+    StorageTable,
+    | 'name'
+    | 'provider'
+    | 'region'
+    | 's3_access_type'
+    | 's3_role_arn'
+    | 's3_external_id'
+    | 's3_user_arn'
+    | 'host'
+    | 'azure_auth_type'
+    | 'azure_tenant_id'
+    | 'azure_client_id'
+    | 'public_key'
+    | 'use_accelerate_endpoint'
+  >,
+  'provider'
+> & { provider: StorageProvider };
 
 export const DEFAULT_AWS_REGION = 'eu-central-1';
 /** Signing region of S3-compatible services that were given none. */
