@@ -1,6 +1,7 @@
 import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { Executor } from '../db.js';
 import type { Database, TaskRow } from '../schema.js';
+import { storedTaskCount } from './task-count.repository.js';
 
 export type Operator = '$eq' | '$ne' | '$in' | '$nin' | '$gt' | '$gte' | '$lt' | '$lte';
 export const OPERATORS: readonly Operator[] = ['$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte'];
@@ -87,24 +88,95 @@ export const SORT_COLUMNS = {
 } as const;
 export type SortField = keyof typeof SORT_COLUMNS;
 
-export async function listTasks(
-  db: Executor,
-  f: TaskFilter,
-  page: { offset: number; limit: number; sort: SortField; descending: boolean },
-): Promise<{ rows: TaskRow[]; total: number }> {
-  const base = applyTaskFilter(db.selectFrom('tasks'), f);
-  const dir = page.descending ? 'desc' : 'asc';
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll('tasks')
-      .orderBy(`tasks.${SORT_COLUMNS[page.sort]}`, dir)
-      .orderBy('tasks.id', dir)
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+export interface TaskPage {
+  offset: number;
+  limit: number;
+  sort: SortField;
+  descending: boolean;
+}
+
+/** No condition beyond the project and `deleted`: the stored count is the total. */
+export function isUnfiltered(f: TaskFilter): boolean {
+  return !f.columns.length && !f.batches.length && f.ownedBy === undefined && f.taskIds === undefined;
+}
+
+/** Counts the filter's rows: what a filtered listing pays for its total. */
+export function countQuery(db: Executor, f: TaskFilter) {
+  return applyTaskFilter(db.selectFrom('tasks'), f).select((eb) => eb.fn.countAll<number>().as('n'));
+}
+
+/** The listing's total: the stored count when unfiltered, else a count of the filter's rows. */
+export async function countTasks(db: Executor, f: TaskFilter): Promise<number> {
+  if (isUnfiltered(f)) return storedTaskCount(db, f.projectId);
+  return Number((await countQuery(db, f).executeTakeFirstOrThrow()).n);
+}
+
+/** Where a page's walk starts: `reverse` walks the opposite order and takes the mirror slice. */
+export interface PageWalk {
+  offset: number;
+  limit: number;
+  reverse: boolean;
+}
+
+/**
+ * The walk of a page once the total is known (undefined: past the end), from the nearer end:
+ * page 990 of 1,000 then skips 10,000 entries, not 989,000.
+ */
+export function pageWalk(total: number, p: TaskPage): PageWalk | undefined {
+  if (p.offset >= total) return undefined;
+  const limit = Math.min(p.limit, total - p.offset);
+  const fromEnd = total - p.offset - limit;
+  return fromEnd < p.offset ? { offset: fromEnd, limit, reverse: true } : { offset: p.offset, limit, reverse: false };
+}
+
+/**
+ * The ids of a page in the order (sort column, id), both in the walk's direction. Only the
+ * index is read for createdAt, so OFFSET skips index entries, not whole rows. A reverse walk
+ * reverses both keys, which reverses the whole order on either engine, NULLs included (each
+ * engine keeps its own NULL placement: SQLite sorts NULL lowest, PostgreSQL highest).
+ */
+export function pageIdsQuery(db: Executor, f: TaskFilter, p: TaskPage, walk: PageWalk) {
+  const dir = p.descending === walk.reverse ? 'asc' : 'desc';
+  return applyTaskFilter(db.selectFrom('tasks'), f)
+    .select('tasks.id')
+    .orderBy(`tasks.${SORT_COLUMNS[p.sort]}`, dir)
+    .orderBy('tasks.id', dir)
+    .offset(walk.offset)
+    .limit(walk.limit);
+}
+
+export function rowsQuery(db: Executor, ids: string[]) {
+  return db.selectFrom('tasks').selectAll().where('id', 'in', ids);
+}
+
+/**
+ * The rows of a page: its ids first, then the rows of just those ids, put in the ids' order.
+ * Two statements rather than a join because PostgreSQL's planner may join the ids to a
+ * sequential scan of every task (it did at 100,000 small rows); a list of ids always takes the
+ * primary key.
+ */
+export async function pageRows(db: Executor, f: TaskFilter, p: TaskPage, walk: PageWalk): Promise<TaskRow[]> {
+  const ids = (await pageIdsQuery(db, f, p, walk).execute()).map((r) => r.id);
+  if (walk.reverse) ids.reverse();
+  if (!ids.length) return [];
+  const rows = await rowsQuery(db, ids).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is TaskRow => r !== undefined);
+}
+
+/** A page of a task listing and the listing's total. */
+export async function listTasks(db: Executor, f: TaskFilter, p: TaskPage): Promise<{ rows: TaskRow[]; total: number }> {
+  if (p.offset === 0 && !isUnfiltered(f)) {
+    // The first page needs no total to choose its walk: count and read side by side.
+    const [rows, total] = await Promise.all([
+      pageRows(db, f, p, { offset: 0, limit: p.limit, reverse: false }),
+      countTasks(db, f),
+    ]);
+    return { rows, total };
+  }
+  const total = await countTasks(db, f);
+  const walk = pageWalk(total, p);
+  return { rows: walk ? await pageRows(db, f, p, walk) : [], total };
 }
 
 export async function findTask(db: Executor, id: string): Promise<TaskRow | undefined> {
