@@ -14,6 +14,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { newId } from '../src/ids.js';
+import { assetSizeFacts } from '../src/store/repositories/metrics-assets.repository.js';
 import type { AssetRow, TaskRow } from '../src/store/schema.js';
 import { EMPTY_ANSWER } from '../src/workflow/types.js';
 import { type AnnotaryServer, BENCH_OWNER_EMAIL, REPO_ROOT, startAnnotary } from './lib/annotary.js';
@@ -64,6 +65,7 @@ function rowsOf(inputs: AssetInput[], projectId: string): RawRows {
       deleted: 0,
       created_by: BENCH_OWNER_EMAIL,
       created_at: now,
+      ...assetSizeFacts(a.data, a.metadata),
     };
     assets.push(asset);
     tasks.push({

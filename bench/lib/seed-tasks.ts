@@ -1,5 +1,6 @@
 import { newId } from '../../src/ids.js';
 import { insertInChunks } from '../../src/store/chunks.js';
+import { assetSizeFacts } from '../../src/store/repositories/metrics-assets.repository.js';
 import { openStore } from '../../src/store/db.js';
 import type { Database } from '../../src/store/schema.js';
 import type { AnnotaryServer } from './annotary.js';
@@ -85,6 +86,7 @@ function round(from: number, to: number, s: SeedTarget): Rows {
       deleted: 0,
       created_by: s.ownerEmail,
       created_at: createdAt,
+      ...assetSizeFacts(`https://cdn.example.com/bench/frame-${i}.${i % 7 === 0 ? 'png' : 'jpg'}`, { width, height }),
     });
     rows.asset_batches.push({ asset_id: assetId, batch_id: s.batchIds[i % s.batchIds.length] as string });
     rows.tasks.push({

@@ -3,6 +3,7 @@ import { conflict, invalid, invalidField, type FieldError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Executor } from '../store/db.js';
 import { chunked, insertInChunks } from '../store/chunks.js';
+import { assetSizeFacts } from '../store/repositories/metrics-assets.repository.js';
 import { listBatches } from '../store/repositories/project.repository.js';
 import type { AssetRow, TaskRow } from '../store/schema.js';
 import { startStage } from '../workflow/graph.js';
@@ -99,6 +100,8 @@ function prepare(
         deleted: 0,
         created_by: p.email,
         created_at: now,
+        // Kept for the AssetSize metric: derived once here rather than on every read.
+        ...assetSizeFacts(a.data, a.metadata),
       },
       batches: [...batches.values()],
     });

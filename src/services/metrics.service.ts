@@ -4,7 +4,7 @@ import type { CategorySchema } from '../schemas/category-schema.js';
 import type { Stage } from '../schemas/stage.js';
 import type { Executor } from '../store/db.js';
 import { assetProfile, SIZE_BOUNDS } from '../store/repositories/metrics-assets.repository.js';
-import * as json from '../store/repositories/metrics-json.repository.js';
+import * as answers from '../store/repositories/metrics-answers.repository.js';
 import * as repo from '../store/repositories/metrics.repository.js';
 import type { Principal } from './access.js';
 import { loadProject } from './project.service.js';
@@ -12,8 +12,9 @@ import { parseJson } from './project-view.js';
 
 /*
  * GET /{projectId}/overview/{metric}: the six overview metrics of DECISIONS section 7. Each is
- * a handful of aggregate queries (see the repositories); this file names the stages and
- * schemaIds, fills in zeros and shapes the answer, which is `{data: {<metric>: <value>}}`.
+ * a handful of aggregate queries over indexes or figures kept as data is written (see the
+ * repositories); this file names the stages and schemaIds, fills in zeros and shapes the answer,
+ * which is `{data: {<metric>: <value>}}`.
  */
 
 export const METRICS = [
@@ -145,8 +146,8 @@ async function timePerTask(db: Executor, f: ProjectFacts) {
 
 async function answerDistribution(db: Executor, f: ProjectFacts) {
   const [values, tools] = await Promise.all([
-    json.classificationAnswerCounts(db, f.engine, f.id),
-    json.toolObjectCounts(db, f.engine, f.id),
+    answers.classificationAnswerCounts(db, f.engine, f.id),
+    answers.toolObjectCounts(db, f.id),
   ]);
   const ontology = f.schema.classifications ?? [];
   const ids = [...ontology.map((c) => c.schemaId), ...[...new Set(values.map((v) => v.sid))].sort()];
@@ -188,7 +189,7 @@ function sizeLabel(bucket: number | null): string {
 
 /** Counts per size bucket and per extension, from the per-(bucket, extension) counts. */
 async function assetSize(db: Executor, f: ProjectFacts) {
-  const rows = await assetProfile(db, f.engine, f.id);
+  const rows = await assetProfile(db, f.id);
   const sizes = new Map<string, { wb: number | null; hb: number | null; count: number }>();
   const types = new Map<string, number>();
   for (const r of rows) {

@@ -1,43 +1,57 @@
-import { type RawBuilder, sql } from 'kysely';
-import type { Engine, Executor } from '../db.js';
+import type { Executor } from '../db.js';
 
 /*
- * AssetSize in one pass over the project's assets, in two steps. First the assets are grouped
- * by their raw metadata text and the raw tail of their URL's path (after the last dot): cheap
- * string work per asset, and few groups in practice (a dataset has a handful of resolutions and
- * file types). Then only the groups are parsed and bucketed. Parsing JSON per asset instead was
- * the cost of this metric; in the worst case (every asset's metadata different) it degrades to
- * that, never to more. Per-asset values are computed once (a MATERIALIZED common table
- * expression): inlined, SQLite re-evaluates a subquery's expression at every mention.
- * SQLite and PostgreSQL spell the string and JSON work differently; each pair gives the same rows
- * (the tests check both engines against the same expectations).
+ * AssetSize reads three facts that each asset carries from its import on (migration
+ * 008-metric-figures): the bucket of its width, of its height, and its file type. Assets change
+ * only at import and deletion, so the facts are derived once, here, when the row is made, and the
+ * metric is one GROUP BY over the index `assets_size` (project, deleted, the three facts): it
+ * reads no asset row, no metadata and no URL. Migration 008 filled the facts of older assets with
+ * the same rules in SQL.
  */
 
 /** Upper bounds of the size buckets, in pixels; the last bucket is open. */
 export const SIZE_BOUNDS = [256, 512, 1024, 2048, 4096];
 
-/** Bucket index 0..5 of a number, or null. */
-function bucketOf(value: RawBuilder<unknown>) {
-  const ladder = SIZE_BOUNDS.map((b, i) => sql`when ${value} < ${sql.lit(b)} then ${sql.lit(i)}`);
-  return sql`case when ${value} is null then null ${sql.join(ladder, sql` `)} else ${sql.lit(SIZE_BOUNDS.length)} end`;
+/** Bucket index 0..5 of a JSON number, null for anything else (absent, text, boolean...). */
+function bucketOf(value: unknown): number | null {
+  // Non-finite numbers are stored as JSON null (JSON.stringify), so they have no size either.
+  if (typeof value !== 'number' || !Number.isFinite(value)) return null;
+  const i = SIZE_BOUNDS.findIndex((bound) => value < bound);
+  return i === -1 ? SIZE_BOUNDS.length : i;
 }
 
-/** A JSON number of the metadata, else null. */
-const sqliteNumber = (key: string) =>
-  sql`(case when json_type(metadata, ${`$.${key}`}) in ('integer', 'real') then json_extract(metadata, ${`$.${key}`}) end)`;
-const pgNumber = (key: string) =>
-  sql`(case when jsonb_typeof(metadata::jsonb -> ${key}) = 'number' then (metadata::jsonb ->> ${key})::float8 end)`;
+/** ASCII letters only, as SQLite's lower() does: the same file type on both engines. */
+const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 
 /**
- * The extension: the text after the last dot of the URL's path (query and fragment cut), lower
- * case, 1 to 10 characters, within the last path segment of a URL that has a path; otherwise
- * 'unknown'. The tail after the last dot comes from split_part(p, '.', -1) on PostgreSQL and from
- * the rtrim trick on SQLite (trim every character but the dot from the right); both give the
- * whole path when it has no dot, which the slash test then refuses. No regular expression: one
- * per asset made this metric ten times slower on PostgreSQL.
+ * The file type of an asset URL: the text after the last dot of the URL's path (query and
+ * fragment cut), lower-cased, 1 to 10 characters, within the last path segment of a URL that has
+ * a path (three slashes or more); otherwise 'unknown'. Lengths count characters (code points),
+ * as SQL's length() does.
  */
-const EXT = sql`case when has_path and length(tail) between 1 and 10 and replace(tail, '/', '') = tail
-  then lower(tail) else 'unknown' end`;
+export function fileTypeOf(url: string): string {
+  const cut = [url.indexOf('?'), url.indexOf('#')].filter((i) => i >= 0);
+  const path = cut.length ? url.slice(0, Math.min(...cut)) : url;
+  const tail = path.slice(path.lastIndexOf('.') + 1);
+  const slashes = path.length - path.replaceAll('/', '').length;
+  const length = [...tail].length;
+  return slashes >= 3 && length >= 1 && length <= 10 && !tail.includes('/') ? asciiLower(tail) : 'unknown';
+}
+
+export interface AssetSizeFacts {
+  width_bucket: number | null;
+  height_bucket: number | null;
+  file_type: string;
+}
+
+/** The AssetSize facts of an asset row, from its URL and its metadata object. */
+export function assetSizeFacts(url: string, metadata: Record<string, unknown> | null | undefined): AssetSizeFacts {
+  return {
+    width_bucket: bucketOf(metadata?.width),
+    height_bucket: bucketOf(metadata?.height),
+    file_type: fileTypeOf(url),
+  };
+}
 
 export interface AssetProfileRow {
   /** Bucket index of the width, null when metadata has no numeric width. */
@@ -47,37 +61,19 @@ export interface AssetProfileRow {
   n: number;
 }
 
-export async function assetProfile(db: Executor, engine: Engine, projectId: string): Promise<AssetProfileRow[]> {
-  const query =
-    engine === 'sqlite'
-      ? sql<AssetProfileRow>`
-          with a as materialized (
-            select metadata, substr(data, 1, min(instr(data || '?', '?'), instr(data || '#', '#')) - 1) as p
-            from assets where project_id = ${projectId} and deleted = 0
-          ), g as (
-            select metadata, substr(p, length(rtrim(p, replace(p, '.', ''))) + 1) as tail,
-              length(p) - length(replace(p, '/', '')) >= 3 as has_path, count(*) as n
-            from a group by 1, 2, 3
-          )
-          select ${bucketOf(sqliteNumber('width'))} as wb, ${bucketOf(sqliteNumber('height'))} as hb,
-            ${EXT} as ext, sum(n) as n
-          from g group by 1, 2, 3`
-      : sql<AssetProfileRow>`
-          with g as (
-            select metadata, split_part(p, '.', -1) as tail,
-              length(p) - length(replace(p, '/', '')) >= 3 as has_path, count(*) as n
-            from (select metadata, split_part(split_part(data, '#', 1), '?', 1) as p
-                  from assets where project_id = ${projectId} and deleted = 0) a
-            group by 1, 2, 3
-          )
-          select ${bucketOf(pgNumber('width'))} as wb, ${bucketOf(pgNumber('height'))} as hb,
-            ${EXT} as ext, sum(n) as n
-          from g group by 1, 2, 3`;
-  const { rows } = await query.execute(db);
+/** Live assets per (width bucket, height bucket, file type): an index-only GROUP BY. */
+export async function assetProfile(db: Executor, projectId: string): Promise<AssetProfileRow[]> {
+  const rows = await db
+    .selectFrom('assets')
+    .select(['width_bucket', 'height_bucket', 'file_type', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('project_id', '=', projectId)
+    .where('deleted', '=', 0)
+    .groupBy(['width_bucket', 'height_bucket', 'file_type'])
+    .execute();
   return rows.map((r) => ({
-    wb: r.wb === null ? null : Number(r.wb),
-    hb: r.hb === null ? null : Number(r.hb),
-    ext: String(r.ext),
+    wb: r.width_bucket === null ? null : Number(r.width_bucket),
+    hb: r.height_bucket === null ? null : Number(r.height_bucket),
+    ext: r.file_type,
     n: Number(r.n),
   }));
 }

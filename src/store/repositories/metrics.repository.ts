@@ -5,7 +5,8 @@ import type { Executor } from '../db.js';
  * Aggregates of the overview metrics, computed by the database (GROUP BY, COUNT, SUM, and
  * ORDER BY ... LIMIT 2 OFFSET k for percentiles): no query returns more rows than there are
  * stages, buckets or answer values. The same SQL runs on SQLite and PostgreSQL, so both give
- * the same figures; the JSON and string work that differs by engine is in metrics-json.
+ * the same figures. AnswerDistribution and AssetSize read figures kept as data is written
+ * (metrics-answers, metrics-assets).
  */
 
 /** Stage types where people spend the time that TimePerTask measures. */
