@@ -6,15 +6,21 @@
  * export streams instead of holding the project. The zip is then downloaded with no key and
  * its lines counted, to check the export holds every task.
  *
+ * The server is the built one (`node dist/cli/index.js serve`, as `npm start` runs it) with
+ * default V8 settings; `--runtime source` runs the sources through tsx instead, as the other
+ * benchmarks do (tsx alone adds some 70 MiB of RSS).
+ *
  *   npm run bench -- export [--engine sqlite|postgres|both] [--tasks 100000,1000000] [--heap <MiB>]
+ *                           [--runtime built|source]
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
-import { startAnnotary } from './lib/annotary.js';
+import { type Runtime, startAnnotary } from './lib/annotary.js';
 import { mib, num } from './lib/format.js';
+import { describeOtherCpu, type OtherCpu, watchOtherCpu } from './lib/interference.js';
 import { labelledProject, taskCounts } from './lib/labelled-project.js';
 import { readMemory } from './lib/memory.js';
 import { timed } from './lib/stats.js';
@@ -30,6 +36,8 @@ interface Figures {
   lines: number;
   rssBeforeBytes: number;
   peakRssBytes: number;
+  /** Cores' worth of CPU other processes (PostgreSQL included) used during the export. */
+  otherCpu: OtherCpu | undefined;
 }
 
 /** Bytes and newline count of the zip's first entry, streamed (the bench stays small too). */
@@ -58,6 +66,12 @@ function countLines(zipFile: string): Promise<{ lines: number; bytes: number }> 
   });
 }
 
+function runtimeOf(opts: BenchOptions): Runtime {
+  const runtime = opts.extra.runtime ?? 'built';
+  if (runtime !== 'built' && runtime !== 'source') throw new Error(`--runtime must be built or source, got ${runtime}`);
+  return runtime;
+}
+
 async function measure(opts: BenchOptions, tasks: number): Promise<Figures> {
   // `--heap <MiB>` caps the server's V8 old space: an export that still completes under a small
   // cap shows how little it keeps alive (peak RSS alone also counts garbage V8 has not collected).
@@ -66,12 +80,14 @@ async function measure(opts: BenchOptions, tasks: number): Promise<Figures> {
   const server = await startAnnotary({
     engine: opts.engine,
     nodeFlags: heap ? [`--max-old-space-size=${heap}`] : [],
+    runtime: runtimeOf(opts),
   });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-bench-export-'));
   try {
     const { projectId, seedSeconds } = await labelledProject(server, tasks);
     process.stdout.write(`  ${num(tasks)} tasks seeded in ${seedSeconds.toFixed(1)} s\n`);
     const rssBeforeBytes = readMemory(server.process.pid)?.rssBytes ?? 0;
+    const others = watchOtherCpu([server.process.pid, process.pid]);
     const { value: link, ms: exportMs } = await timed(async () => {
       const res = await server.api<{ data: { exportPath: string } }>(
         'GET',
@@ -79,6 +95,7 @@ async function measure(opts: BenchOptions, tasks: number): Promise<Figures> {
       );
       return res.data.exportPath;
     });
+    const otherCpu = others.stop();
     const zipFile = path.join(tmp, 'export.zip');
     const { ms: downloadMs } = await timed(async () => {
       // The link names the server's public URL; the benchmark reaches the same path on its port.
@@ -99,6 +116,7 @@ async function measure(opts: BenchOptions, tasks: number): Promise<Figures> {
       lines,
       rssBeforeBytes,
       peakRssBytes,
+      otherCpu,
     };
   } finally {
     await server.stop();
@@ -114,7 +132,7 @@ async function run(opts: BenchOptions): Promise<Result> {
   const last = figures[figures.length - 1] as Figures;
   return {
     table: {
-      columns: ['tasks', 'export', 'tasks/s', 'download', 'zip', 'uncompressed', 'RSS before', 'peak RSS'],
+      columns: ['tasks', 'export', 'tasks/s', 'download', 'zip', 'uncompressed', 'RSS before', 'peak RSS', 'other CPU'],
       rows: figures.map((f) => [
         f.tasks,
         `${f.exportSeconds.toFixed(2)} s`,
@@ -124,6 +142,7 @@ async function run(opts: BenchOptions): Promise<Result> {
         mib(f.uncompressedBytes),
         mib(f.rssBeforeBytes),
         mib(f.peakRssBytes),
+        describeOtherCpu(f.otherCpu),
       ]),
     },
     summary:
@@ -135,9 +154,11 @@ async function run(opts: BenchOptions): Promise<Result> {
     notes: [
       'export = the GET /v2/exportV3 request, which streams the whole zip to disk before it answers',
       'peak RSS = VmHWM of the server process over its life (one fresh process per size)',
+      `server: ${runtimeOf(opts) === 'built' ? 'node dist/cli/index.js serve (as npm start)' : 'node --import tsx src/cli/index.ts serve'}`,
+      'other CPU = cores used by other processes during the export (PostgreSQL backends included)',
       ...(opts.extra.heap ? [`server run with --max-old-space-size=${opts.extra.heap}`] : []),
     ],
-    data: { figures, heapLimitMiB: opts.extra.heap ?? null },
+    data: { figures, heapLimitMiB: opts.extra.heap ?? null, runtime: runtimeOf(opts) },
   };
 }
 

@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 
 /*
- * Writes a zip of one entry from a stream of text chunks. The chunks are pulled only as fast as
+ * Writes a zip of one entry from a stream of byte chunks. The chunks are pulled only as fast as
  * deflate and the disk take them (stream backpressure end to end), so memory holds a few
  * chunks whatever the size of the export. The zip appears under its final name only when it is
  * complete: it is written to `<file>.part` and renamed; on any failure the part is removed.
@@ -24,11 +24,11 @@ export interface ZipResult {
 export async function writeSingleEntryZip(
   file: string,
   entryName: string,
-  chunks: AsyncIterable<string>,
+  chunks: AsyncIterable<Buffer>,
   mtime: Date,
 ): Promise<ZipResult> {
   const part = `${file}.part`;
-  // Byte mode: the stream buffers ~16 KiB ahead, so at most one page waits for deflate.
+  // Byte mode: the stream buffers ~16 KiB ahead, so at most one chunk waits for deflate.
   const source = Readable.from(chunks, { objectMode: false });
   const zip = new ZipFile();
   // yazl does not forward errors of a stream it was given: watch the source ourselves.
@@ -50,29 +50,4 @@ export async function writeSingleEntryZip(
     await fs.promises.rm(part, { force: true });
     throw err;
   }
-}
-
-/**
- * Chunks of at most ~64 KiB (or one item, if larger). Small chunks matter for memory: V8 puts
- * strings and buffers above ~128 KiB in its large-object space, which only a full collection
- * frees, so page-sized chunks piled up there and raised the peak with the size of the export.
- */
-const CHUNK_CHARS = 64 * 1024;
-
-/** `[` items `]` with one item per line, or NDJSON: one item per line, each line ended. */
-export async function* framed(pages: AsyncIterable<string[]>, format: 'json' | 'ndjson'): AsyncGenerator<string> {
-  const json = format === 'json';
-  let chunk = json ? '[' : '';
-  let first = true;
-  for await (const items of pages) {
-    for (const item of items) {
-      chunk += json ? (first ? '\n' : ',\n') + item : item + '\n';
-      first = false;
-      if (chunk.length >= CHUNK_CHARS) {
-        yield chunk;
-        chunk = '';
-      }
-    }
-  }
-  yield chunk + (json ? (first ? ']\n' : '\n]\n') : '');
 }

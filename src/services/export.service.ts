@@ -10,10 +10,11 @@ import type { Stage } from '../schemas/stage.js';
 import { listBatches } from '../store/repositories/project.repository.js';
 import type { ProjectRow } from '../store/schema.js';
 import type { Principal } from './access.js';
-import { issueItemPages, taskItemPages } from './export-items.js';
+import { issuePages, taskPages } from './export-items.js';
 import { checkExportLink, exportFileName, exportsDir, signExportLink, sweepExports } from './export-link.js';
 import { exportPlan, type ExportPlan } from './export-options.js';
-import { framed, writeSingleEntryZip } from './export-zip.js';
+import { framed } from './export-chunks.js';
+import { writeSingleEntryZip } from './export-zip.js';
 import { loadProject } from './project.service.js';
 import { parseJson, projectSettings } from './project-view.js';
 import { folderPrefix, storageUrlSigner } from './storage.service.js';
@@ -41,8 +42,7 @@ export async function createExport(ctx: AppContext, p: Principal, q: ExportQuery
   const exportId = newId(now);
   const fileName = exportFileName(exportId);
   const file = path.join(dir, fileName);
-  const pages =
-    plan.type === 'task' ? taskItemPages(db, row.id, plan, stages) : issueItemPages(db, row.id, plan, stages);
+  const pages = plan.type === 'task' ? taskPages(db, row.id, plan, stages) : issuePages(db, row.id, plan, stages);
   const started = Date.now();
   const { bytes } = await writeSingleEntryZip(file, entryName(plan), framed(pages, plan.format), new Date(now));
   ctx.log.info(

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../db.js';
 
 /*
@@ -38,27 +39,11 @@ function bounds(range: TimeRange | undefined): [(typeof RANGE_OPS)[keyof TimeRan
     .map((op) => [RANGE_OPS[op], range?.[op] as string]);
 }
 
-/** One page of the project's tasks (never consensus copies) with the asset fields of an item. */
-export async function taskPage(db: Executor, f: TaskExportFilter, after: Cursor | undefined, limit: number) {
+/** The project's tasks (never consensus copies) the filter selects, after the cursor, in page order. */
+function exportTasks(db: Executor, f: TaskExportFilter, after: Cursor | undefined) {
   let q = db
     .selectFrom('tasks as t')
     .innerJoin('assets as a', 'a.id', 't.asset_id')
-    .select([
-      't.id',
-      't.asset_id',
-      't.external_id',
-      't.stage_id',
-      't.answer',
-      't.brush_data_url',
-      't.total_duration',
-      't.consensus_score',
-      't.updated_at',
-      't.updated_by',
-      't.created_at',
-      'a.data',
-      'a.context_data',
-      'a.metadata',
-    ])
     .where('t.project_id', '=', f.projectId)
     .where('t.deleted', '=', 0)
     .where('t.type', '=', 'default');
@@ -81,7 +66,71 @@ export async function taskPage(db: Executor, f: TaskExportFilter, after: Cursor 
   if (after) {
     q = q.where((eb) => eb(eb.refTuple('t.created_at', 't.id'), '>', eb.tuple(after.createdAt, after.id)));
   }
-  return q.orderBy('t.created_at').orderBy('t.id').limit(limit).execute();
+  return q.orderBy('t.created_at').orderBy('t.id');
+}
+
+/*
+ * octet_length reads a value's stored length, not the value: SQLite (3.43+) takes it from the
+ * record header, PostgreSQL from the varlena or TOAST header (a large value is not fetched).
+ */
+const TASK_BYTES = sql<number>`octet_length(t.answer) + coalesce(octet_length(t.brush_data_url), 0)
+  + octet_length(a.data) + coalesce(octet_length(a.metadata), 0) + coalesce(octet_length(a.context_data), 0)`;
+const HISTORY_BYTES = sql<number>`(select coalesce(sum(octet_length(h.answer)), 0) from task_history h where h.task_id = t.id)`;
+
+/** At most `tasks` tasks, and at most `bytes` of stored text (answers, history answers, asset text). */
+export interface PageLimits {
+  tasks: number;
+  bytes: number;
+}
+
+/**
+ * The next page of tasks after the cursor, with the asset fields of an item: of the next
+ * `limits.tasks` tasks, those whose stored bytes (with their history's answers, when asked) add
+ * up to `limits.bytes`, and always the first. The running total is a window over those
+ * candidates only; the database reads a candidate past the budget but never sends it.
+ * `candidates` counts them: fewer than `limits.tasks`, all of them returned, is the last page.
+ */
+export async function taskPage(
+  db: Executor,
+  f: TaskExportFilter,
+  after: Cursor | undefined,
+  limits: PageLimits,
+  withHistory: boolean,
+) {
+  const bytes = withHistory ? sql<number>`${TASK_BYTES} + ${HISTORY_BYTES}` : TASK_BYTES;
+  const candidates = exportTasks(db, f, after)
+    .select([
+      't.id',
+      't.asset_id',
+      't.external_id',
+      't.stage_id',
+      't.answer',
+      't.brush_data_url',
+      't.total_duration',
+      't.consensus_score',
+      't.updated_at',
+      't.updated_by',
+      't.created_at',
+      'a.data',
+      'a.context_data',
+      'a.metadata',
+      bytes.as('bytes'),
+    ])
+    .limit(limits.tasks);
+  const totals = db
+    .selectFrom(candidates.as('c'))
+    .selectAll('c')
+    .select([
+      sql<number>`sum(c.bytes) over (order by c.created_at, c.id rows unbounded preceding)`.as('upto'),
+      sql<number>`count(*) over ()`.as('candidates'),
+    ]);
+  return db
+    .selectFrom(totals.as('p'))
+    .selectAll('p')
+    .where((eb) => eb.or([eb('p.upto', '<=', limits.bytes), eb('p.upto', '=', eb.ref('p.bytes'))]))
+    .orderBy('p.created_at')
+    .orderBy('p.id')
+    .execute();
 }
 
 export type TaskPageRow = Awaited<ReturnType<typeof taskPage>>[number];
