@@ -12,8 +12,14 @@ import http from 'node:http';
 
 const port = Number(process.env.PORT ?? 3001);
 const secret = process.env.BENCH_SECRET ?? '';
-/** Where to keep the first signed body received: the raw poster sends the same bytes. */
+/**
+ * Where to keep the first signed request received: its body, and its headers beside it in
+ * `<file>.headers.json`. The raw poster sends the same bytes with the same headers, so this
+ * receiver checks a signature on every request of either sender.
+ */
 const sampleFile = process.env.BENCH_SAMPLE_FILE;
+/** Headers a sender sets itself; the others are kept for the raw poster. */
+const SENDER_OWN = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
 
 const stats = { requests: 0, signed: 0, badSignatures: 0, firstAt: 0, lastAt: 0 };
 const now = () => performance.timeOrigin + performance.now();
@@ -45,7 +51,11 @@ const server = http.createServer((req, res) => {
       stats.signed += 1;
       const raw = Buffer.concat(chunks);
       if (!signatureOk(raw, signature)) stats.badSignatures += 1;
-      if (sampleFile && stats.signed === 1) fs.writeFileSync(sampleFile, raw);
+      if (sampleFile && stats.signed === 1) {
+        const headers = Object.entries(req.headers).filter(([k, v]) => typeof v === 'string' && !SENDER_OWN.has(k));
+        fs.writeFileSync(`${sampleFile}.headers.json`, JSON.stringify(Object.fromEntries(headers)));
+        fs.writeFileSync(sampleFile, raw);
+      }
     }
     res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
   });

@@ -10,8 +10,9 @@
  * Every later write on a claimed job matches on (id, lease_owner, attempts, status running):
  * a worker that lost its lease to a re-claim can no longer touch the job.
  */
-import type { Expression } from 'kysely';
-import type { Db, Engine } from '../store/db.js';
+import { type Expression, sql } from 'kysely';
+import { chunked } from '../store/chunks.js';
+import type { Db, Engine, Executor } from '../store/db.js';
 import type { JobRow } from '../store/schema.js';
 
 export interface ClaimRequest {
@@ -20,6 +21,8 @@ export interface ClaimRequest {
   leases: ReadonlyMap<string, number>;
   limit: number;
   now: number;
+  /** Also take over jobs whose lease lapsed (default true); a busy worker looks now and then. */
+  includeExpired?: boolean;
 }
 
 /** The claim that a finishing or renewing worker must still hold. */
@@ -29,28 +32,63 @@ export interface Claim {
   attempt: number;
 }
 
+/** What a worker needs of a claimed job. */
+export type ClaimedJob = Pick<JobRow, 'id' | 'kind' | 'payload' | 'attempts' | 'max_attempts'>;
+
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export async function claimJobs(db: Db, engine: Engine, req: ClaimRequest): Promise<JobRow[]> {
+export async function claimJobs(db: Db, engine: Engine, req: ClaimRequest): Promise<ClaimedJob[]> {
   if (req.leases.size === 0 || req.limit < 1) return [];
-  // Two picks, each walking the (status, run_at) index in order and stopping at its limit: jobs
+  if (engine === 'sqlite') return claimBoth(db, engine, req);
+  return db.transaction().execute(async (trx) => {
+    await steerClaimPlan(trx);
+    return claimBoth(trx, engine, req);
+  });
+}
+
+/**
+ * PostgreSQL, inside the claim's transaction: each pick must walk its partial index in order
+ * and stop at its limit. While the table's statistics are older than the queue (a fresh
+ * install, or just after a large import: the queue outgrows them until autovacuum's next
+ * look), the planner read and sorted the whole queue on every claim instead, 20 ms for 10,000
+ * queued jobs. The picks need no sort: it is ruled out for this transaction only.
+ */
+export async function steerClaimPlan(trx: Executor): Promise<void> {
+  await sql`SELECT set_config('enable_sort', 'off', true), set_config('enable_bitmapscan', 'off', true)`.execute(trx);
+}
+
+async function claimBoth(db: Executor, engine: Engine, req: ClaimRequest): Promise<ClaimedJob[]> {
+  // Two picks, each walking its own partial index in order and stopping at its limit: jobs
   // whose worker died first, then due jobs. One pick with an OR of both made the database sort
   // every due job on each claim, so a claim cost grew with the backlog.
-  const expired = await claimPicked(db, engine, req, 'running', req.limit);
+  const expired = req.includeExpired === false ? [] : await claimPicked(db, engine, req, 'running', req.limit);
   const left = req.limit - expired.length;
   return left > 0 ? [...expired, ...(await claimPicked(db, engine, req, 'queued', left))] : expired;
 }
 
-function claimPicked(
-  db: Db,
+async function claimPicked(
+  db: Executor,
   engine: Engine,
   req: ClaimRequest,
   from: 'queued' | 'running',
   limit: number,
-): Promise<JobRow[]> {
+): Promise<ClaimedJob[]> {
+  return pickStatement(db, engine, req, from, limit).execute();
+}
+
+/** The UPDATE of one pick; exported so that a test can look at its plan. */
+export function pickStatement(
+  db: Executor,
+  engine: Engine,
+  req: ClaimRequest,
+  from: 'queued' | 'running',
+  limit: number,
+) {
   const kinds = [...req.leases.keys()];
   const now = iso(req.now);
   const distinct = [...new Set(req.leases.values())];
+  // The index a pick walks: jobs_queued by run_at, jobs_leased by lease_until (009-job-indexes).
+  const order = from === 'queued' ? 'run_at' : 'lease_until';
   return db
     .updateTable('jobs')
     .set((eb) => {
@@ -75,47 +113,114 @@ function claimPicked(
       const picked = eb
         .selectFrom('jobs')
         .select('id')
-        .where('status', '=', from)
+        // A literal, so that both engines see at planning time which partial index applies.
+        .where('status', '=', sql.lit(from))
         .where('kind', 'in', kinds)
-        .where(from === 'queued' ? 'run_at' : 'lease_until', from === 'queued' ? '<=' : '<', now)
-        .orderBy('run_at')
+        .where(order, from === 'queued' ? '<=' : '<', now)
+        .orderBy(order)
         .limit(limit);
       return engine === 'postgres' ? picked.forUpdate().skipLocked() : picked;
     })
-    .returningAll()
-    .execute();
+    .returning(['id', 'kind', 'payload', 'attempts', 'max_attempts']);
 }
 
-function ownClaim(db: Db, claim: Claim) {
+/** Claims grouped by owner and attempt: each group is one statement matching on `id IN (...)`. */
+function byOwnerAndAttempt(claims: readonly Claim[]): Claim[][] {
+  const groups = new Map<string, Claim[]>();
+  for (const c of claims) {
+    const key = `${c.attempt} ${c.workerId}`;
+    const group = groups.get(key);
+    if (group) group.push(c);
+    else groups.set(key, [c]);
+  }
+  return [...groups.values()].flatMap((g) => chunked(g));
+}
+
+function ownClaims(db: Executor, group: readonly Claim[]) {
+  const first = group[0] as Claim;
   return db
     .updateTable('jobs')
-    .where('id', '=', claim.id)
-    .where('lease_owner', '=', claim.workerId)
-    .where('attempts', '=', claim.attempt)
+    .where(
+      'id',
+      'in',
+      group.map((c) => c.id),
+    )
+    .where('lease_owner', '=', first.workerId)
+    .where('attempts', '=', first.attempt)
     .where('status', '=', 'running');
 }
 
-/** Extends the lease; false when the claim is no longer ours. */
-export async function renewLease(db: Db, claim: Claim, now: number, leaseMs: number): Promise<boolean> {
-  const r = await ownClaim(db, claim)
-    .set({ lease_until: iso(now + leaseMs), updated_at: iso(now) })
-    .executeTakeFirst();
-  return r.numUpdatedRows > 0n;
+/**
+ * Extends the leases of many claims at once; answers the ids still ours. On PostgreSQL a job
+ * row locked by a transaction in flight (its own handler ending it, mostly) is skipped rather
+ * than waited for: a renewal waiting on such a row held every other row it had renewed, and
+ * each handler ending one of those waited in turn. A claim skipped that way, or ended by its
+ * own holder meanwhile, is still ours: only a job another worker took over, or put back in
+ * the queue, is not.
+ */
+export async function renewLeases(
+  db: Executor,
+  engine: Engine,
+  claims: readonly Claim[],
+  now: number,
+  leaseMs: number,
+): Promise<Set<string>> {
+  const held = new Set<string>();
+  for (const group of byOwnerAndAttempt(claims)) {
+    const ids = group.map((c) => c.id);
+    let renew = ownClaims(db, group).set({ lease_until: iso(now + leaseMs), updated_at: iso(now) });
+    if (engine === 'postgres') {
+      renew = renew.where('id', 'in', (eb) =>
+        eb.selectFrom('jobs').select('id').where('id', 'in', ids).forUpdate().skipLocked(),
+      );
+    }
+    for (const r of await renew.returning('id').execute()) held.add(r.id);
+    const missing = ids.filter((id) => !held.has(id));
+    if (missing.length === 0) continue;
+    const first = group[0] as Claim;
+    const ours = await db
+      .selectFrom('jobs')
+      .select('id')
+      .where('id', 'in', missing)
+      .where('lease_owner', '=', first.workerId)
+      .where('attempts', '=', first.attempt)
+      .where('status', 'in', ['running', 'done', 'failed'])
+      .execute();
+    for (const r of ours) held.add(r.id);
+  }
+  return held;
 }
 
 export type Outcome =
   { status: 'done' } | { status: 'failed'; error: string } | { status: 'retry'; error: string; runAt: number };
 
+/**
+ * Ends claimed jobs as done, one statement per owner and attempt number (in practice one):
+ * inside a handler's transaction, so the job ends with the writes that made it done, or by
+ * the worker for many handlers at once. Answers the ids ended; the others' claims were lost
+ * (another worker owns them now) and they were not touched.
+ */
+export async function completeJobs(db: Executor, claims: readonly Claim[], now: number): Promise<Set<string>> {
+  const ended = new Set<string>();
+  for (const group of byOwnerAndAttempt(claims)) {
+    const rows = await ownClaims(db, group)
+      .set({ status: 'done', lease_until: null, updated_at: iso(now) })
+      .returning('id')
+      .execute();
+    for (const r of rows) ended.add(r.id);
+  }
+  return ended;
+}
+
 /** Records how the attempt ended; false when the claim was lost and nothing was written. */
-export async function finishJob(db: Db, claim: Claim, now: number, outcome: Outcome): Promise<boolean> {
-  const common = { updated_at: iso(now), lease_until: null };
+export async function finishJob(db: Executor, claim: Claim, now: number, outcome: Outcome): Promise<boolean> {
+  if (outcome.status === 'done') return (await completeJobs(db, [claim], now)).has(claim.id);
+  const common = { updated_at: iso(now), lease_until: null, last_error: outcome.error };
   const values =
-    outcome.status === 'done'
-      ? { ...common, status: 'done' }
-      : outcome.status === 'failed'
-        ? { ...common, status: 'failed', last_error: outcome.error }
-        : // Back in the queue: the lease owner goes, so nobody mistakes it for a live claim.
-          { ...common, status: 'queued', lease_owner: null, run_at: iso(outcome.runAt), last_error: outcome.error };
-  const r = await ownClaim(db, claim).set(values).executeTakeFirst();
+    outcome.status === 'failed'
+      ? { ...common, status: 'failed' }
+      : // Back in the queue: the lease owner goes, so nobody mistakes it for a live claim.
+        { ...common, status: 'queued', lease_owner: null, run_at: iso(outcome.runAt) };
+  const r = await ownClaims(db, [claim]).set(values).executeTakeFirst();
   return r.numUpdatedRows > 0n;
 }

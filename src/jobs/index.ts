@@ -5,6 +5,7 @@
 export {
   DEFAULT_JOB_OPTIONS,
   JOB_KINDS,
+  JOB_RECORDED,
   JobRegistry,
   retryDelayMs,
   silentLogger,
@@ -25,7 +26,9 @@ export {
   getJob,
   insertJob,
   makeEnqueue,
+  onJobsQueued,
   toJobInfo,
+  unfinishedPayloads,
   type EnqueueJob,
   type EnqueueOptions,
   type JobCount,
@@ -33,4 +36,14 @@ export {
   type JobStatus,
 } from './queue.js';
 export { JobWorker, shortError, type JobWorkerOptions } from './worker.js';
-export { claimJobs, finishJob, renewLease, type Claim, type ClaimRequest, type Outcome } from './claims.js';
+export {
+  claimJobs,
+  completeJobs,
+  finishJob,
+  renewLeases,
+  type Claim,
+  type ClaimRequest,
+  type ClaimedJob,
+  type Outcome,
+} from './claims.js';
+export { MicroBatcher, type BatchRunner } from './micro-batcher.js';

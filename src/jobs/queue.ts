@@ -3,6 +3,7 @@
  * queue a job in the same transaction as the change that needs it: if that transaction rolls
  * back, the job never existed.
  */
+import { sql } from 'kysely';
 import { systemClock, type Clock } from '../adapters/clock.js';
 import { newId } from '../ids.js';
 import type { Executor } from '../store/db.js';
@@ -35,6 +36,22 @@ export type EnqueueJob<P extends object> = <K extends JobKind<P>>(
   payload: P[K],
   opts?: EnqueueOptions,
 ) => Promise<string>;
+
+const queuedListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` each time this process queues jobs, so that its workers claim them at once
+ * instead of at their next poll. The jobs may not be committed yet (or ever): it is a hint.
+ * Answers the function that unsubscribes.
+ */
+export function onJobsQueued(listener: () => void): () => void {
+  queuedListeners.add(listener);
+  return () => queuedListeners.delete(listener);
+}
+
+function jobsQueued(): void {
+  for (const listener of queuedListeners) listener();
+}
 
 /** An enqueue function typed by a set of kinds, taking each kind's maxAttempts as default. */
 export function makeEnqueue<P extends object>(
@@ -81,6 +98,7 @@ export async function insertJob(
       updated_at: now,
     })
     .execute();
+  jobsQueued();
   return id;
 }
 
@@ -141,6 +159,24 @@ export async function countJobs(executor: Executor, filter: { kind?: string } = 
   return rows.map((r) => ({ kind: r.kind, status: r.status as JobStatus, count: Number(r.count) }));
 }
 
+/**
+ * Payloads of the jobs of `kind` still queued or running whose payload text contains `text`
+ * (a re-run narrows by project id this way, then reads each payload). One pick per partial
+ * index of 009-job-indexes, so the cost follows the live queue, not every job ever run.
+ */
+export async function unfinishedPayloads(executor: Executor, kind: string, text: string): Promise<string[]> {
+  const pick = (status: 'queued' | 'running') =>
+    executor
+      .selectFrom('jobs')
+      .select('payload')
+      // A literal: the planner then knows the partial index applies.
+      .where('status', '=', sql.lit(status))
+      .where('kind', '=', kind)
+      .where('payload', 'like', `%${text}%`);
+  const rows = await pick('queued').unionAll(pick('running')).execute();
+  return rows.map((r) => r.payload);
+}
+
 /** Failed jobs, most recently failed first. */
 export async function findFailedJobs(
   executor: Executor,
@@ -186,4 +222,5 @@ export async function insertJobs(
     updated_at: now,
   }));
   await insertInChunks(executor, 'jobs', rows);
+  jobsQueued();
 }

@@ -7,6 +7,7 @@
  */
 
 import { WEBHOOK_LIMITS } from '../schemas/stage.js';
+import type { Claim } from './claims.js';
 import type { PluginCallJob } from '../workflow/behaviors/plugin.js';
 import type { WebhookDeliveryJob } from '../workflow/behaviors/webhook.js';
 
@@ -77,9 +78,18 @@ export interface JobContext {
   isLastAttempt: boolean;
   /** Logger already carrying jobId, kind and attempt. */
   log: JobLogger;
+  /** The claim this run holds: a handler may end the job in its own transaction (completeJobs). */
+  claim: Claim;
 }
 
-export type JobHandler<T> = (job: Job<T>, ctx: JobContext) => Promise<void>;
+/**
+ * Answered by a handler that ended the job itself, with `completeJobs` in the transaction of
+ * its own writes (or found the claim lost there): the worker then writes nothing more. Any
+ * other return means success, and the worker records the job done.
+ */
+export const JOB_RECORDED = 'recorded';
+
+export type JobHandler<T> = (job: Job<T>, ctx: JobContext) => Promise<void | typeof JOB_RECORDED>;
 
 export class JobRegistry<P extends object = JobPayloads> {
   private readonly handlers = new Map<string, JobHandler<unknown>>();

@@ -2,20 +2,20 @@
  * The worker loop: claim due jobs up to the concurrency, run each under a lease that is
  * renewed while the handler runs, record the outcome. Any number of workers (in any number
  * of processes) can share one queue; see claims.ts for why two never hold the same job.
+ *
+ * Under load the per-job costs are shared: jobs that end in the same turn free their slots
+ * together and are replaced by one claim; renewals and outcomes go through bookkeeping.ts.
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { systemClock, type Clock } from '../adapters/clock.js';
 import type { Db, Engine } from '../store/db.js';
-import type { JobRow } from '../store/schema.js';
-import { claimJobs, finishJob, renewLease, type Claim, type Outcome } from './claims.js';
-import {
-  retryDelayMs,
-  silentLogger,
-  type JobLogger,
-  type JobRegistry,
-  type ResolvedJobKindOptions,
-} from './registry.js';
+import { Bookkeeping, type Running, shortError } from './bookkeeping.js';
+import { claimJobs, type Claim, type ClaimedJob, type Outcome } from './claims.js';
+import { onJobsQueued } from './queue.js';
+import { JOB_RECORDED, retryDelayMs, silentLogger, type JobLogger, type JobRegistry } from './registry.js';
+
+export { shortError } from './bookkeeping.js';
 
 export interface JobWorkerOptions<P extends object> {
   store: { db: Db; engine: Engine };
@@ -33,14 +33,8 @@ export interface JobWorkerOptions<P extends object> {
   logger?: JobLogger;
 }
 
-interface Running {
-  controller: AbortController;
-  renewTimer: NodeJS.Timeout | undefined;
-  /** Set once the handler returned: renewal stops and a lost lease is no longer news. */
-  handlerDone: boolean;
-}
-
-const MAX_ERROR_LENGTH = 500;
+/** After this process queued jobs, poll this often until they show (their transaction commits). */
+const HINTED_POLL_MS = 25;
 
 export class JobWorker<P extends object = object> {
   readonly id: string;
@@ -53,12 +47,18 @@ export class JobWorker<P extends object = object> {
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly log: JobLogger;
+  private readonly leases: ReadonlyMap<string, number>;
   private readonly active = new Map<Promise<void>, Running>();
+  private readonly books: Bookkeeping;
   private started = false;
   private stopping = false;
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
+  private pollSoon = false;
   private pollAgain = false;
+  private expiredCheckedAt = -Infinity;
+  private hintedAt = -Infinity;
+  private unsubscribe: (() => void) | undefined;
 
   constructor(opts: JobWorkerOptions<P>) {
     this.id = opts.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
@@ -71,6 +71,8 @@ export class JobWorker<P extends object = object> {
     this.clock = opts.clock ?? systemClock;
     this.random = opts.random ?? Math.random;
     this.log = opts.logger ?? silentLogger;
+    this.leases = new Map(this.registry.kinds().map((k) => [k, this.registry.optionsFor(k).leaseMs]));
+    this.books = new Bookkeeping(this.db, this.engine, this.clock, this.log, () => this.active.values());
   }
 
   /** Starts polling; throws when a declared job kind has no handler. */
@@ -79,22 +81,38 @@ export class JobWorker<P extends object = object> {
     this.registry.assertComplete();
     this.started = true;
     this.stopping = false;
+    // Every lease is renewed well before a third of the shortest one has passed.
+    const shortest = Math.min(...this.leases.values());
+    if (Number.isFinite(shortest)) this.books.startRenewing(Math.max(20, Math.floor(shortest / 3)));
+    // Jobs this process queues are claimed at once, not at the next poll.
+    this.unsubscribe = onJobsQueued(() => {
+      this.hintedAt = Date.now();
+      this.wake();
+    });
     this.log.info({ workerId: this.id, concurrency: this.concurrency }, 'job worker started');
     this.wake();
   }
 
-  /** Polls now, e.g. right after this process queued a job. */
+  /** Polls soon, e.g. right after this process queued a job; calls in one turn poll once. */
   wake(): void {
     if (!this.started || this.stopping) return;
     if (this.polling) {
       this.pollAgain = true;
       return;
     }
+    if (this.pollSoon) return;
+    this.pollSoon = true;
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.polling = this.poll().finally(() => {
-      this.polling = undefined;
-      this.scheduleNext();
+    // setImmediate: the jobs that end in this turn free their slots first, and one claim
+    // fills them all.
+    setImmediate(() => {
+      this.pollSoon = false;
+      if (!this.started || this.stopping || this.polling) return;
+      this.polling = this.poll().finally(() => {
+        this.polling = undefined;
+        this.scheduleNext();
+      });
     });
   }
 
@@ -102,6 +120,7 @@ export class JobWorker<P extends object = object> {
   async stop(): Promise<void> {
     if (!this.started) return;
     this.stopping = true;
+    this.unsubscribe?.();
     clearTimeout(this.timer);
     await this.polling;
     let bound: NodeJS.Timeout | undefined;
@@ -110,12 +129,10 @@ export class JobWorker<P extends object = object> {
       new Promise<boolean>((resolve) => (bound = setTimeout(() => resolve(true), this.stopTimeoutMs))),
     ]);
     clearTimeout(bound);
+    // Their leases lapse once renewal stops, so another worker takes the jobs over.
+    this.books.stopRenewing();
     if (timedOut) {
-      // Their leases lapse once renewal stops, so another worker takes the jobs over.
-      for (const run of this.active.values()) {
-        clearInterval(run.renewTimer);
-        run.controller.abort(new Error('job worker stopping'));
-      }
+      for (const run of this.active.values()) run.controller.abort(new Error('job worker stopping'));
       this.log.warn({ workerId: this.id, running: this.active.size }, 'job worker stopped with jobs still running');
     }
     this.started = false;
@@ -131,19 +148,30 @@ export class JobWorker<P extends object = object> {
     const again = this.pollAgain && this.active.size < this.concurrency;
     this.pollAgain = false;
     if (again) return this.wake();
-    this.timer = setTimeout(() => this.wake(), this.pollIntervalMs);
+    // Jobs queued here by a transaction that has not committed yet are not visible to a claim
+    // on another connection (PostgreSQL): look again shortly, for one poll interval.
+    const hinted = Date.now() - this.hintedAt < this.pollIntervalMs;
+    this.timer = setTimeout(
+      () => this.wake(),
+      hinted ? Math.min(HINTED_POLL_MS, this.pollIntervalMs) : this.pollIntervalMs,
+    );
   }
 
   private async poll(): Promise<void> {
     const free = this.concurrency - this.active.size;
     if (free <= 0) return;
-    const leases = new Map(this.registry.kinds().map((k) => [k, this.registry.optionsFor(k).leaseMs]));
+    const now = this.clock.now();
+    // Lapsed leases are rare (a dead worker): looking for them once per poll interval is
+    // enough, and spares a busy worker a second statement on every claim.
+    const includeExpired = now - this.expiredCheckedAt >= this.pollIntervalMs;
+    if (includeExpired) this.expiredCheckedAt = now;
     try {
       const rows = await claimJobs(this.db, this.engine, {
         workerId: this.id,
-        leases,
+        leases: this.leases,
         limit: free,
-        now: this.clock.now(),
+        now,
+        includeExpired,
       });
       for (const row of rows) this.launch(row);
       // A full batch means more may be due: look again as soon as a slot is free.
@@ -155,68 +183,25 @@ export class JobWorker<P extends object = object> {
     }
   }
 
-  private launch(row: JobRow): void {
-    const opts = this.registry.optionsFor(row.kind);
+  private launch(row: ClaimedJob): void {
     const claim: Claim = { id: row.id, workerId: this.id, attempt: row.attempts };
-    const run: Running = { controller: new AbortController(), renewTimer: undefined, handlerDone: false };
-    const renewEvery = Math.max(20, Math.floor(opts.leaseMs / 3));
-    run.renewTimer = setInterval(() => void this.renew(claim, opts.leaseMs, run), renewEvery);
-    const done: Promise<void> = this.execute(row, claim, opts, run).finally(() => {
-      clearInterval(run.renewTimer);
+    const leaseMs = this.registry.optionsFor(row.kind).leaseMs;
+    const run: Running = { claim, leaseMs, controller: new AbortController(), handlerDone: false };
+    const done: Promise<void> = this.execute(row, run).finally(() => {
       this.active.delete(done);
       this.wake();
     });
     this.active.set(done, run);
   }
 
-  private async renew(claim: Claim, leaseMs: number, run: Running): Promise<void> {
-    if (run.controller.signal.aborted || run.handlerDone) return;
-    try {
-      const held = await renewLease(this.db, claim, this.clock.now(), leaseMs);
-      // The outcome may have been recorded while the renewal was in flight: that is no loss.
-      if (!held && !run.handlerDone) {
-        this.log.warn({ jobId: claim.id, attempt: claim.attempt }, 'job lease lost; aborting handler');
-        run.controller.abort(new Error('job lease lost'));
-      }
-    } catch (err) {
-      // A passing database error: the lease may still hold, try again on the next tick.
-      this.log.warn({ jobId: claim.id, err: shortError(err) }, 'job lease renewal failed');
-    }
-  }
-
-  private async execute(row: JobRow, claim: Claim, opts: ResolvedJobKindOptions, run: Running): Promise<void> {
+  private async execute(row: ClaimedJob, run: Running): Promise<void> {
     const fields = { jobId: row.id, kind: row.kind, attempt: row.attempts, maxAttempts: row.max_attempts };
     const log = withFields(this.log, fields);
-    const handler = this.registry.handlerFor(row.kind);
-    let outcome: Outcome;
-    if (row.attempts > row.max_attempts) {
-      // Re-claimed after its last attempt's worker died: that attempt counted, none is left.
-      outcome = { status: 'failed', error: 'lease expired during the last attempt' };
-    } else if (!handler) {
-      outcome = { status: 'failed', error: `no handler for job kind ${row.kind}` };
-    } else {
-      try {
-        const job = {
-          id: row.id,
-          kind: row.kind,
-          payload: JSON.parse(row.payload) as unknown,
-          attempt: row.attempts,
-          maxAttempts: row.max_attempts,
-        };
-        await handler(job, { signal: run.controller.signal, isLastAttempt: row.attempts >= row.max_attempts, log });
-        outcome = { status: 'done' };
-      } catch (err) {
-        const error = shortError(err);
-        outcome =
-          row.attempts >= row.max_attempts
-            ? { status: 'failed', error }
-            : { status: 'retry', error, runAt: this.clock.now() + retryDelayMs(row.attempts, opts, this.random) };
-      }
-    }
+    const outcome = await this.runHandler(row, run, log);
     run.handlerDone = true;
-    clearInterval(run.renewTimer);
+    if (outcome === JOB_RECORDED) return;
     try {
-      const recorded = await finishJob(this.db, claim, this.clock.now(), outcome);
+      const recorded = await this.books.finish(run.claim, outcome);
       if (!recorded) log.warn({}, 'job lease lost before it finished; outcome dropped');
       else if (outcome.status === 'retry')
         log.warn({ err: outcome.error, runAt: new Date(outcome.runAt).toISOString() }, 'job failed; will retry');
@@ -225,15 +210,31 @@ export class JobWorker<P extends object = object> {
       log.error({ err: shortError(err) }, 'could not record job outcome');
     }
   }
-}
 
-/** One line, no stack, bounded: last_error is shown to API clients and kept in logs. */
-export function shortError(err: unknown): string {
-  let text: string;
-  if (err instanceof Error) text = err.name && err.name !== 'Error' ? `${err.name}: ${err.message}` : err.message;
-  else text = typeof err === 'string' ? err : 'non-error value thrown';
-  text = text.replace(/\s+/g, ' ').trim() || 'unknown error';
-  return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;
+  /** Runs the handler; answers the outcome to record, or JOB_RECORDED when it recorded it. */
+  private async runHandler(row: ClaimedJob, run: Running, log: JobLogger): Promise<Outcome | typeof JOB_RECORDED> {
+    // Re-claimed after its last attempt's worker died: that attempt counted, none is left.
+    if (row.attempts > row.max_attempts) return { status: 'failed', error: 'lease expired during the last attempt' };
+    const handler = this.registry.handlerFor(row.kind);
+    if (!handler) return { status: 'failed', error: `no handler for job kind ${row.kind}` };
+    try {
+      const job = {
+        id: row.id,
+        kind: row.kind,
+        payload: JSON.parse(row.payload) as unknown,
+        attempt: row.attempts,
+        maxAttempts: row.max_attempts,
+      };
+      const isLastAttempt = row.attempts >= row.max_attempts;
+      const result = await handler(job, { signal: run.controller.signal, isLastAttempt, log, claim: run.claim });
+      return result === JOB_RECORDED ? JOB_RECORDED : { status: 'done' };
+    } catch (err) {
+      const error = shortError(err);
+      if (row.attempts >= row.max_attempts) return { status: 'failed', error };
+      const opts = this.registry.optionsFor(row.kind);
+      return { status: 'retry', error, runAt: this.clock.now() + retryDelayMs(row.attempts, opts, this.random) };
+    }
+  }
 }
 
 function withFields(log: JobLogger, fields: object): JobLogger {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import { conflict, invalid, invalidField, notFound } from '../errors.js';
 import { isId, newId } from '../ids.js';
-import { insertJobs } from '../jobs/queue.js';
+import { insertJobs, unfinishedPayloads } from '../jobs/queue.js';
 import {
   MAX_LOG_LINE,
   type PluginLogQuery,
@@ -159,16 +159,10 @@ export async function listPluginLogs(ctx: AppContext, p: Principal, q: PluginLog
  * the project id and then read exactly; only a re-run asks this.
  */
 async function tasksWithPendingCall(db: Executor, projectId: string): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('jobs')
-    .select('payload')
-    .where('kind', '=', PLUGIN_CALL_JOB)
-    .where('status', 'in', ['queued', 'running'])
-    .where('payload', 'like', `%${projectId}%`)
-    .execute();
+  const payloads = await unfinishedPayloads(db, PLUGIN_CALL_JOB, projectId);
   const pending = new Set<string>();
-  for (const r of rows) {
-    const job = JSON.parse(r.payload) as PluginCallJob;
+  for (const payload of payloads) {
+    const job = JSON.parse(payload) as PluginCallJob;
     if (job.projectId === projectId) pending.add(job.taskId);
   }
   return pending;

@@ -2,22 +2,23 @@ import { createHmac } from 'node:crypto';
 import type { WebhookResult, WebhookSender } from '../adapters/webhook/webhook-sender.js';
 import type { AppContext } from '../context.js';
 import { newId } from '../ids.js';
-import type { Job, JobContext, JobHandler } from '../jobs/registry.js';
+import { JOB_RECORDED, type Job, type JobContext, type JobHandler } from '../jobs/registry.js';
 import type { WebhookConfig } from '../schemas/stage.js';
 import type { NewWebhookLog } from '../store/repositories/webhook.repository.js';
 import type { WebhookDeliveryJob } from '../workflow/behaviors/webhook.js';
-import { MicroBatcher } from './micro-batcher.js';
-import { attemptRecorder } from './webhook-outcomes.js';
+import { MicroBatcher } from '../jobs/micro-batcher.js';
+import { type AttemptRecord, attemptRecorder, type Recorded } from './webhook-outcomes.js';
 import { buildPayload, type DeliverySubject, type LoadedSubject, loadSubjects } from './webhook-payload.js';
+import { ProjectViews } from './webhook-project-views.js';
 
 /**
  * The job handler of a webhook delivery: one attempt per run. Retries are the job worker's own
  * (exponential backoff with jitter from the kind's base delay); the handler decides when to stop,
  * after the stage's `retryCount` + 1 attempts. Only a 200 answer succeeds: the task then moves
- * on to next[0] through the engine, with its history entry and the attempt's log line, in one
- * transaction. When the last attempt fails the task stays and a failure row feeds the stage
- * status warning. Every attempt, and a dropped delivery, leaves one log line. Deliveries that
- * run at the same time share their reads and their writes (see micro-batcher.ts).
+ * on to next[0] through the engine, with its history entry, the attempt's log line and the end
+ * of the job, in one transaction. When the last attempt fails the task stays and a failure row
+ * feeds the stage status warning. Every attempt, and a dropped delivery, leaves one log line.
+ * Deliveries that run at the same time share their reads and their writes (jobs/micro-batcher).
  */
 
 export const USER_AGENT = 'Annotary-Webhook/1';
@@ -62,7 +63,8 @@ export function webhookDeliveryHandler(ctx: AppContext, sender: WebhookSender): 
   const db = ctx.store.db;
   const now = () => new Date(ctx.clock.now()).toISOString();
   // Deliveries claimed together load together, and end together in one transaction.
-  const loader = new MicroBatcher<WebhookDeliveryJob, LoadedSubject>((jobs) => loadSubjects(db, jobs));
+  const views = new ProjectViews();
+  const loader = new MicroBatcher<WebhookDeliveryJob, LoadedSubject>((jobs) => loadSubjects(db, jobs, views));
   const recorder = attemptRecorder(ctx);
 
   const logRow = (job: Job<WebhookDeliveryJob>, externalId: string, o: AttemptOutcome): NewWebhookLog => ({
@@ -78,6 +80,13 @@ export function webhookDeliveryHandler(ctx: AppContext, sender: WebhookSender): 
     created_at: now(),
   });
 
+  /** Writes the record that ends the job, the job's end with it. */
+  async function end(record: AttemptRecord, jc: JobContext): Promise<Recorded> {
+    const done = await recorder.submit({ ...record, claim: jc.claim });
+    if (done.kind === 'lost') jc.log.warn({}, 'job lease lost before it finished; outcome dropped');
+    return done;
+  }
+
   /** No attempt left: the task stays, and the stage status counts it. */
   async function failedForGood(job: Job<WebhookDeliveryJob>, s: DeliverySubject, o: AttemptOutcome, jc: JobContext) {
     const failure = {
@@ -89,7 +98,7 @@ export function webhookDeliveryHandler(ctx: AppContext, sender: WebhookSender): 
       error: failureText(o),
       failed_at: now(),
     };
-    await recorder.submit({ kind: 'failed', log: logRow(job, s.asset.external_id, o), failure });
+    await end({ kind: 'failed', log: logRow(job, s.asset.external_id, o), failure }, jc);
     jc.log.warn({ deliveryId: job.id, taskId: s.task.id, error: failure.error }, 'webhook delivery failed for good');
   }
 
@@ -97,12 +106,12 @@ export function webhookDeliveryHandler(ctx: AppContext, sender: WebhookSender): 
     const loaded = await loader.submit(job.payload);
     if (loaded.kind === 'dropped') {
       const log = logRow(job, loaded.task?.external_id ?? '', { status: null, error: `dropped: ${loaded.reason}` });
-      await recorder.submit({ kind: 'log', log });
+      await end({ kind: 'log', log }, jc);
       jc.log.info(
         { deliveryId: job.id, taskId: job.payload.taskId, reason: loaded.reason },
         'webhook delivery dropped',
       );
-      return;
+      return JOB_RECORDED;
     }
     const s = loaded.subject;
     const cfg = s.stage.webhook as WebhookConfig;
@@ -121,13 +130,16 @@ export function webhookDeliveryHandler(ctx: AppContext, sender: WebhookSender): 
     const o = outcomeOf(result);
     if (o.status === 200) {
       const log = logRow(job, s.asset.external_id, o);
-      const done = await recorder.submit({ kind: 'delivered', log, subject: s, enteredAt: job.payload.enteredAt });
+      const done = await end({ kind: 'delivered', log, subject: s, enteredAt: job.payload.enteredAt }, jc);
       if (done.kind === 'not-moved')
         jc.log.warn({ deliveryId: job.id, error: done.error }, 'webhook delivered, task stuck');
-      return;
+      return JOB_RECORDED;
     }
     const allowed = (cfg.retryCount ?? DEFAULT_RETRY_COUNT) + 1;
-    if (job.attempt >= allowed) return failedForGood(job, s, o, jc);
+    if (job.attempt >= allowed) {
+      await failedForGood(job, s, o, jc);
+      return JOB_RECORDED;
+    }
     await recorder.submit({ kind: 'log', log: logRow(job, s.asset.external_id, o) });
     // Thrown so the worker queues the next attempt after its backoff.
     throw new Error(failureText(o));

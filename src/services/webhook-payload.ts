@@ -1,4 +1,3 @@
-import type { CategorySchema } from '../schemas/category-schema.js';
 import type { Stage } from '../schemas/stage.js';
 import type { PayloadStageHistoryEntry, WebhookPayload } from '../schemas/webhook-payload.js';
 import type { Executor } from '../store/db.js';
@@ -6,11 +5,14 @@ import type { ProjectRow, TaskRow } from '../store/schema.js';
 import type { WebhookDeliveryJob } from '../workflow/behaviors/webhook.js';
 import type { TaskAnswer } from '../workflow/types.js';
 import { parseJson } from './project-view.js';
+import { type ProjectView, ProjectViews } from './webhook-project-views.js';
 
 /** Everything a delivery sends, read from the store when the attempt starts. */
 export interface DeliverySubject {
-  task: TaskRow;
+  task: DeliveryTask;
   project: ProjectRow;
+  /** The project's stages and ontology, parsed once per version of the project. */
+  view: ProjectView;
   stage: Stage;
   asset: { id: string; external_id: string; data: string; metadata: string | null };
   batches: { id: string; name: string }[];
@@ -30,7 +32,28 @@ interface HistoryMeta {
 }
 
 export type LoadedSubject =
-  { kind: 'ready'; subject: DeliverySubject } | { kind: 'dropped'; reason: string; task?: TaskRow };
+  { kind: 'ready'; subject: DeliverySubject } | { kind: 'dropped'; reason: string; task?: DeliveryTask };
+
+/** The task columns a delivery reads: its visit, and what the payload carries. */
+const TASK_COLUMNS = [
+  'id',
+  'project_id',
+  'asset_id',
+  'external_id',
+  'stage_id',
+  'stage_entered_at',
+  'deleted',
+  'type',
+  'updated_at',
+  'updated_by',
+  'duration',
+  'total_duration',
+  'answer',
+  'brush_data_url',
+  'medical_brush_data_url',
+] as const;
+
+export type DeliveryTask = Pick<TaskRow, (typeof TASK_COLUMNS)[number]>;
 
 const HISTORY_META = [
   'id',
@@ -59,10 +82,15 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[
  * whatever their number. A task no longer waiting in the stage on the same visit is not sent:
  * its delivery is dropped (a later visit queued its own).
  */
-export async function loadSubjects(db: Executor, jobs: readonly WebhookDeliveryJob[]): Promise<LoadedSubject[]> {
+export async function loadSubjects(
+  db: Executor,
+  jobs: readonly WebhookDeliveryJob[],
+  views: ProjectViews = new ProjectViews(),
+): Promise<LoadedSubject[]> {
   const ids = [...new Set(jobs.map((j) => j.taskId))];
   const tasks = new Map(
-    (await db.selectFrom('tasks').selectAll().where('id', 'in', ids).execute()).map((t) => [t.id, t]),
+    // Named columns, not all: a row costs by the column in the driver, and this runs per delivery.
+    (await db.selectFrom('tasks').select(TASK_COLUMNS).where('id', 'in', ids).execute()).map((t) => [t.id, t]),
   );
   const live = [...tasks.values()].filter((t) => t.deleted === 0);
   const assetIds = [...new Set(live.map((t) => t.asset_id))];
@@ -96,7 +124,7 @@ export async function loadSubjects(db: Executor, jobs: readonly WebhookDeliveryJ
       .orderBy('id')
       .execute(),
   ]);
-  const projectById = new Map(projects.map((p) => [p.id, { row: p, stages: parseJson<Stage[]>(p.stages, []) }]));
+  const projectById = new Map(projects.map((p) => [p.id, { row: p, view: views.of(p) }]));
   const assetById = new Map(assets.map((a) => [a.id, a]));
   const batchesOf = groupBy(links, (l) => l.asset_id);
   const historyOf = groupBy(history, (h) => h.task_id);
@@ -109,7 +137,7 @@ export async function loadSubjects(db: Executor, jobs: readonly WebhookDeliveryJ
     }
     const project = projectById.get(task.project_id);
     if (!project || project.row.deleted === 1) return { kind: 'dropped', reason: 'the project was deleted', task };
-    const stage = project.stages.find((x) => x.id === job.stageId);
+    const stage = project.view.stages.find((x) => x.id === job.stageId);
     if (!stage || stage.type !== 'Webhook' || !stage.webhook) {
       return { kind: 'dropped', reason: 'the stage is no longer a Webhook stage', task };
     }
@@ -118,7 +146,15 @@ export async function loadSubjects(db: Executor, jobs: readonly WebhookDeliveryJ
     const batches = (batchesOf.get(asset.id) ?? []).map((b) => ({ id: b.id, name: b.name }));
     return {
       kind: 'ready',
-      subject: { task, project: project.row, stage, asset, batches, history: historyOf.get(task.id) ?? [] },
+      subject: {
+        task,
+        project: project.row,
+        view: project.view,
+        stage,
+        asset,
+        batches,
+        history: historyOf.get(task.id) ?? [],
+      },
     };
   });
 }
@@ -146,8 +182,7 @@ function stageHistory(history: HistoryMeta[]): PayloadStageHistoryEntry[] {
  * Tool objects as stored, with what the contract's element always has: the ontology's title
  * when the object has none, and an empty `classifications` list when it has no nested answers.
  */
-function payloadTools(tools: Record<string, unknown>[], schema: CategorySchema): Record<string, unknown>[] {
-  const titles = new Map((schema.tools ?? []).map((t) => [t.schemaId, t.title]));
+function payloadTools(tools: Record<string, unknown>[], titles: Map<string, string>): Record<string, unknown>[] {
   return tools.map((o) => ({
     ...o,
     classifications: Array.isArray(o.classifications) ? o.classifications : [],
@@ -158,11 +193,7 @@ function payloadTools(tools: Record<string, unknown>[], schema: CategorySchema):
 /** The contract's payload (api-v2.md, Events): batches as ids with names beside them. */
 export function buildPayload(s: DeliverySubject): WebhookPayload {
   const { task, project, stage, asset } = s;
-  const categorySchema = parseJson<CategorySchema>(project.category_schema, {
-    tools: [],
-    classifications: [],
-    relations: [],
-  });
+  const { categorySchema, toolTitles } = s.view;
   const answer = parseJson<TaskAnswer>(task.answer, { tools: [], classifications: [], relations: [] });
   return {
     projectId: project.id,
@@ -188,7 +219,7 @@ export function buildPayload(s: DeliverySubject): WebhookPayload {
       idleDuration: 0,
       totalDuration: task.total_duration,
       totalIdleDuration: 0,
-      tools: payloadTools(answer.tools, categorySchema) as WebhookPayload['task']['tools'],
+      tools: payloadTools(answer.tools, toolTitles) as WebhookPayload['task']['tools'],
       classifications: answer.classifications,
       relations: answer.relations,
       stageHistory: stageHistory(s.history),

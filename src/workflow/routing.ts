@@ -3,7 +3,7 @@ import { newId } from '../ids.js';
 import { insertJobs } from '../jobs/queue.js';
 import type { Executor } from '../store/db.js';
 import type { TaskRow } from '../store/schema.js';
-import { insertInChunks } from '../store/chunks.js';
+import { chunked, insertInChunks } from '../store/chunks.js';
 import type { RoutingEnv } from './stage-behavior.js';
 import { makeSampler } from '../adapters/random.js';
 import { routeTask } from './engine.js';
@@ -126,6 +126,32 @@ export function startRouting(trx: Executor, ctx: AppContext, project: ProjectInf
       env.effects = emptyEffects();
     },
   };
+}
+
+/**
+ * Writes what routing changed on existing tasks, `before` being each row as read in this
+ * transaction: only the changed columns, and one UPDATE for all the tasks whose changes are
+ * the same (tasks moved together by one operation mostly are), instead of a full-row UPDATE
+ * per task that rewrote every index entry of the row.
+ */
+export async function saveMovedTasks(
+  trx: Executor,
+  moves: readonly { before: TaskRow; after: TaskRow }[],
+): Promise<void> {
+  const groups = new Map<string, { set: Partial<TaskRow>; ids: string[] }>();
+  for (const { before, after } of moves) {
+    const set: Record<string, unknown> = {};
+    for (const key of Object.keys(after) as (keyof TaskRow)[]) {
+      if (key !== 'id' && after[key] !== before[key]) set[key] = after[key];
+    }
+    const key = JSON.stringify(set);
+    const group = groups.get(key);
+    if (group) group.ids.push(after.id);
+    else if (key !== '{}') groups.set(key, { set: set as Partial<TaskRow>, ids: [after.id] });
+  }
+  for (const { set, ids } of groups.values()) {
+    for (const part of chunked(ids)) await trx.updateTable('tasks').set(set).where('id', 'in', part).execute();
+  }
 }
 
 /** Writes every column of a task row that routing may change. */

@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
+import { unfinishedPayloads } from '../../jobs/queue.js';
 import { WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJob } from '../../workflow/behaviors/webhook.js';
 import type { Executor } from '../db.js';
 import type { WebhookFailureTable, WebhookLogTable } from '../schema.js';
@@ -90,16 +91,10 @@ export async function failuresByStage(db: Executor, projectId: string): Promise<
  * Only a re-run asks this, and the queue holds only deliveries not yet finished.
  */
 export async function tasksWithPendingDelivery(db: Executor, projectId: string): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('jobs')
-    .select('payload')
-    .where('kind', '=', WEBHOOK_DELIVERY_JOB)
-    .where('status', 'in', ['queued', 'running'])
-    .where('payload', 'like', `%${projectId}%`)
-    .execute();
+  const payloads = await unfinishedPayloads(db, WEBHOOK_DELIVERY_JOB, projectId);
   const pending = new Set<string>();
-  for (const r of rows) {
-    const job = JSON.parse(r.payload) as WebhookDeliveryJob;
+  for (const payload of payloads) {
+    const job = JSON.parse(payload) as WebhookDeliveryJob;
     if (job.projectId === projectId) pending.add(job.taskId);
   }
   return pending;
