@@ -6,6 +6,9 @@ import * as m003 from './migrations/003-storages.js';
 import * as m004 from './migrations/004-webhooks.js';
 import * as m005 from './migrations/005-plugins.js';
 import * as m006 from './migrations/006-exports.js';
+import * as m007 from './migrations/007-task-counts.js';
+import * as m008 from './migrations/008-metric-figures.js';
+import * as m009 from './migrations/009-job-indexes.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -15,6 +18,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '004-webhooks': m004,
   '005-plugins': m005,
   '006-exports': m006,
+  '007-task-counts': m007,
+  '008-metric-figures': m008,
+  '009-job-indexes': m009,
 };
 
 class StaticProvider implements MigrationProvider {

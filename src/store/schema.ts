@@ -123,6 +123,10 @@ export interface AssetTable {
   deleted: number;
   created_by: string;
   created_at: string;
+  /** AssetSize facts, set at import (assetSizeFacts): size bucket 0..5 or null, file type. */
+  width_bucket: number | null;
+  height_bucket: number | null;
+  file_type: string;
 }
 
 export interface AssetBatchTable {
@@ -303,6 +307,28 @@ export interface PluginLogTable {
   created_at: string;
 }
 
+/**
+ * Live tasks per project, written only by triggers (migration 007): a project's count is the
+ * sum of its rows (one row on SQLite; delta rows on PostgreSQL until a reader folds them).
+ */
+export interface TaskCountTable {
+  project_id: string;
+  live: number;
+}
+
+/**
+ * Classification answer values and tool objects of a project's current answers, written only
+ * by triggers on tasks (migration 008): kind 'classification' (value = the answer value) or
+ * 'tool' (value ''), n = how many.
+ */
+export interface AnswerCountTable {
+  project_id: string;
+  kind: string;
+  schema_id: string;
+  value: string;
+  n: number;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   users: UserTable;
@@ -317,6 +343,8 @@ export interface Database {
   asset_batches: AssetBatchTable;
   tasks: TaskTable;
   task_history: TaskHistoryTable;
+  task_counts: TaskCountTable;
+  answer_counts: AnswerCountTable;
   issues: IssueTable;
   storages: StorageTable;
   webhook_logs: WebhookLogTable;
