@@ -100,7 +100,7 @@ function openSecrets(ctx: AppContext, row: StorageRow): StorageSecrets {
   }
 }
 
-function adapterFor(ctx: AppContext, row: StorageRow, retryOnSlowDown: boolean): StorageAdapter {
+async function adapterFor(ctx: AppContext, row: StorageRow, retryOnSlowDown: boolean): Promise<StorageAdapter> {
   const overrides = storageTestOverrides(ctx);
   const opts: AdapterOptions = {
     retry: { ...DEFAULT_RETRY, ...overrides.retry, retryOnSlowDown },
@@ -108,7 +108,7 @@ function adapterFor(ctx: AppContext, row: StorageRow, retryOnSlowDown: boolean):
     serverAzureApp: serverCloudIdentity().azureApp,
   };
   try {
-    return createStorageAdapter(connectionOf(row, openSecrets(ctx, row)), opts);
+    return await createStorageAdapter(connectionOf(row, openSecrets(ctx, row)), opts);
   } catch (err) {
     throw providerError(ctx, row, err, { retryOnSlowDown });
   }
@@ -178,7 +178,7 @@ export async function listFiles(
   const signed = parseQueryBoolean(q.getSignedUrls, true);
   const retryOnSlowDown = parseQueryBoolean(q.retryOnSlowDown, true);
   const bucket = q.bucketName.trim();
-  const adapter = adapterFor(ctx, row, retryOnSlowDown);
+  const adapter = await adapterFor(ctx, row, retryOnSlowDown);
   const spool = new ListingSpool();
   try {
     for await (const keys of adapter.listKeys(bucket, folderPrefix(q.path ?? ''))) {
@@ -210,7 +210,7 @@ export interface UrlSigner {
  */
 export async function storageUrlSigner(ctx: AppContext, orgId: string, storageId: string): Promise<UrlSigner> {
   const row = await loadStorage(ctx, orgId, storageId);
-  const adapter = adapterFor(ctx, row, true);
+  const adapter = await adapterFor(ctx, row, true);
   const refOf = (target: ObjectTarget): ObjectRef => {
     if ('key' in target) {
       if (!target.bucket || !target.key) throw badRequest('a bucket and a key are needed to sign a URL');

@@ -265,7 +265,7 @@ describe('S3 fast read signing', () => {
     it(`gives the very URL getSignedUrl gives: ${c.name}`, async () => {
       vi.useFakeTimers({ toFake: ['Date'] });
       vi.setSystemTime(new Date('2026-03-04T05:06:07Z'));
-      const adapter = createStorageAdapter(c.conn, { retry: DEFAULT_RETRY, overrides: {} });
+      const adapter = await createStorageAdapter(c.conn, { retry: DEFAULT_RETRY, overrides: {} });
       const sdk = new S3Client({
         ...c.client,
         credentials: { accessKeyId: 'AK', secretAccessKey: 'SK' },
@@ -297,7 +297,7 @@ describe('GCS fast V4 read signing', () => {
     it(`gives the very URL the SDK gives (${endpoint ?? 'storage.googleapis.com'})`, async () => {
       vi.useFakeTimers({ toFake: ['Date'] });
       vi.setSystemTime(new Date('2026-03-04T05:06:07.890Z'));
-      const adapter = createStorageAdapter(
+      const adapter = await createStorageAdapter(
         { provider: 'GCP', serviceAccount: sa.credentials, ...(endpoint ? { endpoint } : {}) },
         { retry: DEFAULT_RETRY, overrides: {} },
       );

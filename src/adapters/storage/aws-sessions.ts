@@ -1,5 +1,5 @@
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
-import { type RetryPolicy, StorageFailure, networkCode } from './storage-adapter.js';
+import { type RetryPolicy, StorageFailure, networkCode, safeCode } from './storage-adapter.js';
 import { withRetry } from './retry.js';
 
 /*
@@ -57,10 +57,6 @@ function classifySts(err: unknown): StorageFailure {
     return new StorageFailure('misconfigured', `AWS STS rejected the role request (${safeCode(e.name)})`);
   }
   return new StorageFailure('provider_error', `AWS STS ${safeCode(e.name)}${status ? ` (HTTP ${status})` : ''}`);
-}
-
-export function safeCode(code: unknown): string {
-  return typeof code === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(code) ? code : 'error';
 }
 
 async function assume(input: AssumeRoleInput): Promise<Session> {

@@ -8,7 +8,7 @@ import {
   generateBlobSASQueryParameters,
 } from '@azure/storage-blob';
 import { createHash } from 'node:crypto';
-import { safeCode } from './aws-sessions.js';
+
 import type { AdapterOptions } from './index.js';
 import { withRetry } from './retry.js';
 import {
@@ -18,6 +18,7 @@ import {
   StorageFailure,
   isFolderMarker,
   networkCode,
+  safeCode,
 } from './storage-adapter.js';
 
 type AzureConnection = Extract<Connection, { provider: 'AZURE' }>;

@@ -1,6 +1,6 @@
 import { createHash, createPrivateKey, sign as rsaSign } from 'node:crypto';
 import { Storage } from '@google-cloud/storage';
-import { safeCode } from './aws-sessions.js';
+
 import type { AdapterOptions } from './index.js';
 import { withRetry } from './retry.js';
 import {
@@ -11,6 +11,7 @@ import {
   StorageFailure,
   isFolderMarker,
   networkCode,
+  safeCode,
 } from './storage-adapter.js';
 
 type GcsConnection = Extract<Connection, { provider: 'GCP' }>;

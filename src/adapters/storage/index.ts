@@ -1,6 +1,3 @@
-import { azureAdapter } from './azure.js';
-import { gcsAdapter } from './gcs.js';
-import { s3Adapter } from './s3.js';
 import type { Connection, RetryPolicy, StorageAdapter } from './storage-adapter.js';
 
 export * from './storage-adapter.js';
@@ -57,15 +54,19 @@ export function serverCloudIdentity(env: Record<string, string | undefined> = pr
   };
 }
 
-/** The adapter of a connection's provider. Building one contacts nobody. */
-export function createStorageAdapter(conn: Connection, opts: AdapterOptions): StorageAdapter {
+/**
+ * The adapter of a connection's provider. Building one contacts nobody. Each provider's module
+ * (and its SDK) is loaded on first use: a server whose organizations use one provider, or none,
+ * does not carry the other SDKs (together some 30 MiB of memory).
+ */
+export async function createStorageAdapter(conn: Connection, opts: AdapterOptions): Promise<StorageAdapter> {
   switch (conn.provider) {
     case 'AWS':
     case 'CUSTOM_S3':
-      return s3Adapter(conn, opts);
+      return (await import('./s3.js')).s3Adapter(conn, opts);
     case 'GCP':
-      return gcsAdapter(conn, opts);
+      return (await import('./gcs.js')).gcsAdapter(conn, opts);
     case 'AZURE':
-      return azureAdapter(conn, opts);
+      return (await import('./azure.js')).azureAdapter(conn, opts);
   }
 }

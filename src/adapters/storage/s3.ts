@@ -1,6 +1,6 @@
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { S3RequestPresigner, getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { assumedRoleCredentials, safeCode, type AwsCredentials } from './aws-sessions.js';
+import { assumedRoleCredentials, type AwsCredentials } from './aws-sessions.js';
 import type { AdapterOptions } from './index.js';
 import { withRetry } from './retry.js';
 import {
@@ -10,6 +10,7 @@ import {
   StorageFailure,
   isFolderMarker,
   networkCode,
+  safeCode,
 } from './storage-adapter.js';
 
 type S3Connection = Extract<Connection, { provider: 'AWS' | 'CUSTOM_S3' }>;

@@ -137,6 +137,11 @@ export function networkCode(err: unknown): string | undefined {
   return undefined;
 }
 
+/** A provider's error code when it looks like one (letters, digits, `_.-`), else `error`: never free text. */
+export function safeCode(code: unknown): string {
+  return typeof code === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(code) ? code : 'error';
+}
+
 /** A key that names a folder placeholder (`photos/`), not a file. */
 export function isFolderMarker(key: string): boolean {
   return key.endsWith('/');
