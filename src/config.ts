@@ -27,6 +27,8 @@ export interface Config {
   uploadLimit: number;
   /** Base delay of job retries, in ms. */
   jobRetryBaseMs: number;
+  /** Hours a done job is kept before the worker deletes it; 0 keeps them forever. */
+  doneJobRetentionHours: number;
   randomSeed: string | undefined;
   /** Start the job worker loop inside the API process. */
   runWorker: boolean;
@@ -141,6 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimit: intVar(env, 'ANNOTARY_BODY_LIMIT', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     uploadLimit: intVar(env, 'ANNOTARY_UPLOAD_LIMIT', 100 * 1024 * 1024, 1024, 10 * 1024 ** 3),
     jobRetryBaseMs: intVar(env, 'ANNOTARY_JOB_RETRY_BASE_MS', 1000, 1, 3_600_000),
+    doneJobRetentionHours: intVar(env, 'ANNOTARY_DONE_JOB_RETENTION_HOURS', 168, 0, 100_000),
     randomSeed: env.ANNOTARY_RANDOM_SEED?.trim() || undefined,
     runWorker: boolVar(env, 'ANNOTARY_RUN_WORKER', true),
   };

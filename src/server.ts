@@ -23,6 +23,7 @@ export function startWorker(ctx: AppContext): JobWorker {
     pollIntervalMs: WORKER_POLL_MS,
     clock: ctx.clock,
     logger: ctx.log,
+    retention: { keepDoneMs: ctx.config.doneJobRetentionHours * 3_600_000 },
   });
   worker.start();
   return worker;

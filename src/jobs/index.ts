@@ -36,6 +36,7 @@ export {
   type JobStatus,
 } from './queue.js';
 export { JobWorker, shortError, type JobWorkerOptions } from './worker.js';
+export { PRUNE_BATCH, pruneDoneJobs, type RetentionOptions } from './retention.js';
 export {
   claimJobs,
   completeJobs,

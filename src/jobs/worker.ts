@@ -14,6 +14,7 @@ import { Bookkeeping, type Running, shortError } from './bookkeeping.js';
 import { claimJobs, type Claim, type ClaimedJob, type Outcome } from './claims.js';
 import { onJobsQueued } from './queue.js';
 import { JOB_RECORDED, retryDelayMs, silentLogger, type JobLogger, type JobRegistry } from './registry.js';
+import { DEFAULT_SWEEP_MS, pruneDoneJobs, type RetentionOptions } from './retention.js';
 
 export { shortError } from './bookkeeping.js';
 
@@ -31,6 +32,8 @@ export interface JobWorkerOptions<P extends object> {
   /** [0, 1) source of retry jitter. */
   random?: () => number;
   logger?: JobLogger;
+  /** Deleting done jobs past their retention (retention.ts); none when omitted. */
+  retention?: RetentionOptions;
 }
 
 /** After this process queued jobs, poll this often until they show (their transaction commits). */
@@ -59,6 +62,9 @@ export class JobWorker<P extends object = object> {
   private expiredCheckedAt = -Infinity;
   private hintedAt = -Infinity;
   private unsubscribe: (() => void) | undefined;
+  private readonly retention: RetentionOptions | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
 
   constructor(opts: JobWorkerOptions<P>) {
     this.id = opts.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
@@ -72,6 +78,7 @@ export class JobWorker<P extends object = object> {
     this.random = opts.random ?? Math.random;
     this.log = opts.logger ?? silentLogger;
     this.leases = new Map(this.registry.kinds().map((k) => [k, this.registry.optionsFor(k).leaseMs]));
+    this.retention = opts.retention;
     this.books = new Bookkeeping(this.db, this.engine, this.clock, this.log, () => this.active.values());
   }
 
@@ -89,6 +96,10 @@ export class JobWorker<P extends object = object> {
       this.hintedAt = Date.now();
       this.wake();
     });
+    if (this.retention && this.retention.keepDoneMs > 0) {
+      this.sweepTimer = setInterval(() => this.sweep(), this.retention.everyMs ?? DEFAULT_SWEEP_MS);
+      this.sweepTimer.unref();
+    }
     this.log.info({ workerId: this.id, concurrency: this.concurrency }, 'job worker started');
     this.wake();
   }
@@ -122,7 +133,10 @@ export class JobWorker<P extends object = object> {
     this.stopping = true;
     this.unsubscribe?.();
     clearTimeout(this.timer);
+    clearInterval(this.sweepTimer);
+    this.sweepTimer = undefined;
     await this.polling;
+    await this.sweeping;
     let bound: NodeJS.Timeout | undefined;
     const timedOut = await Promise.race([
       Promise.allSettled(this.active.keys()).then(() => false),
@@ -141,6 +155,20 @@ export class JobWorker<P extends object = object> {
 
   get runningCount(): number {
     return this.active.size;
+  }
+
+  /** Deletes done jobs past the retention; one sweep at a time, errors logged, never thrown. */
+  private sweep(): void {
+    const keep = this.retention?.keepDoneMs ?? 0;
+    if (this.sweeping || this.stopping || keep <= 0) return;
+    this.sweeping = pruneDoneJobs(this.db, this.clock.now() - keep)
+      .then((deleted) => {
+        if (deleted > 0) this.log.info({ workerId: this.id, deleted }, 'done jobs past their retention deleted');
+      })
+      .catch((err: unknown) =>
+        this.log.error({ workerId: this.id, err: shortError(err) }, 'job retention sweep failed'),
+      )
+      .finally(() => (this.sweeping = undefined));
   }
 
   private scheduleNext(): void {
