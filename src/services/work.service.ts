@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import { AppError, forbidden, invalid, invalidField, notFound } from '../errors.js';
 import type { Stage } from '../schemas/stage.js';
@@ -133,7 +134,7 @@ export async function nextTask(ctx: AppContext, p: Principal, projectId: string,
     candidates = stages.filter((s) => mayTake(s, role, p.email));
   }
   for (const stage of candidates) {
-    const task = await claimNext(ctx, row.id, stage.id, p.email);
+    const task = await claimNext(ctx, row.id, stage, p.email);
     if (task) return { task: await fullTaskView(db, task, stages) };
   }
   return { task: null };
@@ -142,10 +143,30 @@ export async function nextTask(ctx: AppContext, p: Principal, projectId: string,
 async function claimNext(
   ctx: AppContext,
   projectId: string,
-  stageId: string,
+  stage: Stage,
   email: string,
 ): Promise<TaskRow | undefined> {
-  const db = ctx.store.db;
+  const now = new Date(ctx.clock.now()).toISOString();
+  const postgres = ctx.store.engine === 'postgres';
+  if (!postgres || stage.consensusId === undefined)
+    return claimIn(ctx.store.db, postgres, projectId, stage.id, email, now);
+  // A consensus sub-stage on PostgreSQL: one person's /next calls take turns (a lock on the
+  // person and project, held to commit), so two calls at once cannot each pick a copy of one
+  // round before either sees the other's pick. SQLite runs writers one at a time anyway.
+  return ctx.store.db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`next:${projectId}:${email}`}, 0))`.execute(trx);
+    return claimIn(trx, postgres, projectId, stage.id, email, now);
+  });
+}
+
+async function claimIn(
+  db: Executor,
+  postgres: boolean,
+  projectId: string,
+  stageId: string,
+  email: string,
+  now: string,
+): Promise<TaskRow | undefined> {
   const mine = await db
     .selectFrom('tasks')
     .selectAll()
@@ -158,7 +179,6 @@ async function claimNext(
     .orderBy('id')
     .executeTakeFirst();
   if (mine) return mine;
-  const now = new Date(ctx.clock.now()).toISOString();
   // Atomic on both engines: a single UPDATE whose subquery picks a free task. On PostgreSQL,
   // SKIP LOCKED lets concurrent callers pass over a row another caller is taking.
   const pick = db
@@ -168,6 +188,26 @@ async function claimNext(
     .where('stage_id', '=', stageId)
     .where('deleted', '=', 0)
     .where('assignee', 'is', null)
+    // Consensus copies are labelled independently: nobody is handed a copy of an asset whose
+    // other copy of the same round they hold or submitted (otherwise one person could agree
+    // with themselves). Other tasks pass the first test and never run the subquery.
+    .where((eb) =>
+      eb.or([
+        eb('tasks.type', '<>', 'consensus'),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('tasks as sibling')
+              .select('sibling.id')
+              .whereRef('sibling.parent_task_id', '=', 'tasks.parent_task_id')
+              .whereRef('sibling.consensus_id', '=', 'tasks.consensus_id')
+              .whereRef('sibling.id', '<>', 'tasks.id')
+              .where('sibling.deleted', '=', 0)
+              .where((s) => s.or([s('sibling.assignee', '=', email), s('sibling.completed_by', '=', email)])),
+          ),
+        ),
+      ]),
+    )
     .orderBy('priority', 'desc')
     .orderBy('created_at')
     .orderBy('id')
@@ -176,7 +216,7 @@ async function claimNext(
     const claimed = await db
       .updateTable('tasks')
       .set({ assignee: email, updated_at: now })
-      .where('id', '=', ctx.store.engine === 'postgres' ? pick.forUpdate().skipLocked() : pick)
+      .where('id', '=', postgres ? pick.forUpdate().skipLocked() : pick)
       .where('assignee', 'is', null)
       .returningAll()
       .executeTakeFirst();

@@ -44,7 +44,8 @@ describe.each(ENGINES)('Consensus stages on %s', (engine) => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await makeTestApp(engine);
+    // Enough requests for every test of the file within the rate limit's minute.
+    t = await makeTestApp(engine, { env: { ANNOTARY_DEFAULT_PLAN: 'enterprise' } });
   });
   afterAll(() => t.close());
 
@@ -199,5 +200,62 @@ describe.each(ENGINES)('Consensus stages on %s', (engine) => {
     expect(fresh).toHaveLength(2);
     expect(fresh.map((c) => c._id)).not.toContain(c1?._id);
     expect((await t.call('GET', `/v2/task/${c1?._id}`)).statusCode).toBe(404);
+  });
+
+  it('/next never hands one person two copies of the same asset in a round', async () => {
+    const pid = await project({ threshold: 0.8 });
+    const a = await importOne(pid, 'independent-a.jpg');
+    const next = async (stage: string, key?: string) =>
+      (await t.call('GET', `/v2/project/${pid}/next?stageId=${stage}`, key ? { key } : {})).json().data
+        .task as View | null;
+
+    const first = await next('c1');
+    expect(first?.parentTask).toBe(a);
+    // The owner holds A's c1 copy: A's c2 copy is not theirs to take, and nothing else waits in c2.
+    expect(await next('c2')).toBeNull();
+    // Nor once the c1 copy is submitted (it rests in the container, completed by them).
+    await submit(first?._id as string, answer('sun'));
+    expect(await next('c2')).toBeNull();
+
+    // Another asset's copy is fine.
+    const b = await importOne(pid, 'independent-b.jpg');
+    expect((await next('c2'))?.parentTask).toBe(b);
+
+    // Someone else gets A's c2 copy, and their answer decides the round.
+    const labeler = `consensus-second-${engine}@example.com`;
+    const key = await t.addUser(labeler);
+    await t.call('POST', `/v2/project/${pid}/assigned`, { body: { assignees: [labeler], role: 'Labeler' } });
+    const theirs = await next('c2', key);
+    expect(theirs?.parentTask).toBe(a);
+    const res = await t.call('POST', `/v2/annotate/${theirs?._id}?nextStage=true`, {
+      key,
+      body: { answer: answer('sun') },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await task(a)).toMatchObject({ stage: 'Done', consensusScore: 1 });
+  });
+
+  it('two /next calls of one person at the same moment take copies of different assets', async () => {
+    const pid = await project({ threshold: 0.8 });
+    // More assets than rounds, so each person always finds copies of two different assets.
+    for (let i = 0; i < 8; i++) await importOne(pid, `race-${i}.jpg`);
+    for (let round = 0; round < 6; round++) {
+      const person = `consensus-race-${round}-${engine}@example.com`;
+      const key = await t.addUser(person);
+      const added = await t.call('POST', `/v2/project/${pid}/assigned`, {
+        body: { assignees: [person], role: 'Labeler' },
+      });
+      expect(added.statusCode, added.body).toBe(200);
+      const [one, two] = await Promise.all(
+        ['c1', 'c2'].map(async (stage) => {
+          const res = await t.call('GET', `/v2/project/${pid}/next?stageId=${stage}`, { key });
+          expect(res.statusCode, res.body).toBe(200);
+          return res.json().data.task as View | null;
+        }),
+      );
+      expect(one).not.toBeNull();
+      expect(two).not.toBeNull();
+      expect(one?.parentTask).not.toBe(two?.parentTask);
+    }
   });
 });
