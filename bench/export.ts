@@ -11,7 +11,7 @@
  * benchmarks do (tsx alone adds some 70 MiB of RSS).
  *
  *   npm run bench -- export [--engine sqlite|postgres|both] [--tasks 100000,1000000] [--heap <MiB>]
- *                           [--runtime built|source]
+ *                           [--runtime built|source] [--settle <seconds idle before the export, 60>]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,7 +22,7 @@ import { type Runtime, startAnnotary } from './lib/annotary.js';
 import { mib, num } from './lib/format.js';
 import { describeOtherCpu, type OtherCpu, watchOtherCpu } from './lib/interference.js';
 import { labelledProject, taskCounts } from './lib/labelled-project.js';
-import { readMemory } from './lib/memory.js';
+import { readMemory, resetPeakRss, rssTops, sampleRss } from './lib/memory.js';
 import { timed } from './lib/stats.js';
 import { type BenchOptions, defineBenchmark, type Result } from './lib/types.js';
 
@@ -35,7 +35,14 @@ interface Figures {
   uncompressedBytes: number;
   lines: number;
   rssBeforeBytes: number;
+  /** VmHWM before the export: the seeding's and start-up's peak. */
+  peakBeforeBytes: number;
+  /** Peak RSS of the export request itself (VmHWM reset just before it), or undefined. */
+  exportPeakBytes: number | undefined;
+  /** VmHWM over the process's life: start-up, seeding, export and download. */
   peakRssBytes: number;
+  /** Highest RSS in each tenth of the export's time: flat tops mean nothing accumulates. */
+  rssTopsByTenth: number[];
   /** Cores' worth of CPU other processes (PostgreSQL included) used during the export. */
   otherCpu: OtherCpu | undefined;
 }
@@ -86,8 +93,19 @@ async function measure(opts: BenchOptions, tasks: number): Promise<Figures> {
   try {
     const { projectId, seedSeconds } = await labelledProject(server, tasks);
     process.stdout.write(`  ${num(tasks)} tasks seeded in ${seedSeconds.toFixed(1)} s\n`);
-    const rssBeforeBytes = readMemory(server.process.pid)?.rssBytes ?? 0;
+    // `--settle <s>` (default 60): the server sits idle before the export, whatever the size.
+    // V8 shrinks a heap that has gone idle; seeding a million tasks takes minutes and 100,000
+    // seconds, so without a common wait the large export started from a shrunk heap and the small
+    // one from the start-up's (on SQLite 150 against 236 MiB of peak for the same 100,000 tasks).
+    const settle = Number(opts.extra.settle ?? 60);
+    if (!(settle >= 0)) throw new Error(`--settle must be a number of seconds, got ${opts.extra.settle}`);
+    if (settle > 0) await new Promise((resolve) => setTimeout(resolve, settle * 1000));
+    const before = readMemory(server.process.pid);
+    const rssBeforeBytes = before?.rssBytes ?? 0;
+    const peakBeforeBytes = before?.peakRssBytes ?? 0;
+    const reset = resetPeakRss(server.process.pid);
     const others = watchOtherCpu([server.process.pid, process.pid]);
+    const rss = sampleRss(server.process.pid);
     const { value: link, ms: exportMs } = await timed(async () => {
       const res = await server.api<{ data: { exportPath: string } }>(
         'GET',
@@ -96,6 +114,8 @@ async function measure(opts: BenchOptions, tasks: number): Promise<Figures> {
       return res.data.exportPath;
     });
     const otherCpu = others.stop();
+    const rssTopsByTenth = rssTops(rss.stop());
+    const exportPeakBytes = reset ? readMemory(server.process.pid)?.peakRssBytes : undefined;
     const zipFile = path.join(tmp, 'export.zip');
     const { ms: downloadMs } = await timed(async () => {
       // The link names the server's public URL; the benchmark reaches the same path on its port.
@@ -115,7 +135,10 @@ async function measure(opts: BenchOptions, tasks: number): Promise<Figures> {
       uncompressedBytes: bytes,
       lines,
       rssBeforeBytes,
+      peakBeforeBytes,
+      exportPeakBytes,
       peakRssBytes,
+      rssTopsByTenth,
       otherCpu,
     };
   } finally {
@@ -132,7 +155,19 @@ async function run(opts: BenchOptions): Promise<Result> {
   const last = figures[figures.length - 1] as Figures;
   return {
     table: {
-      columns: ['tasks', 'export', 'tasks/s', 'download', 'zip', 'uncompressed', 'RSS before', 'peak RSS', 'other CPU'],
+      columns: [
+        'tasks',
+        'export',
+        'tasks/s',
+        'download',
+        'zip',
+        'uncompressed',
+        'RSS before',
+        'peak RSS (export)',
+        'top RSS 1st / last tenth',
+        'peak RSS (life)',
+        'other CPU',
+      ],
       rows: figures.map((f) => [
         f.tasks,
         `${f.exportSeconds.toFixed(2)} s`,
@@ -141,21 +176,35 @@ async function run(opts: BenchOptions): Promise<Result> {
         mib(f.zipBytes),
         mib(f.uncompressedBytes),
         mib(f.rssBeforeBytes),
+        f.exportPeakBytes === undefined ? '-' : mib(f.exportPeakBytes),
+        `${mib(f.rssTopsByTenth[0] ?? 0)} / ${mib(f.rssTopsByTenth.at(-1) ?? 0)}`,
         mib(f.peakRssBytes),
         describeOtherCpu(f.otherCpu),
       ]),
     },
     summary:
       `NDJSON export on ${opts.engine}: ${num(first.tasks)} tasks in ${first.exportSeconds.toFixed(1)} s ` +
-      `(peak RSS ${mib(first.peakRssBytes)})` +
+      `(export peak RSS ${mib(first.exportPeakBytes ?? first.peakRssBytes)})` +
       (figures.length > 1
-        ? `; ${num(last.tasks)} tasks in ${last.exportSeconds.toFixed(1)} s (peak RSS ${mib(last.peakRssBytes)})`
+        ? `; ${num(last.tasks)} tasks in ${last.exportSeconds.toFixed(1)} s (export peak RSS ${mib(last.exportPeakBytes ?? last.peakRssBytes)})`
         : ''),
     notes: [
       'export = the GET /v2/exportV3 request, which streams the whole zip to disk before it answers',
-      'peak RSS = VmHWM of the server process over its life (one fresh process per size)',
+      'peak RSS (export) = VmHWM of the server process reset right before the export request and read right after ' +
+        'it: the peak of the export alone; "-" where /proc/<pid>/clear_refs cannot be written',
+      "peak RSS (life) = VmHWM over the process's life (one fresh process per size): start-up, seeding, export, download",
+      ...figures.map(
+        (f) => `VmHWM before the export (start-up and seeding), ${num(f.tasks)} tasks: ${mib(f.peakBeforeBytes)}`,
+      ),
+      'top RSS = highest VmRSS (sampled every 100 ms) in the first and in the last tenth of the export: equal tops ' +
+        'mean memory does not grow as the export goes on',
+      ...figures.map(
+        (f) =>
+          `top RSS by tenth, ${num(f.tasks)} tasks (MiB): ${f.rssTopsByTenth.map((b) => Math.round(b / 2 ** 20)).join(' ')}`,
+      ),
       `server: ${runtimeOf(opts) === 'built' ? 'node dist/cli/index.js serve (as npm start)' : 'node --import tsx src/cli/index.ts serve'}`,
       'other CPU = cores used by other processes during the export (PostgreSQL backends included)',
+      `the server sat idle ${opts.extra.settle ?? 60} s after seeding, before each export (--settle)`,
       ...(opts.extra.heap ? [`server run with --max-old-space-size=${opts.extra.heap}`] : []),
     ],
     data: { figures, heapLimitMiB: opts.extra.heap ?? null, runtime: runtimeOf(opts) },

@@ -44,6 +44,21 @@ function readHolder(): Holder | undefined {
   }
 }
 
+/**
+ * Its runner died without cleaning up (Ctrl-C, kill): take the lock over. Removing the stale file
+ * and creating a fresh one would race: another waiter that also saw the dead holder could remove
+ * the lock this waiter had just created, and both would run. Instead each waiter atomically
+ * replaces the file with its own holder (write aside, rename over), waits a moment, and holds the
+ * lock only if the file still names it; the last rename wins and the others go back to waiting.
+ */
+async function takeOver(me: Holder): Promise<boolean> {
+  const aside = `${LOCK_FILE}.${process.pid}`;
+  fs.writeFileSync(aside, JSON.stringify(me));
+  fs.renameSync(aside, LOCK_FILE);
+  await sleep(500);
+  return readHolder()?.pid === me.pid;
+}
+
 /** Waits for the lock (as long as it takes), then holds it until this process exits. */
 export async function acquireBenchLock(onWait: (holder: Holder) => void): Promise<void> {
   const me: Holder = { pid: process.pid, command: process.argv.slice(2).join(' '), since: new Date().toISOString() };
@@ -62,10 +77,8 @@ export async function acquireBenchLock(onWait: (holder: Holder) => void): Promis
       await sleep(1000);
     } else if (!holder && ageMs(LOCK_FILE) < 2000) {
       await sleep(100); // being written right now
-    } else {
-      // Its runner died without cleaning up (Ctrl-C, kill): take it over.
-      fs.rmSync(LOCK_FILE, { force: true });
-      await sleep(50 + Math.random() * 100);
+    } else if (await takeOver(me)) {
+      break;
     }
   }
   process.once('exit', () => {
