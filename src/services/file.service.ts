@@ -7,6 +7,8 @@ import type { FileType } from '../schemas/file.js';
 import type { Principal } from './access.js';
 import { type FileLink, fileStoreOf, parseFileUrl, signedFileUrl, verifyFileLink } from './file-url.js';
 import { loadProject } from './project.service.js';
+import { projectSettings } from './project-view.js';
+import type { ProjectRow } from '../store/schema.js';
 import { signObjectUploadUrl, signObjectUrl } from './storage.service.js';
 import { payloadTooLarge } from './upload-form.js';
 
@@ -40,6 +42,30 @@ export function assertBucket(bucket: string | undefined, storageId: string): str
   return bucket;
 }
 
+/**
+ * The bucket of a storage request: the one asked for, else the project's own, when `storageId`
+ * is the storage the project's settings name (`exportStorageId` with `exportStorageBucket`).
+ * Storages have no bucket of their own, and the Python client sends `storageId` without one.
+ */
+export function bucketOf(
+  q: { bucket?: string | undefined },
+  storageId: string,
+  project: ProjectRow | undefined,
+): string {
+  if (q.bucket || !project) return assertBucket(q.bucket, storageId);
+  const settings = projectSettings(project);
+  const ownStorage = typeof settings.exportStorageId === 'string' ? settings.exportStorageId.trim() : '';
+  const ownBucket = typeof settings.exportStorageBucket === 'string' ? settings.exportStorageBucket.trim() : '';
+  if (ownStorage !== storageId || !ownBucket) {
+    throw invalidField(
+      'bucket',
+      `is required with storageId ${storageId} (without it, the project's exportStorageBucket is used when ` +
+        'storageId is its exportStorageId)',
+    );
+  }
+  return assertBucket(ownBucket, storageId);
+}
+
 export interface UploadUrlQuery {
   name: string;
   project: string;
@@ -55,7 +81,7 @@ export async function getUploadUrl(ctx: AppContext, p: Principal, q: UploadUrlQu
   if (!name) throw invalidField('name', 'must be a file name with at least one letter or digit');
   const key = newFileKey(row.id, q.type ?? 'assets', name);
   if (q.storageId) {
-    const bucket = assertBucket(q.bucket, q.storageId);
+    const bucket = bucketOf(q, q.storageId, row);
     return { uploadUrl: await signObjectUploadUrl(ctx, p.orgId, q.storageId, { bucket, key }) };
   }
   return { uploadUrl: signedFileUrl(ctx, 'PUT', key, UPLOAD_URL_SECONDS) };
@@ -79,11 +105,11 @@ function isHttpUrl(value: string): boolean {
  * public and comes back unchanged.
  */
 export async function getSignedUrl(ctx: AppContext, p: Principal, q: SignedUrlQuery) {
-  if (q.project) await loadProject(ctx.store.db, p, q.project, 'read');
+  const project = q.project ? (await loadProject(ctx.store.db, p, q.project, 'read')).row : undefined;
   if (q.storageId) {
     const target = isHttpUrl(q.name)
       ? { url: q.name, ...(q.bucket ? { bucket: q.bucket } : {}) }
-      : { bucket: assertBucket(q.bucket, q.storageId), key: q.name };
+      : { bucket: bucketOf(q, q.storageId, project), key: q.name };
     return { signedUrl: await signObjectUrl(ctx, p.orgId, q.storageId, target) };
   }
   const link = parseFileUrl(ctx, q.name);

@@ -2,7 +2,7 @@ import { extensionOf, FileTooLargeError, safeFileName } from '../adapters/file-s
 import type { AppContext } from '../context.js';
 import { invalidField } from '../errors.js';
 import type { Principal } from './access.js';
-import { assertBucket, LONG_LIVED_SECONDS, newFileKey, storageObjectLink } from './file.service.js';
+import { bucketOf, LONG_LIVED_SECONDS, newFileKey, storageObjectLink } from './file.service.js';
 import { fileStoreOf, signedFileUrl } from './file-url.js';
 import { loadProject, updateProject } from './project.service.js';
 import { copyToStorage } from './storage-upload.js';
@@ -54,7 +54,7 @@ export async function uploadInstructions(
     const storageId = query.storageId ?? (fields.get('storageId') || undefined);
     let url: string;
     if (storageId) {
-      const bucket = assertBucket(query.bucket ?? fields.get('bucket'), storageId);
+      const bucket = bucketOf({ bucket: query.bucket ?? (fields.get('bucket') || undefined) }, storageId, row);
       await copyToStorage(ctx, p.orgId, { storageId, bucket, key: stored.key }, stored.key);
       url = storageObjectLink(ctx, p.orgId, storageId, bucket, stored.key);
     } else {

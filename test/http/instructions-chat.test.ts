@@ -154,6 +154,40 @@ describe.each(ENGINES)('instructions and chat uploads on %s', (engine) => {
     const name = encodeURIComponent(uploadUrl.split('?')[0]!);
     const signed = await t.call('GET', `/v2/getSignedUrl?name=${name}&project=${projectId}&storageId=${storageId}`);
     expect(await (await request(signed.json().data.signedUrl)).body.text()).toBe('png bytes');
+
+    // Without `bucket` (the Python client sends none), the project's own storage bucket is used
+    // when storageId is the storage its settings name; any other storage still needs `bucket`.
+    const noBucket = `/v2/getUploadUrl?project=${projectId}&name=y.png&storageId=${storageId}`;
+    expect((await t.call('GET', noBucket)).json().errors?.[0]?.field).toBe('bucket');
+    const settings = await t.call('POST', `/v2/project/${projectId}`, {
+      body: { exportStorageId: storageId, exportStorageBucket: 'guides' },
+    });
+    expect(settings.statusCode, settings.body).toBe(200);
+    const own: string = (await t.call('GET', noBucket)).json().data.uploadUrl;
+    expect(own.startsWith(`${s3.url}/guides/${projectId}/assets/`)).toBe(true);
+    expect((await request(own, { method: 'PUT', body: 'own bucket' })).statusCode).toBe(200);
+    const key = encodeURIComponent(new URL(own).pathname.split('/').slice(2).join('/'));
+    const read = await t.call('GET', `/v2/getSignedUrl?name=${key}&project=${projectId}&storageId=${storageId}`);
+    expect(await (await request(read.json().data.signedUrl)).body.text()).toBe('own bucket');
+    const guide = await post('instructions', form({}, { name: 'own.txt', body: 'own guide' }), {
+      query: `?storageId=${storageId}`,
+    });
+    expect(guide.statusCode, guide.body).toBe(200);
+    const hopOwn = await request(local(guide.json().data.instructions));
+    expect(await (await request(String(hopOwn.headers.location))).body.text()).toBe('own guide');
+    const other = await t.call('POST', '/v2/storages', {
+      body: {
+        name: 'other',
+        provider: 'CUSTOM_S3',
+        host: s3.url,
+        publicKey: S3RVER_KEYS.accessKeyId,
+        privateKey: 'S3RVER',
+      },
+    });
+    const otherId = other.json().data.storage._id;
+    const elsewhere = await t.call('GET', `/v2/getUploadUrl?project=${projectId}&name=z.png&storageId=${otherId}`);
+    expect([elsewhere.statusCode, elsewhere.json().errors?.[0]?.field]).toEqual([400, 'bucket']);
+    await t.call('POST', `/v2/project/${projectId}`, { body: { exportStorageId: '', exportStorageBucket: '' } });
   });
 
   it('creates one chat asset and task per conversation of a JSON file', async () => {
