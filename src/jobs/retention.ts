@@ -49,3 +49,10 @@ export interface RetentionOptions {
 }
 
 export const DEFAULT_SWEEP_MS = 3_600_000;
+
+/**
+ * Rows one sweep deletes at most. Each batch finds its rows by a scan (no index keeps done jobs:
+ * it would cost every job's end a write), and on PostgreSQL the rows deleted by earlier batches
+ * stay as dead tuples until vacuum, so a sweep is bounded; a backlog goes over several sweeps.
+ */
+export const SWEEP_MAX_ROWS = 100_000;

@@ -14,7 +14,7 @@ import { Bookkeeping, type Running, shortError } from './bookkeeping.js';
 import { claimJobs, type Claim, type ClaimedJob, type Outcome } from './claims.js';
 import { onJobsQueued } from './queue.js';
 import { JOB_RECORDED, retryDelayMs, silentLogger, type JobLogger, type JobRegistry } from './registry.js';
-import { DEFAULT_SWEEP_MS, pruneDoneJobs, type RetentionOptions } from './retention.js';
+import { DEFAULT_SWEEP_MS, pruneDoneJobs, type RetentionOptions, SWEEP_MAX_ROWS } from './retention.js';
 
 export { shortError } from './bookkeeping.js';
 
@@ -161,7 +161,7 @@ export class JobWorker<P extends object = object> {
   private sweep(): void {
     const keep = this.retention?.keepDoneMs ?? 0;
     if (this.sweeping || this.stopping || keep <= 0) return;
-    this.sweeping = pruneDoneJobs(this.db, this.clock.now() - keep)
+    this.sweeping = pruneDoneJobs(this.db, this.clock.now() - keep, { maxRows: SWEEP_MAX_ROWS })
       .then((deleted) => {
         if (deleted > 0) this.log.info({ workerId: this.id, deleted }, 'done jobs past their retention deleted');
       })
