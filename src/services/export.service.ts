@@ -16,7 +16,7 @@ import { exportPlan, type ExportPlan } from './export-options.js';
 import { framed } from './export-chunks.js';
 import { writeSingleEntryZip } from './export-zip.js';
 import { loadProject } from './project.service.js';
-import { parseJson, projectSettings } from './project-view.js';
+import { parseJson, projectStorage } from './project-view.js';
 import { folderPrefix, storageUrlSigner } from './storage.service.js';
 
 /*
@@ -69,10 +69,8 @@ type ExportTarget = { kind: 'local' } | { kind: 'storage'; storageId: string; bu
 
 /** Where the zip goes, checked before any work so a misconfigured project fails fast. */
 async function exportTarget(ctx: AppContext, row: ProjectRow): Promise<ExportTarget> {
-  const settings = projectSettings(row);
-  if (settings.exportStorageEnabled !== true) return { kind: 'local' };
-  const storageId = typeof settings.exportStorageId === 'string' ? settings.exportStorageId.trim() : '';
-  const bucket = typeof settings.exportStorageBucket === 'string' ? settings.exportStorageBucket.trim() : '';
+  const { enabled, storageId, bucket, path: storagePath } = projectStorage(row);
+  if (!enabled) return { kind: 'local' };
   if (!storageId) {
     throw invalidField('exportStorageId', 'exportStorageEnabled is set but the project names no export storage');
   }
@@ -82,7 +80,7 @@ async function exportTarget(ctx: AppContext, row: ProjectRow): Promise<ExportTar
   // Fails with 404 when the storage is unknown, deleted or of another organization.
   const signer = await storageUrlSigner(ctx, row.organization_id, storageId);
   signer.close();
-  const folder = typeof settings.exportStoragePath === 'string' ? folderPrefix(settings.exportStoragePath) : '';
+  const folder = folderPrefix(storagePath);
   return { kind: 'storage', storageId, bucket, folder };
 }
 

@@ -7,7 +7,7 @@ import type { FileType } from '../schemas/file.js';
 import type { Principal } from './access.js';
 import { type FileLink, fileStoreOf, parseFileUrl, signedFileUrl, verifyFileLink } from './file-url.js';
 import { loadProject } from './project.service.js';
-import { projectSettings } from './project-view.js';
+import { projectStorage } from './project-view.js';
 import type { ProjectRow } from '../store/schema.js';
 import { signObjectUploadUrl, signObjectUrl } from './storage.service.js';
 import { payloadTooLarge } from './upload-form.js';
@@ -53,17 +53,15 @@ export function bucketOf(
   project: ProjectRow | undefined,
 ): string {
   if (q.bucket || !project) return assertBucket(q.bucket, storageId);
-  const settings = projectSettings(project);
-  const ownStorage = typeof settings.exportStorageId === 'string' ? settings.exportStorageId.trim() : '';
-  const ownBucket = typeof settings.exportStorageBucket === 'string' ? settings.exportStorageBucket.trim() : '';
-  if (ownStorage !== storageId || !ownBucket) {
+  const own = projectStorage(project);
+  if (own.storageId !== storageId || !own.bucket) {
     throw invalidField(
       'bucket',
       `is required with storageId ${storageId} (without it, the project's exportStorageBucket is used when ` +
         'storageId is its exportStorageId)',
     );
   }
-  return assertBucket(ownBucket, storageId);
+  return assertBucket(own.bucket, storageId);
 }
 
 export interface UploadUrlQuery {

@@ -44,6 +44,18 @@ export function projectSettings(row: ProjectRow): Record<SettingKey, unknown> {
   return { ...SETTINGS_DEFAULTS, ...parseJson<Record<string, unknown>>(row.settings, {}) };
 }
 
+/** The project's own storage, as its settings name it (trimmed; '' when unset or not text). */
+export function projectStorage(row: ProjectRow): { enabled: boolean; storageId: string; bucket: string; path: string } {
+  const settings = projectSettings(row);
+  const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+  return {
+    enabled: settings.exportStorageEnabled === true,
+    storageId: text(settings.exportStorageId),
+    bucket: text(settings.exportStorageBucket),
+    path: typeof settings.exportStoragePath === 'string' ? settings.exportStoragePath : '',
+  };
+}
+
 export interface ProjectExtras {
   members: { email: string; role: string }[];
   batches: BatchView[];
