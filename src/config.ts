@@ -7,6 +7,10 @@ export type Plan = (typeof PLANS)[number];
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** The contract's four deployments; a server says which one it is (/healthz, the document's servers). */
+export const DEPLOYMENTS = ['eu', 'us', 'india', 'test'] as const;
+export type Deployment = (typeof DEPLOYMENTS)[number];
+
 export interface Config {
   port: number;
   host: string;
@@ -16,6 +20,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Base of every URL the server hands out, without a trailing slash. */
   publicUrl: string;
+  /** Which of the contract's deployments this server is. */
+  deployment: Deployment;
   /** 32-byte key for secrets at rest; undefined means "use the key file in dataDir". */
   secretKey: Buffer | undefined;
   bootstrapApiKey: string | undefined;
@@ -134,6 +140,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     redisUrl,
     publicUrl,
+    deployment: enumVar(env, 'ANNOTARY_DEPLOYMENT', DEPLOYMENTS, 'eu'),
     secretKey: secretKeyVar(env),
     bootstrapApiKey: apiKeyVar(env),
     bootstrapEmail: emailVar(env, 'ANNOTARY_BOOTSTRAP_EMAIL'),

@@ -15,8 +15,13 @@ import { registerRoutes } from './routes/index.js';
 
 export type App = FastifyInstance;
 
+export interface BuildOptions {
+  /** Runs on the root instance before any route exists: hooks added here see every route. */
+  beforeRoutes?: (app: App) => void;
+}
+
 /** Builds the HTTP app around a context; does not listen (tests use inject()). */
-export async function buildApp(ctx: AppContext): Promise<App> {
+export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<App> {
   const logger: FastifyBaseLogger = ctx.log;
   const app = Fastify({
     loggerInstance: logger,
@@ -64,6 +69,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       'request',
     );
   });
+
+  options.beforeRoutes?.(app);
 
   // The docs page and its assets are public and not counted.
   app.addHook('onRoute', (route) => {

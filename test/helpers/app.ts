@@ -29,6 +29,8 @@ export interface TestApp {
 export interface TestAppOptions {
   env?: Record<string, string>;
   clock?: Clock;
+  /** Runs on the root instance before any route exists (hooks installed here see every route). */
+  beforeRoutes?: (app: App) => void;
 }
 
 export async function makeTestApp(engine: Engine, opts: TestAppOptions = {}): Promise<TestApp> {
@@ -42,7 +44,7 @@ export async function makeTestApp(engine: Engine, opts: TestAppOptions = {}): Pr
   const ctx = await createContext(config, { store, migrated: true, ...(opts.clock ? { clock: opts.clock } : {}) });
   const boot = await bootstrap(store.db, ctx.clock, { plan: config.defaultPlan });
   if (!boot?.apiKey) throw new Error('bootstrap made no key');
-  const app = await buildApp(ctx);
+  const app = await buildApp(ctx, opts.beforeRoutes ? { beforeRoutes: opts.beforeRoutes } : {});
   await app.ready();
   const ownerKey = boot.apiKey;
   return {

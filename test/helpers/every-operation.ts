@@ -1,0 +1,258 @@
+import { expect } from 'vitest';
+import type { TestApp } from './app.js';
+import { fillBucket, S3RVER_KEYS, type startS3rver } from './emulators.js';
+import { expectOk, type Behave, type PluginServer } from './plugin-server.js';
+import type { Receiver } from './webhook-receiver.js';
+import { waitFor } from './wait.js';
+
+/**
+ * Drives every operation of the API once or more with realistic data, as a team would use it:
+ * a project with an ontology and a workflow (Label, Review, Plugin, Webhook, Complete), assets,
+ * batches, tasks worked through, issues, attachments, pre-labels, uploads, storages, plugins,
+ * members, exports and metrics. The caller records the answers (answer-recorder).
+ */
+
+export const ONTOLOGY = {
+  tools: [
+    { schemaId: 'car', title: 'Car', tool: 'bounding-box', color: '#ff0000', ocrEnabled: false, myExtra: 1 },
+    {
+      schemaId: 'lane',
+      title: 'Lane',
+      tool: 'polyline',
+      classifications: [{ schemaId: 'kind', title: 'Kind', tool: 'text' }],
+    },
+  ],
+  classifications: [
+    {
+      schemaId: 'weather',
+      title: 'Weather',
+      tool: 'radio',
+      required: true,
+      options: [
+        { schemaId: 'sun', value: 'Sunny' },
+        { schemaId: 'rain', value: 'Rainy' },
+      ],
+    },
+  ],
+  relations: [{ schemaId: 'follows', title: 'Follows', tool: 'one-to-one' }],
+  customNote: 'kept as sent',
+};
+
+export const BOX = { schemaId: 'car', objectId: 'box-1', 'bounding-box': { x: 1, y: 2, width: 30, height: 40 } };
+export const SUN = { schemaId: 'weather', answer: 'sun' };
+
+/** The plugin answers through /pluginLog and /pluginResponse, as a real model server would. */
+export const pluginBehaviour =
+  (plugin: () => PluginServer): Behave =>
+  (call, api) => ({
+    status: 200,
+    after: async () => {
+      const { session } = call.body;
+      await expectOk(plugin(), api, 'POST', '/v2/pluginLog', { session, logs: ['model loaded', { found: 1 }] });
+      await expectOk(plugin(), api, 'POST', '/v2/pluginResponse', { session, response: { tools: [BOX], classifications: [SUN] } });
+    },
+  });
+
+export interface Fixtures {
+  s3: Awaited<ReturnType<typeof startS3rver>>;
+  plugin: PluginServer;
+  receiver: Receiver;
+}
+
+type Json = Record<string, unknown>;
+
+function form(fields: Record<string, string>, file?: { name: string; body: string | Buffer }): FormData {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(fields)) f.append(k, v);
+  if (file) f.append('file', new Blob([file.body]), file.name);
+  return f;
+}
+
+export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<void> {
+  const call = async (method: string, url: string, body?: unknown, key?: string) => {
+    const res = await t.call(method, url, { ...(body === undefined ? {} : { body }), ...(key ? { key } : {}) });
+    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+    return res.json().data as Json;
+  };
+  const get = (url: string) => call('GET', url);
+  const orgId = t.orgId;
+
+  // Storages and files in them.
+  await fillBucket(fx.s3.client, 'frames', { 'drive/a.jpg': 'a', 'drive/b.jpg': 'b', 'guide.pdf': '%PDF' });
+  const storage = (
+    await call('POST', '/v2/storages', {
+      name: 'Lab bucket',
+      provider: 'CUSTOM_S3',
+      host: fx.s3.url,
+      publicKey: S3RVER_KEYS.accessKeyId,
+      privateKey: S3RVER_KEYS.secretAccessKey,
+    })
+  ).storage as Json;
+  const storageId = storage._id as string;
+  await get('/v2/storages?page=1&limit=10');
+  await get(`/v2/storages/${storageId}/files?bucketName=frames&path=drive&getSignedUrls=false`);
+  await get(`/v2/storages/${storageId}/files?bucketName=frames`);
+
+  // Plugins.
+  const plugin = (await call('POST', '/v2/plugins', { name: 'Detector', url: `${fx.plugin.url}/detect`, secret: 's3cret' }))
+    .plugin as Json;
+  const spare = (await call('POST', '/v2/plugins', { name: 'Spare', url: `${fx.plugin.url}/spare`, secret: 's' }))
+    .plugin as Json;
+  await get('/v2/plugins?limit=10');
+  await call('DELETE', `/v2/plugins/${String(spare._id)}`);
+
+  // Projects.
+  const pid = ((await call('POST', '/v2/project', { name: 'Street scenes', description: 'Cars and lanes' })).project as Json)
+    ._id as string;
+  await call('POST', '/v2/project', { name: 'Point clouds', type: 'pct', pctConfig: { segmentationMode: true } });
+  const stages = [
+    { id: 'Start', type: 'Start', name: 'Start', next: ['Model'], position: { x: 0, y: 0 } },
+    { id: 'Model', type: 'Plugin', name: 'Model', next: ['Label'], pluginId: plugin._id, pluginConfig: { minScore: 0.4 } },
+    { id: 'Label', type: 'Label', name: 'Label', next: ['Review'] },
+    { id: 'Review', type: 'Review', name: 'Review', next: ['Hook', 'Label'] },
+    {
+      id: 'Hook',
+      type: 'Webhook',
+      name: 'Notify us',
+      next: ['Complete'],
+      webhook: { url: `${fx.receiver.url}/hook`, authType: 'secret', secret: 'hook-secret' },
+    },
+    { id: 'Complete', type: 'Complete', name: 'Complete', next: [] },
+  ];
+  await call('POST', `/v2/project/${pid}`, {
+    stages,
+    categorySchema: ONTOLOGY,
+    errorCodesEnabled: true,
+    errorSchema: { codes: [{ category: 'Box', name: 'Loose box', key: 'loose' }] },
+    projectPlugins: { hints: true },
+    tags: ['streets'],
+  });
+  await get('/v2/listProjects?page=1&limit=10&sort=-createdAt');
+  await get(`/v2/project/${pid}`);
+
+  // Members and invites.
+  const lead = await t.addUser('lead@example.com');
+  await call('POST', `/v2/organization/${orgId}/users`, { users: [{ email: 'ann@example.com' }, { email: 'bo@example.com', organizationRole: 'admin' }] });
+  await get(`/v2/organization/${orgId}/users`);
+  await call('DELETE', `/v2/organization/${orgId}/users`, { users: ['bo@example.com'] });
+  await call('POST', `/v2/organization/${orgId}/invites`, {
+    to: ['new@example.com', 'later@example.com'],
+    projectAssignments: [{ projectId: pid, projectRole: 'Labeler' }],
+  });
+  await get(`/v2/organization/${orgId}/invites`);
+  await call('DELETE', `/v2/organization/${orgId}/invites`, { to: ['later@example.com'] });
+  await call('POST', `/v2/project/${pid}/assigned`, { assignees: ['lead@example.com', 'ann@example.com'], role: 'Lead' });
+
+  // Batches and assets.
+  await call('POST', `/v2/batches/${pid}`, { batches: 'Morning' });
+  await call('POST', `/v2/batches/${pid}`, { batches: [{ name: 'Evening' }] });
+  const batches = (await get(`/v2/batches/${pid}`)) as unknown;
+  expect(batches).toBeDefined();
+  const imported = await call('POST', `/v2/project/${pid}/cloud`, {
+    assets: [
+      { data: 'https://cdn.example.com/street/1.jpg', externalId: 'street-1', batches: ['Morning'], metadata: { width: 1920, height: 1080, camera: { id: 'front' } } },
+      { data: 'https://cdn.example.com/street/2.jpg', externalId: 'street-2', contextData: { city: 'Lyon' } },
+      { data: 'https://cdn.example.com/street/3.jpg', externalId: 'street-3' },
+      { data: 'https://cdn.example.com/street/4.jpg', externalId: 'street-4' },
+    ],
+    priority: 5,
+  });
+  const assets = imported.assets as { _id: string; taskId: string }[];
+  const [a1, a2, a3, a4] = assets.map((a) => a.taskId) as [string, string, string, string];
+  const assetIds = assets.map((a) => a._id);
+  await call('POST', '/v2/assignBatches', { project: pid, batches: ['Evening'], assets: [assetIds[1]] });
+  await get(`/v2/project/${pid}/assets?page=1&limit=10`);
+
+  // The plugin stage: the plugin logs and answers, the tasks reach Label.
+  const stageOf = async (id: string) =>
+    (await t.store.db.selectFrom('tasks').select('stage_id').where('id', '=', id).executeTakeFirstOrThrow()).stage_id;
+  for (const id of [a1, a2, a3, a4]) await waitFor(async () => (await stageOf(id)) === 'Label', `task ${id} in Label`);
+  expect(fx.plugin.problems).toEqual([]);
+  const session = ((await get(`/v2/pluginLog?project=${pid}&stageId=Model`)).logs as Json[])[0]?.session as string;
+  await get(`/v2/pluginLog?session=${session}&sort=createdAt`);
+  await call('POST', '/v2/pluginLog', { session, message: 'late line' });
+  await call('POST', `/v2/project/${pid}/rerun-plugin`, { stageId: 'Model' });
+
+  // Work: next, annotate (both verbs), review, history, assign, forward, requeue, priority.
+  const next = await get(`/v2/project/${pid}/next?stageId=Label`);
+  expect(next).toBeDefined();
+  await call('POST', `/v2/annotate/${a1}?nextStage=true`, { answer: { tools: [BOX], classifications: [SUN], relations: [] }, duration: 4200 });
+  await call('GET', `/v2/annotate/${a2}`, { answer: { objects: [BOX], classifications: [SUN] } });
+  await call('POST', `/v2/review/${a1}`, { reviewStatus: 'Accepted' });
+  await waitFor(async () => (await stageOf(a1)) === 'Complete', 'the webhook stage to pass the task on');
+  await get(`/v2/task/${a1}`);
+  await get(`/v2/project/${pid}/tasks?page=1&limit=10&includeAnswer=true`);
+  await get(`/v2/project/${pid}/tasks?status[eq]=Completed`);
+  const history = await get(`/v2/task/${a1}/history`);
+  const historyId = (history.history as Json[] | undefined)?.[0]?._id ?? (Object.values(history)[0] as Json[])[0]?._id;
+  await get(`/v2/taskHistory/${String(historyId)}`);
+  await call('POST', '/v2/task/assign', { project: pid, tasks: [a3], stage: 'Label', user: 'lead@example.com' });
+  await call('POST', `/v2/project/${pid}/updatePriority`, { filters: { taskIds: [a3] }, priority: 9 });
+  await call('POST', `/v2/project/${pid}/requeueTasks`, { toStageId: 'Label', filters: { taskIds: [a2] }, options: { removeAssignee: true } });
+
+  // Webhooks: the status of the stages, the log, a re-run.
+  await get(`/v2/project/${pid}/stages`);
+  await get(`/v2/project/${pid}/webhookLogs?limit=10`);
+  await call('POST', `/v2/project/${pid}/rerun-webhook`, { stageId: 'Hook' });
+
+  // Issues.
+  const created = await call('POST', '/v2/issues', { content: 'The box is loose', labelTask: a1, position: '[10, 20]', page: 0, errorCodes: ['loose'] });
+  const issueId = ((created.issue as Json | undefined)?._id ?? created._id) as string;
+  await get(`/v2/issues?project=${pid}&page=1&limit=10`);
+  await call('POST', `/v2/issues/${issueId}/comment`, { content: 'Fixed it' });
+  await call('POST', `/v2/issues/${issueId}`, { status: 'Resolved' });
+  const spareIssue = await call('POST', '/v2/issues', { content: 'Duplicate', labelTask: a1 });
+  await call('DELETE', `/v2/issues/${String((spareIssue.issue as Json | undefined)?._id ?? spareIssue._id)}`);
+
+  // Attachments and pre-labels.
+  await call('POST', '/v2/attachments', {
+    project: pid,
+    attachments: [
+      { externalId: 'street-2', attachments: [{ type: 'TEXT', value: 'rainy morning' }, { type: 'IMAGE', value: 'https://cdn.example.com/map.png' }] },
+    ],
+  });
+  const pre = await call('POST', `/v2/project/${pid}/cloud`, { assets: [{ data: 'https://cdn.example.com/street/5.jpg', externalId: 'street-5' }] });
+  expect(pre).toBeDefined();
+  // A project without a plugin keeps new tasks in Start, where pre-labels go.
+  const plain = ((await call('POST', '/v2/project', { name: 'Pre-labelled' })).project as Json)._id as string;
+  await call('POST', `/v2/project/${plain}`, {
+    categorySchema: ONTOLOGY,
+    stages: [
+      { id: 'Start', type: 'Start', next: ['Hold'] },
+      { id: 'Hold', type: 'Hold', next: ['Complete'] },
+      { id: 'Complete', type: 'Complete' },
+    ],
+  });
+  await call('POST', `/v2/project/${plain}/cloud`, { assets: [{ data: 'https://cdn.example.com/p/1.jpg', externalId: 'p-1' }] });
+  await call('POST', '/v2/import/labels', { project: plain, jsonContent: [{ externalId: 'p-1', objects: [BOX], classifications: [SUN] }] });
+  await call('POST', `/v2/project/${plain}/forward`, { stageId: 'Start' });
+
+  // Files: upload and read URLs, instructions, chat.
+  await get(`/v2/getUploadUrl?project=${pid}&name=frame.png`);
+  const upload = await get(`/v2/getUploadUrl?project=${pid}&name=frame.png&storageId=${storageId}&bucket=frames`);
+  expect(upload).toBeDefined();
+  await get(`/v2/getSignedUrl?name=${encodeURIComponent('https://cdn.example.com/street/1.jpg')}`);
+  for (const [what, payload] of [
+    ['instructions', form({}, { name: 'Guide.pdf', body: '%PDF-1.7 guide' })],
+    ['chat', form({ namingStrategy: 'index' }, { name: 'chats.json', body: JSON.stringify([{ messages: [{ id: '1', content: 'Hi', user: { role: 'user', id: 'ann@example.net' } }] }]) })],
+    ['chat', form({ numberOfConversations: '2' })],
+  ] as const) {
+    const res = await t.app.inject({ method: 'POST', url: `/v2/project/${pid}/${what}`, headers: { apikey: t.ownerKey }, payload });
+    expect(res.statusCode, res.body).toBeLessThan(300);
+  }
+
+  // Exports, their download, metrics.
+  const link = (await get(`/v2/export?project=${pid}&format=json&includeMetadata=true`)).exportPath as string;
+  await get(`/v2/exportV3?project=${pid}&format=ndjson&type=issue`);
+  const download = await t.app.inject({ method: 'GET', url: new URL(link).pathname });
+  expect(download.statusCode).toBe(200);
+  for (const metric of ['LabelStageGroups', 'TimePerTask', 'AnnotationStatus', 'AnswerDistribution', 'ConsensusRanges', 'AssetSize']) {
+    await get(`/v2/${pid}/overview/${metric}`);
+  }
+
+  // Removals last.
+  await call('DELETE', `/v2/project/${pid}/assets`, { assets: [assetIds[3]] });
+  await call('DELETE', `/v2/storages/${storageId}`);
+  await call('DELETE', `/v2/project/${plain}`);
+  expect(lead).toBeTruthy();
+}
