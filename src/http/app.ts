@@ -10,6 +10,9 @@ import { identifyHook, requireKeyHook } from './plugins/auth.js';
 import { handleError, handleNotFound } from './plugins/errors.js';
 import { normalizeInput } from './plugins/nulls.js';
 import { rateLimitHook } from './plugins/rate-limit.js';
+import { componentSchemas } from './openapi/components.js';
+import { describeRoute } from './openapi/describe-routes.js';
+import { swaggerOptions } from './openapi/document.js';
 import { fileRoutes } from './routes/files.routes.js';
 import { registerRoutes } from './routes/index.js';
 
@@ -45,9 +48,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     return parseJson(req, text, done);
   });
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
-  // Plain JSON.stringify: response schemas document the API but must not strip the unknown
-  // properties users keep inside their stored documents.
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // The named resources of the document. Success answers are serialised with their schema
+  // (fast-json-stringify): stored documents in them declare `additionalProperties: true`.
+  for (const schema of componentSchemas()) app.addSchema(schema);
+  app.addHook('onRoute', describeRoute);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
 
@@ -77,25 +81,16 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     if (route.url.startsWith('/docs')) route.config = { ...route.config, public: true, unlimited: true };
   });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Annotary REST API',
-        version: '2.0.0',
-        description: 'Wire-compatible annotation platform API v2.',
-      },
-      servers: [{ url: ctx.config.publicUrl }],
-      components: { securitySchemes: { apikey: { type: 'apiKey', in: 'header', name: 'apikey' } } },
-      security: [{ apikey: [] }],
-    },
+  await app.register(swagger, swaggerOptions(ctx.config));
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', displayOperationId: true, filter: true, tryItOutEnabled: false },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
 
   app.get('/healthz', { config: { public: true, unlimited: true }, schema: { hide: true } }, async (_req, reply) => {
     try {
       await sql`select 1`.execute(ctx.store.db);
-      return { status: 'success', data: { store: ctx.store.engine } };
+      return { status: 'success', data: { store: ctx.store.engine, deployment: ctx.config.deployment } };
     } catch (err) {
       ctx.log.warn({ error: describeError(err) }, 'health check: store did not answer');
       return reply.status(503).send({ status: 'error', message: 'store unavailable' });

@@ -1,3 +1,4 @@
+import { PassThrough, Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** One answer of the app: what the handler gave and what went on the wire. */
@@ -32,14 +33,24 @@ export function recordAnswers(app: FastifyInstance): RecordedAnswer[] {
     const route = req.routeOptions.url;
     if (route === undefined) return payload;
     const given = req[GIVEN];
-    answers.push({
+    const contentType = String(reply.getHeader('content-type') ?? '');
+    const answer: RecordedAnswer = {
       method: req.method,
       route,
       status: reply.statusCode,
-      contentType: String(reply.getHeader('content-type') ?? ''),
+      contentType,
       given: given === undefined ? undefined : JSON.parse(given),
       sent: typeof payload === 'string' ? payload : undefined,
-    });
+    };
+    answers.push(answer);
+    // A streamed JSON answer (a storage listing) is read as it goes out.
+    if (payload instanceof Readable && contentType.startsWith('application/json')) {
+      const tee = new PassThrough();
+      let text = '';
+      tee.on('data', (chunk: Buffer | string) => (text += chunk.toString()));
+      tee.on('end', () => (answer.sent = text));
+      return payload.pipe(tee);
+    }
     return payload;
   });
   return answers;

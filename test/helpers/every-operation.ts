@@ -218,7 +218,7 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   await call('POST', `/v2/project/${plain}`, {
     categorySchema: ONTOLOGY,
     stages: [
-      { id: 'Start', type: 'Start', next: ['Hold'] },
+      { id: 'Start', type: 'Start', next: ['Hold'], autoForward: false },
       { id: 'Hold', type: 'Hold', next: ['Complete'] },
       { id: 'Complete', type: 'Complete' },
     ],
@@ -248,6 +248,20 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   expect(download.statusCode).toBe(200);
   for (const metric of ['LabelStageGroups', 'TimePerTask', 'AnnotationStatus', 'AnswerDistribution', 'ConsensusRanges', 'AssetSize']) {
     await get(`/v2/${pid}/overview/${metric}`);
+  }
+
+  // Refusals: each error status a client meets, in the one envelope.
+  const member = await t.addUser('member@example.com');
+  const refusals: [string, string, unknown, string | null, number][] = [
+    ['GET', '/v2/listProjects', undefined, null, 401],
+    ['GET', `/v2/project/${'0'.repeat(24)}`, undefined, t.ownerKey, 404],
+    ['POST', '/v2/project', { name: '' }, t.ownerKey, 400],
+    ['POST', `/v2/project/${pid}`, { name: 'Taken over' }, member, 404],
+    ['POST', '/v2/storages', { name: 'x', provider: 'AWS' }, member, 403],
+  ];
+  for (const [method, url, body, key, status] of refusals) {
+    const res = await t.call(method, url, { ...(body === undefined ? {} : { body }), key });
+    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(status);
   }
 
   // Removals last.

@@ -1,0 +1,189 @@
+import { Type } from 'typebox';
+import { Nullable } from '../../schemas/common.js';
+import { ref } from './components.js';
+import { Count, ListOf, type Operation } from './operation-types.js';
+
+const project = Type.Object({ project: ref('Project') });
+const task = Type.Object({ task: ref('Task') });
+const moved = (what: string) => Count(`tasks ${what}`);
+
+/** Projects, assets, batches and tasks: the operations of daily annotation work. */
+export const WORK_OPERATIONS: Record<string, Operation> = {
+  'GET /v2/listProjects': {
+    id: 'listProjects',
+    summary: 'List the projects of your organization',
+    status: 200,
+    data: ListOf('projects', ref('ProjectListItem')),
+  },
+  'GET /v2/project/:projectId': {
+    id: 'getProject',
+    summary: 'Get a project with its ontology, workflow and your role on it',
+    status: 200,
+    data: project,
+  },
+  'POST /v2/project': {
+    id: 'createProject',
+    summary: 'Create a project',
+    description: 'A new project gets the default workflow Start, Label, Complete and you as its Manager.',
+    status: 201,
+    data: project,
+  },
+  'POST /v2/project/:projectId': {
+    id: 'updateProject',
+    summary: 'Update a project (ontology, workflow, settings)',
+    description:
+      'Only the fields sent change. A new `stages` list is checked as a graph; tasks in a removed stage ' +
+      'make the update fail. `categorySchema`, `stages`, `pluginConfig` and `errorSchema` keep unknown properties.',
+    status: 200,
+    data: project,
+    errors: [409],
+  },
+  'DELETE /v2/project/:projectId': {
+    id: 'deleteProject',
+    summary: 'Delete a project (soft delete)',
+    status: 200,
+    data: Type.Object({
+      project: Type.Object({ _id: Type.String(), name: Type.String(), deleted: Type.Literal(true) }),
+    }),
+  },
+  'POST /v2/project/:projectId/cloud': {
+    id: 'importAssets',
+    summary: 'Import assets from URLs; each becomes a task',
+    description:
+      'Every asset gets a task that enters the Start stage and moves on at once (Plugin and Webhook stages are ' +
+      'called in the background). Batches are named by id or name.',
+    status: 201,
+    data: Type.Object({
+      assetsCreated: Count('assets created'),
+      assets: Type.Array(Type.Object({ _id: Type.String(), externalId: Type.String(), taskId: Type.String() })),
+    }),
+    errors: [409, 413],
+  },
+  'GET /v2/project/:projectId/assets': {
+    id: 'listAssets',
+    summary: 'List the assets of a project',
+    status: 200,
+    data: ListOf('assets', ref('Asset')),
+  },
+  'DELETE /v2/project/:projectId/assets': {
+    id: 'deleteAssets',
+    summary: 'Delete assets and their tasks (soft delete)',
+    status: 200,
+    data: Type.Object({ deletedCount: Count('assets deleted') }),
+  },
+  'GET /v2/batches/:projectId': {
+    id: 'listBatches',
+    summary: 'List the batches of a project',
+    status: 200,
+    data: ListOf('batches', ref('Batch')),
+  },
+  'POST /v2/batches/:projectId': {
+    id: 'createBatch',
+    summary: 'Create batches',
+    description: 'Answers every batch of the project, the new ones included.',
+    status: 201,
+    data: ListOf('batches', ref('Batch')),
+  },
+  'POST /v2/assignBatches': {
+    id: 'assignBatches',
+    summary: 'Add assets to batches',
+    status: 200,
+    data: Type.Object({ assets: Count('assets changed'), batches: Type.Array(ref('Batch')) }),
+  },
+  'GET /v2/task/:taskId': { id: 'getTask', summary: 'Get a task with its answer', status: 200, data: task },
+  'GET /v2/project/:projectId/tasks': {
+    id: 'listTasks',
+    summary: 'List the tasks of a project',
+    description: '`fields` keeps only the named properties of each task; `includeAnswer=true` adds the answers.',
+    status: 200,
+    data: ListOf('tasks', ref('TaskListItem')),
+  },
+  'GET /v2/task/:taskId/history': {
+    id: 'getTaskHistory',
+    summary: 'The stages a task went through, oldest first',
+    status: 200,
+    data: Type.Object({ taskHistory: Type.Array(ref('TaskHistoryEntry')), total: Count('entries') }),
+  },
+  'GET /v2/taskHistory/:id': {
+    id: 'getTaskHistoryEntry',
+    summary: 'One entry of a task history',
+    status: 200,
+    data: Type.Object({ taskHistory: ref('TaskHistoryEntry') }),
+  },
+  'GET /v2/annotate/:taskId': {
+    id: 'annotateTask',
+    summary: 'Replace the answer of a task (GET with a body, as the contract names it)',
+    description:
+      'Replaces the annotations whatever the stage. `nextStage=true` also submits the task, moving it to ' +
+      'the next stage. The same operation as POST.',
+    status: 200,
+    data: task,
+  },
+  'POST /v2/annotate/:taskId': {
+    id: 'annotateTaskPost',
+    summary: 'Replace the answer of a task',
+    description: 'The same as the GET form, for clients that cannot send a body with GET.',
+    status: 200,
+    data: task,
+  },
+  'POST /v2/review/:taskId': {
+    id: 'reviewTask',
+    summary: 'Accept or reject a task in a Review stage',
+    description: 'Accepted moves the task to the first `next` stage, Rejected to the second.',
+    status: 200,
+    data: task,
+    errors: [409],
+  },
+  'GET /v2/project/:projectId/next': {
+    id: 'getNextTask',
+    summary: 'Take the next task to work on',
+    description: 'Assigns the task to you; `task` is null when no task waits in your stages.',
+    status: 200,
+    data: Type.Object({ task: Nullable(ref('Task')) }),
+  },
+  'POST /v2/task/assign': {
+    id: 'assignTasks',
+    summary: 'Assign tasks of a stage to a user (or unassign them)',
+    status: 200,
+    data: Type.Object({ modifiedCount: moved('assigned'), assignee: Nullable(Type.String()) }),
+  },
+  'POST /v2/project/:projectId/forward': {
+    id: 'forwardTasks',
+    summary: 'Forward the tasks waiting in a Start or Hold stage',
+    status: 200,
+    data: Type.Object({ forwarded: moved('forwarded'), stageId: Type.String() }),
+  },
+  'POST /v2/project/:projectId/requeueTasks': {
+    id: 'requeueTasks',
+    summary: 'Move tasks to a stage',
+    description: 'Tasks chosen by `filters` move to `toStageId`; `options` clear annotations, assignee or history.',
+    status: 200,
+    data: Type.Object({
+      modifiedCount: Type.Object({ modified: moved('moved'), toStageId: Type.String() }),
+    }),
+  },
+  'POST /v2/project/:projectId/updatePriority': {
+    id: 'updateTaskPriority',
+    summary: 'Set the priority of tasks',
+    status: 200,
+    data: Type.Object({ modifiedCount: moved('changed'), priority: Type.Integer() }),
+  },
+  'POST /v2/import/labels': {
+    id: 'importLabels',
+    summary: 'Write pre-labels onto tasks still in the Start stage',
+    description: 'Tasks outside Start are reported in `skipped`, not changed.',
+    status: 200,
+    data: Type.Object({
+      imported: Count('tasks pre-labelled'),
+      skipped: Type.Array(
+        Type.Object({
+          index: Type.Integer(),
+          assetId: Type.Optional(Type.String()),
+          externalId: Type.Optional(Type.String()),
+          reason: Type.String(),
+          message: Type.String(),
+        }),
+      ),
+    }),
+  },
+};
