@@ -49,7 +49,10 @@ export const pluginBehaviour =
     after: async () => {
       const { session } = call.body;
       await expectOk(plugin(), api, 'POST', '/v2/pluginLog', { session, logs: ['model loaded', { found: 1 }] });
-      await expectOk(plugin(), api, 'POST', '/v2/pluginResponse', { session, response: { tools: [BOX], classifications: [SUN] } });
+      await expectOk(plugin(), api, 'POST', '/v2/pluginResponse', {
+        session,
+        response: { tools: [BOX], classifications: [SUN] },
+      });
     },
   });
 
@@ -94,20 +97,29 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   await get(`/v2/storages/${storageId}/files?bucketName=frames`);
 
   // Plugins.
-  const plugin = (await call('POST', '/v2/plugins', { name: 'Detector', url: `${fx.plugin.url}/detect`, secret: 's3cret' }))
-    .plugin as Json;
+  const plugin = (
+    await call('POST', '/v2/plugins', { name: 'Detector', url: `${fx.plugin.url}/detect`, secret: 's3cret' })
+  ).plugin as Json;
   const spare = (await call('POST', '/v2/plugins', { name: 'Spare', url: `${fx.plugin.url}/spare`, secret: 's' }))
     .plugin as Json;
   await get('/v2/plugins?limit=10');
   await call('DELETE', `/v2/plugins/${String(spare._id)}`);
 
   // Projects.
-  const pid = ((await call('POST', '/v2/project', { name: 'Street scenes', description: 'Cars and lanes' })).project as Json)
-    ._id as string;
+  const pid = (
+    (await call('POST', '/v2/project', { name: 'Street scenes', description: 'Cars and lanes' })).project as Json
+  )._id as string;
   await call('POST', '/v2/project', { name: 'Point clouds', type: 'pct', pctConfig: { segmentationMode: true } });
   const stages = [
     { id: 'Start', type: 'Start', name: 'Start', next: ['Model'], position: { x: 0, y: 0 } },
-    { id: 'Model', type: 'Plugin', name: 'Model', next: ['Label'], pluginId: plugin._id, pluginConfig: { minScore: 0.4 } },
+    {
+      id: 'Model',
+      type: 'Plugin',
+      name: 'Model',
+      next: ['Label'],
+      pluginId: plugin._id,
+      pluginConfig: { minScore: 0.4 },
+    },
     { id: 'Label', type: 'Label', name: 'Label', next: ['Review'] },
     { id: 'Review', type: 'Review', name: 'Review', next: ['Hook', 'Label'] },
     {
@@ -132,7 +144,9 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
 
   // Members and invites.
   const lead = await t.addUser('lead@example.com');
-  await call('POST', `/v2/organization/${orgId}/users`, { users: [{ email: 'ann@example.com' }, { email: 'bo@example.com', organizationRole: 'admin' }] });
+  await call('POST', `/v2/organization/${orgId}/users`, {
+    users: [{ email: 'ann@example.com' }, { email: 'bo@example.com', organizationRole: 'admin' }],
+  });
   await get(`/v2/organization/${orgId}/users`);
   await call('DELETE', `/v2/organization/${orgId}/users`, { users: ['bo@example.com'] });
   await call('POST', `/v2/organization/${orgId}/invites`, {
@@ -141,7 +155,10 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   });
   await get(`/v2/organization/${orgId}/invites`);
   await call('DELETE', `/v2/organization/${orgId}/invites`, { to: ['later@example.com'] });
-  await call('POST', `/v2/project/${pid}/assigned`, { assignees: ['lead@example.com', 'ann@example.com'], role: 'Lead' });
+  await call('POST', `/v2/project/${pid}/assigned`, {
+    assignees: ['lead@example.com', 'ann@example.com'],
+    role: 'Lead',
+  });
 
   // Batches and assets.
   await call('POST', `/v2/batches/${pid}`, { batches: 'Morning' });
@@ -150,7 +167,12 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   expect(batches).toBeDefined();
   const imported = await call('POST', `/v2/project/${pid}/cloud`, {
     assets: [
-      { data: 'https://cdn.example.com/street/1.jpg', externalId: 'street-1', batches: ['Morning'], metadata: { width: 1920, height: 1080, camera: { id: 'front' } } },
+      {
+        data: 'https://cdn.example.com/street/1.jpg',
+        externalId: 'street-1',
+        batches: ['Morning'],
+        metadata: { width: 1920, height: 1080, camera: { id: 'front' } },
+      },
       { data: 'https://cdn.example.com/street/2.jpg', externalId: 'street-2', contextData: { city: 'Lyon' } },
       { data: 'https://cdn.example.com/street/3.jpg', externalId: 'street-3' },
       { data: 'https://cdn.example.com/street/4.jpg', externalId: 'street-4' },
@@ -176,7 +198,10 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   // Work: next, annotate (both verbs), review, history, assign, forward, requeue, priority.
   const next = await get(`/v2/project/${pid}/next?stageId=Label`);
   expect(next).toBeDefined();
-  await call('POST', `/v2/annotate/${a1}?nextStage=true`, { answer: { tools: [BOX], classifications: [SUN], relations: [] }, duration: 4200 });
+  await call('POST', `/v2/annotate/${a1}?nextStage=true`, {
+    answer: { tools: [BOX], classifications: [SUN], relations: [] },
+    duration: 4200,
+  });
   await call('GET', `/v2/annotate/${a2}`, { answer: { objects: [BOX], classifications: [SUN] } });
   await call('POST', `/v2/review/${a1}`, { reviewStatus: 'Accepted' });
   await waitFor(async () => (await stageOf(a1)) === 'Complete', 'the webhook stage to pass the task on');
@@ -188,7 +213,11 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   await get(`/v2/taskHistory/${String(historyId)}`);
   await call('POST', '/v2/task/assign', { project: pid, tasks: [a3], stage: 'Label', user: 'lead@example.com' });
   await call('POST', `/v2/project/${pid}/updatePriority`, { filters: { taskIds: [a3] }, priority: 9 });
-  await call('POST', `/v2/project/${pid}/requeueTasks`, { toStageId: 'Label', filters: { taskIds: [a2] }, options: { removeAssignee: true } });
+  await call('POST', `/v2/project/${pid}/requeueTasks`, {
+    toStageId: 'Label',
+    filters: { taskIds: [a2] },
+    options: { removeAssignee: true },
+  });
 
   // Webhooks: the status of the stages, the log, a re-run.
   await get(`/v2/project/${pid}/stages`);
@@ -196,7 +225,13 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   await call('POST', `/v2/project/${pid}/rerun-webhook`, { stageId: 'Hook' });
 
   // Issues.
-  const created = await call('POST', '/v2/issues', { content: 'The box is loose', labelTask: a1, position: '[10, 20]', page: 0, errorCodes: ['loose'] });
+  const created = await call('POST', '/v2/issues', {
+    content: 'The box is loose',
+    labelTask: a1,
+    position: '[10, 20]',
+    page: 0,
+    errorCodes: ['loose'],
+  });
   const issueId = ((created.issue as Json | undefined)?._id ?? created._id) as string;
   await get(`/v2/issues?project=${pid}&page=1&limit=10`);
   await call('POST', `/v2/issues/${issueId}/comment`, { content: 'Fixed it' });
@@ -208,10 +243,18 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   await call('POST', '/v2/attachments', {
     project: pid,
     attachments: [
-      { externalId: 'street-2', attachments: [{ type: 'TEXT', value: 'rainy morning' }, { type: 'IMAGE', value: 'https://cdn.example.com/map.png' }] },
+      {
+        externalId: 'street-2',
+        attachments: [
+          { type: 'TEXT', value: 'rainy morning' },
+          { type: 'IMAGE', value: 'https://cdn.example.com/map.png' },
+        ],
+      },
     ],
   });
-  const pre = await call('POST', `/v2/project/${pid}/cloud`, { assets: [{ data: 'https://cdn.example.com/street/5.jpg', externalId: 'street-5' }] });
+  const pre = await call('POST', `/v2/project/${pid}/cloud`, {
+    assets: [{ data: 'https://cdn.example.com/street/5.jpg', externalId: 'street-5' }],
+  });
   expect(pre).toBeDefined();
   // A project without a plugin keeps new tasks in Start, where pre-labels go.
   const plain = ((await call('POST', '/v2/project', { name: 'Pre-labelled' })).project as Json)._id as string;
@@ -223,8 +266,13 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
       { id: 'Complete', type: 'Complete' },
     ],
   });
-  await call('POST', `/v2/project/${plain}/cloud`, { assets: [{ data: 'https://cdn.example.com/p/1.jpg', externalId: 'p-1' }] });
-  await call('POST', '/v2/import/labels', { project: plain, jsonContent: [{ externalId: 'p-1', objects: [BOX], classifications: [SUN] }] });
+  await call('POST', `/v2/project/${plain}/cloud`, {
+    assets: [{ data: 'https://cdn.example.com/p/1.jpg', externalId: 'p-1' }],
+  });
+  await call('POST', '/v2/import/labels', {
+    project: plain,
+    jsonContent: [{ externalId: 'p-1', objects: [BOX], classifications: [SUN] }],
+  });
   await call('POST', `/v2/project/${plain}/forward`, { stageId: 'Start' });
 
   // Files: upload and read URLs, instructions, chat.
@@ -234,10 +282,26 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   await get(`/v2/getSignedUrl?name=${encodeURIComponent('https://cdn.example.com/street/1.jpg')}`);
   for (const [what, payload] of [
     ['instructions', form({}, { name: 'Guide.pdf', body: '%PDF-1.7 guide' })],
-    ['chat', form({ namingStrategy: 'index' }, { name: 'chats.json', body: JSON.stringify([{ messages: [{ id: '1', content: 'Hi', user: { role: 'user', id: 'ann@example.net' } }] }]) })],
+    [
+      'chat',
+      form(
+        { namingStrategy: 'index' },
+        {
+          name: 'chats.json',
+          body: JSON.stringify([
+            { messages: [{ id: '1', content: 'Hi', user: { role: 'user', id: 'ann@example.net' } }] },
+          ]),
+        },
+      ),
+    ],
     ['chat', form({ numberOfConversations: '2' })],
   ] as const) {
-    const res = await t.app.inject({ method: 'POST', url: `/v2/project/${pid}/${what}`, headers: { apikey: t.ownerKey }, payload });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/v2/project/${pid}/${what}`,
+      headers: { apikey: t.ownerKey },
+      payload,
+    });
     expect(res.statusCode, res.body).toBeLessThan(300);
   }
 
@@ -246,7 +310,14 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   await get(`/v2/exportV3?project=${pid}&format=ndjson&type=issue`);
   const download = await t.app.inject({ method: 'GET', url: new URL(link).pathname });
   expect(download.statusCode).toBe(200);
-  for (const metric of ['LabelStageGroups', 'TimePerTask', 'AnnotationStatus', 'AnswerDistribution', 'ConsensusRanges', 'AssetSize']) {
+  for (const metric of [
+    'LabelStageGroups',
+    'TimePerTask',
+    'AnnotationStatus',
+    'AnswerDistribution',
+    'ConsensusRanges',
+    'AssetSize',
+  ]) {
     await get(`/v2/${pid}/overview/${metric}`);
   }
 

@@ -28,8 +28,13 @@ describe.each(ENGINES)('every answer matches the OpenAPI document on %s', (engin
       },
     });
     const apiUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    let plugin: PluginServer | undefined;
-    plugin = await startPluginServer(apiUrl, t.ownerKey, pluginBehaviour(() => plugin as PluginServer));
+    const holder: { plugin?: PluginServer } = {};
+    const plugin = await startPluginServer(
+      apiUrl,
+      t.ownerKey,
+      pluginBehaviour(() => holder.plugin as PluginServer),
+    );
+    holder.plugin = plugin;
     fx = { s3: await startS3rver(), plugin, receiver: await startReceiver() };
     const worker = startDeliveryWorker(t);
     stopWorker = () => worker.stop();
@@ -45,7 +50,9 @@ describe.each(ENGINES)('every answer matches the OpenAPI document on %s', (engin
   });
 
   const operations = () =>
-    Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })));
+    Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ path, method, op })),
+    );
 
   it('answers every operation of the document with its documented success status', () => {
     const answered = new Set(answers.map((a) => `${a.method.toLowerCase()} ${docPath(a.route)} ${a.status}`));

@@ -12,7 +12,7 @@ describe.each(ENGINES)('contract plumbing on %s', (engine) => {
   it('answers /healthz without a key once the store answers', async () => {
     const res = await t.call('GET', '/healthz', { key: null });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'success', data: { store: engine } });
+    expect(res.json()).toEqual({ status: 'success', data: { store: engine, deployment: 'eu' } });
   });
 
   it('refuses a missing key and a wrong key with 401 and the fail envelope', async () => {

@@ -26,7 +26,10 @@ const StageStatus = Type.Intersect([
  * (and a client generated from it) has one type per resource, not inlined copies.
  */
 const SCHEMAS = {
-  ErrorResponse: Type.Object({ ...ErrorResponse.properties, errors: Type.Optional(Type.Array(Type.Ref('FieldError'))) }),
+  ErrorResponse: Type.Object({
+    ...ErrorResponse.properties,
+    errors: Type.Optional(Type.Array(Type.Ref('FieldError'))),
+  }),
   FieldError: FieldErrorSchema,
   ...CATEGORY_SCHEMA_DEFS,
   Stage,

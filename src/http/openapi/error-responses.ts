@@ -59,10 +59,9 @@ export const ERROR_RESPONSES = {
   ),
 };
 
-const byStatus = Object.fromEntries(Object.entries(RESPONSES).map(([name, [status]]) => [String(status), name])) as Record<
-  string,
-  ResponseName
->;
+const byStatus = Object.fromEntries(
+  Object.entries(RESPONSES).map(([name, [status]]) => [String(status), name]),
+) as Record<string, ResponseName>;
 
 /** The error answers of an operation: the ones every operation can give, plus its own. */
 export function errorResponsesOf(op: OpenApiOperation, isPublic: boolean): Record<string, { $ref: string }> {
