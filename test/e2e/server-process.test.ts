@@ -24,7 +24,13 @@ describe('the server as a newcomer starts it', () => {
     running.push(first);
     const key = /API key \(shown once, keep it safe\): (\S+)/.exec(first.stdout())?.[1];
     expect(key).toMatch(/^ak_/);
-    expect((await get(`${first.url}/healthz`)).body.data).toEqual({ store: 'sqlite' });
+    expect((await get(`${first.url}/healthz`)).body.data).toEqual({ store: 'sqlite', deployment: 'eu' });
+    // PORT=0: the banner names the port the socket really got, and where the docs are.
+    const port = new URL(first.url).port;
+    expect(port).not.toBe('0');
+    expect(first.stdout()).toContain(`Docs: http://127.0.0.1:${port}/docs`);
+    expect(first.stdout()).toContain(`${first.url}/v2/listProjects`);
+    expect((await fetch(`${first.url}/docs/`)).status).toBe(200);
     expect((await get(`${first.url}/v2/listProjects`, key)).status).toBe(200);
     expect((await get(`${first.url}/v2/listProjects`, 'ak_wrong')).status).toBe(401);
     expect(await first.stop()).toBe(0);
@@ -32,9 +38,13 @@ describe('the server as a newcomer starts it', () => {
     expect(fs.statSync(path.join(dataDir, 'secret.key')).mode & 0o777).toBe(0o600);
 
     // A second start on the same folder prints no key, and the first key still works.
-    const second = await startServerProcess({ ANNOTARY_DATA_DIR: dataDir });
+    const second = await startServerProcess({ ANNOTARY_DATA_DIR: dataDir, ANNOTARY_DEPLOYMENT: 'us' });
     running.push(second);
     expect(second.stdout()).not.toContain('API key');
+    expect(second.stdout()).toContain('deployment: us');
+    expect((await get(`${second.url}/healthz`)).body.data).toEqual({ store: 'sqlite', deployment: 'us' });
+    const doc = (await (await fetch(`${second.url}/v2/openapi.json`)).json()) as { servers: { description: string }[] };
+    expect(doc.servers[0]?.description).toContain('us deployment');
     expect((await get(`${second.url}/v2/listProjects`, key)).status).toBe(200);
     await second.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
