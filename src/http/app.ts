@@ -84,7 +84,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(swagger, swaggerOptions(ctx.config));
   await app.register(swaggerUi, {
     routePrefix: '/docs',
-    uiConfig: { docExpansion: 'list', displayOperationId: true, filter: true, tryItOutEnabled: false },
+    uiConfig: { docExpansion: 'list', displayOperationId: true, filter: true, persistAuthorization: true },
   });
 
   app.get('/healthz', { config: { public: true, unlimited: true }, schema: { hide: true } }, async (_req, reply) => {
