@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { METRICS } from '../../src/services/metrics.service.js';
 import type { TestApp } from './app.js';
 import { fillBucket, S3RVER_KEYS, type startS3rver } from './emulators.js';
 import { expectOk, type Behave, type PluginServer } from './plugin-server.js';
@@ -209,8 +210,9 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   await get(`/v2/project/${pid}/tasks?page=1&limit=10&includeAnswer=true`);
   await get(`/v2/project/${pid}/tasks?status[eq]=Completed`);
   const history = await get(`/v2/task/${a1}/history`);
-  const historyId = (history.history as Json[] | undefined)?.[0]?._id ?? (Object.values(history)[0] as Json[])[0]?._id;
+  const historyId = (history.taskHistory as Json[])[0]?._id;
   await get(`/v2/taskHistory/${String(historyId)}`);
+  await get(`/v2/taskHistory/${a1}`);
   await call('POST', '/v2/task/assign', { project: pid, tasks: [a3], stage: 'Label', user: 'lead@example.com' });
   await call('POST', `/v2/project/${pid}/updatePriority`, { filters: { taskIds: [a3] }, priority: 9 });
   await call('POST', `/v2/project/${pid}/requeueTasks`, {
@@ -310,14 +312,7 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   await get(`/v2/exportV3?project=${pid}&format=ndjson&type=issue`);
   const download = await t.app.inject({ method: 'GET', url: new URL(link).pathname });
   expect(download.statusCode).toBe(200);
-  for (const metric of [
-    'LabelStageGroups',
-    'TimePerTask',
-    'AnnotationStatus',
-    'AnswerDistribution',
-    'ConsensusRanges',
-    'AssetSize',
-  ]) {
+  for (const metric of METRICS) {
     await get(`/v2/${pid}/overview/${metric}`);
   }
 

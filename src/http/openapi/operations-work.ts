@@ -6,6 +6,7 @@ import { Count, ListOf, type Operation } from './operation-types.js';
 const project = Type.Object({ project: ref('Project') });
 const task = Type.Object({ task: ref('Task') });
 const moved = (what: string) => Count(`tasks ${what}`);
+const history = Type.Object({ taskHistory: Type.Array(ref('TaskHistoryEntry')), total: Count('entries') });
 
 /** Projects, assets, batches and tasks: the operations of daily annotation work. */
 export const WORK_OPERATIONS: Record<string, Operation> = {
@@ -102,13 +103,14 @@ export const WORK_OPERATIONS: Record<string, Operation> = {
     id: 'getTaskHistory',
     summary: 'The stages a task went through, oldest first',
     status: 200,
-    data: Type.Object({ taskHistory: Type.Array(ref('TaskHistoryEntry')), total: Count('entries') }),
+    data: history,
   },
   'GET /v2/taskHistory/:id': {
     id: 'getTaskHistoryEntry',
-    summary: 'One entry of a task history',
+    summary: 'One entry of a task history, or the history of a task',
+    description: 'A history entry id answers that entry; a task id answers the whole history, as getTaskHistory.',
     status: 200,
-    data: Type.Object({ taskHistory: ref('TaskHistoryEntry') }),
+    data: Type.Union([Type.Object({ taskHistory: ref('TaskHistoryEntry') }), history]),
   },
   'GET /v2/annotate/:taskId': {
     id: 'annotateTask',
