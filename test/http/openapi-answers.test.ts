@@ -40,7 +40,8 @@ describe.each(ENGINES)('every answer matches the OpenAPI document on %s', (engin
     stopWorker = () => worker.stop();
     await driveEveryOperation(t, fx);
     doc = (await t.call('GET', '/v2/openapi.json', { key: null })).json();
-  });
+    // Some sixty operations with a plugin, a webhook and a storage: minutes on a busy machine.
+  }, 300_000);
   afterAll(async () => {
     await stopWorker?.();
     await fx?.plugin.close();
