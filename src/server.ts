@@ -3,7 +3,7 @@ import { type AppContext, createContext, type ContextOverrides } from './context
 import { buildApp, type App } from './http/app.js';
 import { buildJobRegistry, WORKER_CONCURRENCY, WORKER_POLL_MS } from './jobs/app-registry.js';
 import { JobWorker } from './jobs/worker.js';
-import { bootstrap } from './services/identity.service.js';
+import { bootstrap } from './services/identity/identity.service.js';
 
 export interface RunningServer {
   app: App;

@@ -1,7 +1,7 @@
 import { createUndiciSender } from '../adapters/webhook/undici-sender.js';
 import type { AppContext } from '../context.js';
-import { pluginCallHandler } from '../services/plugin-call.js';
-import { webhookDeliveryHandler } from '../services/webhook-delivery.js';
+import { pluginCallHandler } from '../services/plugins/plugin-call.js';
+import { webhookDeliveryHandler } from '../services/webhooks/webhook-delivery.js';
 import { PLUGIN_CALL_JOB } from '../workflow/behaviors/plugin.js';
 import { WEBHOOK_DELIVERY_JOB } from '../workflow/behaviors/webhook.js';
 import { JOB_KINDS, JobRegistry, type JobPayloads } from './registry.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { setOrganizationPlan } from '../../src/services/identity.service.js';
+import { setOrganizationPlan } from '../../src/services/identity/identity.service.js';
 import { WEBHOOK_DELIVERY_JOB } from '../../src/workflow/behaviors/webhook.js';
 import { type AnnotaryChild, CHILD_API_KEY, spawnAnnotary, startServe, storeEnv } from '../helpers/annotary-child.js';
 import { ENGINES, makeStore, type TestStore } from '../helpers/stores.js';

@@ -1,6 +1,6 @@
 import { queuesJobOnEntry, type StageEntryJob } from '../stage-behavior.js';
 
-/** Job kind of a plugin call (declared in jobs/registry.ts, handled by services/plugin-call.ts). */
+/** Job kind of a plugin call (declared in jobs/registry.ts, handled by services/plugins/plugin-call.ts). */
 export const PLUGIN_CALL_JOB = 'plugin.call';
 
 /**
