@@ -7,7 +7,7 @@ import type { Executor } from '../../store/db.js';
 import * as repo from '../../store/repositories/plugin.repository.js';
 import type { PluginRow } from '../../store/repositories/plugin.repository.js';
 import type { ProjectRow, TaskRow } from '../../store/schema.js';
-import type { PluginCallJob } from '../../workflow/behaviors/plugin.js';
+import type { PluginCallJob } from '../../jobs/kinds.js';
 import { stageById } from '../../workflow/graph.js';
 import { openPluginSecret } from './plugin.service.js';
 import { parseJson } from '../projects/project-view.js';

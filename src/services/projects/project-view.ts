@@ -3,7 +3,7 @@ import type { Stage } from '../../schemas/stage.js';
 import type { ProjectInfo } from '../../workflow/types.js';
 import type { ProjectRow } from '../../store/schema.js';
 import type { ProjectRole } from '../identity/access.js';
-import type { BatchView } from './batch.service.js';
+import type { BatchView } from './batches.js';
 
 /**
  * ProjectUpdateRequest fields kept together in the `settings` document, with the value a

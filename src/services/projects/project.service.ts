@@ -7,7 +7,7 @@ import type { ProjectPatch, ProjectRow } from '../../store/schema.js';
 import { DEFAULT_WORKFLOW, validateWorkflow } from '../../workflow/graph.js';
 import { assertStagesRemovable } from '../../workflow/stage-usage.js';
 import { demand, effectiveRole, type Principal, type ProjectPermission, type ProjectRole } from '../identity/access.js';
-import { type BatchInput, listBatchViews, upsertBatches } from './batch.service.js';
+import { type BatchInput, listBatchViews, upsertBatches } from './batches.js';
 import { normalizePctConfig, validateCategorySchema } from './ontology.js';
 import { parseJson, projectListItem, projectView, SETTING_KEYS } from './project-view.js';
 import { unknownPluginErrors } from '../plugins/plugin.service.js';

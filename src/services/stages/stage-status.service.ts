@@ -1,25 +1,12 @@
 import type { AppContext } from '../../context.js';
 import type { Stage } from '../../schemas/stage.js';
-import type { Executor } from '../../store/db.js';
 import { taskCountsByStage } from '../../workflow/stage-usage.js';
-import type { ProjectInfo } from '../../workflow/types.js';
+import type { StageWarningProvider } from '../../workflow/stage-warning.js';
 import type { Principal } from '../identity/access.js';
 import { projectInfo } from '../projects/project-view.js';
 import { loadProject } from '../projects/project.service.js';
 import { pluginWarnings } from '../plugins/plugin-session.service.js';
 import { webhookWarnings } from '../webhooks/webhook.service.js';
-
-/** A problem shown on a stage in the workflow editor; `kind` names its source. */
-export interface StageWarning {
-  kind: string;
-  [detail: string]: unknown;
-}
-
-/**
- * A source of stage warnings: warnings by stage id, for one project. Stages it has nothing to
- * say about are simply absent from the map.
- */
-export type StageWarningProvider = (db: Executor, project: ProjectInfo) => Promise<Map<string, StageWarning[]>>;
 
 /**
  * Every source of stage warnings. A new source (Plugin stages' failed calls, ...) is one more

@@ -5,7 +5,7 @@ import { newId } from '../../ids.js';
 import { JOB_RECORDED, type Job, type JobContext, type JobHandler } from '../../jobs/registry.js';
 import type { WebhookConfig } from '../../schemas/stage.js';
 import type { NewWebhookLog } from '../../store/repositories/webhook.repository.js';
-import type { WebhookDeliveryJob } from '../../workflow/behaviors/webhook.js';
+import type { WebhookDeliveryJob } from '../../jobs/kinds.js';
 import { MicroBatcher } from '../../jobs/micro-batcher.js';
 import { type AttemptRecord, attemptRecorder, type Recorded } from './webhook-outcomes.js';
 import { buildPayload, type DeliverySubject, type LoadedSubject, loadSubjects } from './webhook-payload.js';

@@ -2,7 +2,7 @@ import type { Stage } from '../../schemas/stage.js';
 import type { PayloadStageHistoryEntry, WebhookPayload } from '../../schemas/webhook-payload.js';
 import type { Executor } from '../../store/db.js';
 import type { ProjectRow, TaskRow } from '../../store/schema.js';
-import type { WebhookDeliveryJob } from '../../workflow/behaviors/webhook.js';
+import type { WebhookDeliveryJob } from '../../jobs/kinds.js';
 import type { TaskAnswer } from '../../workflow/types.js';
 import { parseJson } from '../projects/project-view.js';
 import { type ProjectView, ProjectViews } from './webhook-project-views.js';

@@ -13,12 +13,12 @@ import {
   tasksWithPendingDelivery,
   type WebhookLogRow,
 } from '../../store/repositories/webhook.repository.js';
-import { WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJob } from '../../workflow/behaviors/webhook.js';
+import { WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJob } from '../../jobs/kinds.js';
 import type { ProjectInfo } from '../../workflow/types.js';
 import type { Principal } from '../identity/access.js';
 import { projectInfo } from '../projects/project-view.js';
 import { loadProject } from '../projects/project.service.js';
-import type { StageWarning } from '../stages/stage-status.service.js';
+import type { StageWarning } from '../../workflow/stage-warning.js';
 
 /** The Webhook stages an operation names: `stageId` (which must be one), or all of them. */
 function webhookStages(stages: readonly Stage[], stageId: string | undefined): Stage[] {

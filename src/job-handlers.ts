@@ -1,10 +1,16 @@
-import { createUndiciSender } from '../adapters/webhook/undici-sender.js';
-import type { AppContext } from '../context.js';
-import { pluginCallHandler } from '../services/plugins/plugin-call.js';
-import { webhookDeliveryHandler } from '../services/webhooks/webhook-delivery.js';
-import { PLUGIN_CALL_JOB } from '../workflow/behaviors/plugin.js';
-import { WEBHOOK_DELIVERY_JOB } from '../workflow/behaviors/webhook.js';
-import { JOB_KINDS, JobRegistry, type JobPayloads } from './registry.js';
+import { createUndiciSender } from './adapters/webhook/undici-sender.js';
+import type { AppContext } from './context.js';
+import { pluginCallHandler } from './services/plugins/plugin-call.js';
+import { webhookDeliveryHandler } from './services/webhooks/webhook-delivery.js';
+import { PLUGIN_CALL_JOB, WEBHOOK_DELIVERY_JOB } from './jobs/kinds.js';
+import { JOB_KINDS, JobRegistry, type JobPayloads } from './jobs/registry.js';
+
+/*
+ * The application's job registry: each job kind with the service that handles it. It sits
+ * beside server.ts, where the process is assembled, because it is the one module that knows
+ * both the jobs machinery and the services: jobs/ never imports a service (services queue jobs,
+ * so that would run in a circle), and each service exports its handler for this file to wire.
+ */
 
 /**
  * How the application's job worker runs (src/server.ts). Webhook deliveries and plugin calls
