@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { METRICS } from '../../src/services/metrics.service.js';
+import { METRICS } from '../../src/services/metrics/metrics.service.js';
 import type { TestApp } from './app.js';
 import { fillBucket, S3RVER_KEYS, type startS3rver } from './emulators.js';
 import { expectOk, type Behave, type PluginServer } from './plugin-server.js';
