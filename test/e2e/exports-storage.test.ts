@@ -19,7 +19,9 @@ describe.each(ENGINES)('exports to an export storage (S3 emulator) on %s', (engi
   beforeAll(async () => {
     s3 = await startS3rver();
     await fillBucket(s3.client, 'exports', {});
-    t = await makeTestApp(engine, { env: { ANNOTARY_DEFAULT_PLAN: 'enterprise' } });
+    t = await makeTestApp(engine, {
+      env: { ANNOTARY_DEFAULT_PLAN: 'enterprise', ANNOTARY_STORAGE_ALLOW_PRIVATE: 'true' },
+    });
     const storage = await t.call('POST', '/v2/storages', {
       body: {
         name: 'out',
