@@ -7,7 +7,8 @@ import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import { describeError } from '../log-safe.js';
 import { identifyHook, requireKeyHook } from './plugins/auth.js';
-import { handleError, handleNotFound } from './plugins/errors.js';
+import { handleClientError, handleError, handleNotFound, MAX_PARAM_LENGTH } from './plugins/errors.js';
+import { methodNotAllowed } from './plugins/method-not-allowed.js';
 import { normalizeInput } from './plugins/nulls.js';
 import { rateLimitHook } from './plugins/rate-limit.js';
 import { fileRoutes } from './routes/files.routes.js';
@@ -23,10 +24,15 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     // We log one line per request ourselves: route pattern, not the URL (signed paths carry tokens).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: ctx.config.bodyLimit,
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_PARAM_LENGTH },
     trustProxy: true,
     ajv: { customOptions: { coerceTypes: false } },
+    // Errors the router raises before any hook (an undecodable path, an over-long parameter)
+    // and sockets that do not speak HTTP answer the same envelope as everything else.
+    frameworkErrors: handleError,
+    clientErrorHandler: handleClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  const wrongMethods = methodNotAllowed(app);
 
   // The contract sends a body with GET /annotate/{taskId}.
   app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
@@ -107,5 +113,6 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     },
     { prefix: '/v2' },
   );
+  wrongMethods.register();
   return app;
 }
