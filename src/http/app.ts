@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import { describeError } from '../log-safe.js';
+import { registerConsole } from './console.js';
 import { identifyHook, requireKeyHook } from './plugins/auth.js';
 import { handleClientError, handleError, handleNotFound, MAX_PARAM_LENGTH } from './plugins/errors.js';
 import { methodNotAllowed } from './plugins/method-not-allowed.js';
@@ -113,6 +114,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     },
     { prefix: '/v2' },
   );
+  // The web console (single-page app) at `/`.
+  await registerConsole(app);
   wrongMethods.register();
   return app;
 }
