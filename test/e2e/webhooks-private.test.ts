@@ -65,7 +65,7 @@ describe.each(ENGINES)('private webhook destinations on %s', (engine) => {
 
   it('refuses loopback and metadata addresses written in their NAT64 and 6to4 forms', async () => {
     // Polling the stage status below counts against the plan's limit, shared with the test above.
-    const { setOrganizationPlan } = await import('../../src/services/identity.service.js');
+    const { setOrganizationPlan } = await import('../../src/services/identity/identity.service.js');
     await setOrganizationPlan(t.store.db, t.orgId, 'enterprise', 1_000_000);
     const port = new URL(r.url).port;
     const nat64 = await createProject(t, hookWorkflow({ url: `http://[64:ff9b::7f00:1]:${port}/n`, retryCount: 0 }));

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setOrganizationPlan } from '../../src/services/identity.service.js';
+import { setOrganizationPlan } from '../../src/services/identity/identity.service.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import {
   FIELD_VALUES,
