@@ -155,6 +155,8 @@ async function run(opts: BenchOptions): Promise<Result> {
   const heapMb = opts.extra['heap-mb'] ? Number(opts.extra['heap-mb']) : undefined;
   const server = await startAnnotary({
     engine: opts.engine,
+    // The listing server is on 127.0.0.1.
+    env: { ANNOTARY_STORAGE_ALLOW_PRIVATE: 'true' },
     ...(heapMb ? { nodeFlags: [`--max-old-space-size=${heapMb}`] } : {}),
   });
   const rows: (string | number)[][] = [];

@@ -28,6 +28,8 @@ export interface Config {
   bootstrapEmail: string | undefined;
   defaultPlan: Plan;
   webhookAllowPrivate: boolean;
+  /** Storage hosts on loopback and private addresses are allowed (link-local never is). */
+  storageAllowPrivate: boolean;
   logLevel: LogLevel;
   bodyLimit: number;
   uploadLimit: number;
@@ -146,6 +148,7 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrapEmail: emailVar(env, 'ANNOTARY_BOOTSTRAP_EMAIL'),
     defaultPlan: enumVar(env, 'ANNOTARY_DEFAULT_PLAN', PLANS, 'standard'),
     webhookAllowPrivate: boolVar(env, 'ANNOTARY_WEBHOOK_ALLOW_PRIVATE', false),
+    storageAllowPrivate: boolVar(env, 'ANNOTARY_STORAGE_ALLOW_PRIVATE', false),
     logLevel: enumVar(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     bodyLimit: intVar(env, 'ANNOTARY_BODY_LIMIT', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     uploadLimit: intVar(env, 'ANNOTARY_UPLOAD_LIMIT', 100 * 1024 * 1024, 1024, 10 * 1024 ** 3),

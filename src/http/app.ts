@@ -8,7 +8,8 @@ import type { AppContext } from '../context.js';
 import { describeError } from '../log-safe.js';
 import { registerConsole } from './console.js';
 import { identifyHook, requireKeyHook } from './plugins/auth.js';
-import { handleError, handleNotFound } from './plugins/errors.js';
+import { handleClientError, handleError, handleNotFound, MAX_PARAM_LENGTH } from './plugins/errors.js';
+import { methodNotAllowed } from './plugins/method-not-allowed.js';
 import { normalizeInput } from './plugins/nulls.js';
 import { rateLimitHook } from './plugins/rate-limit.js';
 import { componentSchemas } from './openapi/components.js';
@@ -32,10 +33,15 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     // We log one line per request ourselves: route pattern, not the URL (signed paths carry tokens).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: ctx.config.bodyLimit,
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_PARAM_LENGTH },
     trustProxy: true,
     ajv: { customOptions: { coerceTypes: false } },
+    // Errors the router raises before any hook (an undecodable path, an over-long parameter)
+    // and sockets that do not speak HTTP answer the same envelope as everything else.
+    frameworkErrors: handleError,
+    clientErrorHandler: handleClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  const wrongMethods = methodNotAllowed(app);
 
   // The contract sends a body with GET /annotate/{taskId}.
   app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
@@ -112,5 +118,6 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   );
   // The web console (single-page app) at `/`.
   await registerConsole(app);
+  wrongMethods.register();
   return app;
 }

@@ -1,6 +1,7 @@
 import { type Readable, Transform } from 'node:stream';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
+import { AppError, invalidField } from '../errors.js';
 import { payloadTooLarge, type FormSource } from '../services/files/upload-form.js';
 
 /** busboy's default largest text field (1 MiB); a longer value arrives truncated, so it is refused. */
@@ -39,8 +40,10 @@ export async function* formParts(req: FastifyRequest, uploadLimit: number): Form
     } catch (err) {
       // The plugin's own report of the same limit, when it comes first.
       const e = err as { code?: unknown; part?: { fieldname?: unknown } };
-      if (e.code !== 'FST_REQ_FILE_TOO_LARGE') throw err;
-      throw payloadTooLarge(typeof e.part?.fieldname === 'string' ? e.part.fieldname : 'file', uploadLimit);
+      if (e.code === 'FST_REQ_FILE_TOO_LARGE') {
+        throw payloadTooLarge(typeof e.part?.fieldname === 'string' ? e.part.fieldname : 'file', uploadLimit);
+      }
+      throw asClientError(err);
     }
     return;
   }
@@ -48,6 +51,21 @@ export async function* formParts(req: FastifyRequest, uploadLimit: number): Form
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     for (const [name, value] of Object.entries(body)) yield { kind: 'field', name, value: asText(value) };
   }
+}
+
+/**
+ * The parser's own failures (no boundary, a part cut short, a broken header) are plain errors
+ * with the parser's wording: for the client they are one 400. The plugin's coded errors (limits,
+ * prototype names) carry their own 4xx status and keep it.
+ */
+function asClientError(err: unknown): unknown {
+  if (err instanceof AppError) return err;
+  const status = (err as { statusCode?: unknown }).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return err;
+  return invalidField(
+    'body',
+    'is not a well-formed multipart body: check its boundary and that every part is complete',
+  );
 }
 
 /**
@@ -61,7 +79,9 @@ function checkedFile(file: MultipartFile['file'], field: string, limit: number):
   });
   // The consumer may not be listening yet; the error stays on the stream for its pipeline.
   checked.on('error', () => undefined);
-  file.on('error', (err) => checked.destroy(err));
+  file.on('error', (err) => checked.destroy(asClientError(err) as Error));
+  // A body cut short may fail the part before this copy listens: its error is already gone by.
+  if (file.destroyed) checked.destroy(asClientError(file.errored ?? new Error('part ended early')) as Error);
   checked.on('close', () => {
     if (!file.readableEnded) file.destroy();
   });

@@ -61,12 +61,18 @@ export function parseQueryBoolean(s: string | undefined | null, fallback = false
 }
 
 /**
+ * The largest `page`: with the largest `limit` it reaches a billion rows, and the offset it
+ * makes stays an exact integer every store takes (an unbounded page overflowed SQLite's).
+ */
+export const MAX_PAGE = 1_000_000;
+
+/**
  * `page` and `limit` query parameters. Integers: the querystring validator converts the strings
  * before checking. Defaults are documentation; routes apply them when a value is absent.
  */
 export function PaginationQuery(maxLimit: number) {
   return Type.Object({
-    page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: maxLimit, default: 10 })),
   });
 }

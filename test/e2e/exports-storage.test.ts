@@ -19,7 +19,9 @@ describe.each(ENGINES)('exports to an export storage (S3 emulator) on %s', (engi
   beforeAll(async () => {
     s3 = await startS3rver();
     await fillBucket(s3.client, 'exports', {});
-    t = await makeTestApp(engine, { env: { ANNOTARY_DEFAULT_PLAN: 'enterprise' } });
+    t = await makeTestApp(engine, {
+      env: { ANNOTARY_DEFAULT_PLAN: 'enterprise', ANNOTARY_STORAGE_ALLOW_PRIVATE: 'true' },
+    });
     const storage = await t.call('POST', '/v2/storages', {
       body: {
         name: 'out',
@@ -85,7 +87,9 @@ describe.each(ENGINES)('exports to an export storage (S3 emulator) on %s', (engi
     expect(noStorage.statusCode).toBe(400);
     expect(noStorage.json().errors[0].field).toBe('exportStorageId');
 
-    await settings({ exportStorageId: '0'.repeat(24) });
-    expect((await t.call('GET', `/v2/export?project=${projectId}`)).statusCode).toBe(404);
+    // A storage that is not one of the organization's is refused when it is written.
+    const unknown = await settings({ exportStorageId: '0'.repeat(24) });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().errors[0].field).toBe('exportStorageId');
   });
 });

@@ -74,4 +74,26 @@ describe.each(ENGINES)('/next under concurrency on %s', (engine) => {
     });
     expect(again.json().data.task._id).toBe(ids[0]);
   });
+
+  it('one person asking several times at once on two app instances takes one task', async () => {
+    const email = `solo-${engine}@example.com`;
+    const key = await t.addUser(email);
+    await t.call('POST', `/v2/project/${projectId}/assigned`, { body: { assignees: [email], role: 'Labeler' } });
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        (i % 2 === 0 ? t.app : second.app).inject({
+          method: 'GET',
+          url: `/v2/project/${projectId}/next?stageId=Label`,
+          headers: { apikey: key },
+        }),
+      ),
+    );
+    const ids = answers.map((res) => {
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data.task?._id as string;
+    });
+    expect(new Set(ids).size).toBe(1);
+    const held = await t.store.db.selectFrom('tasks').select('id').where('assignee', '=', email).execute();
+    expect(held.map((r) => r.id)).toEqual([ids[0]]);
+  });
 });

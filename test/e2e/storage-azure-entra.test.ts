@@ -38,7 +38,8 @@ afterAll(async () => {
 describe.each(ENGINES)('Azure Entra ID storages on %s', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await makeTestApp(engine);
+    // The emulators listen on 127.0.0.1: allowed, as an operator allows MinIO on a private network.
+    t = await makeTestApp(engine, { env: { ANNOTARY_STORAGE_ALLOW_PRIVATE: 'true' } });
     setStorageTestOverrides(t.ctx, { azureAuthorityHost: entra.url, pageSize: 2 });
   });
   afterAll(() => t.close());

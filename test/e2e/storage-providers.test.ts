@@ -91,7 +91,8 @@ describe.each(ENGINES)('storage providers on %s', (engine) => {
   });
 
   beforeAll(async () => {
-    t = await makeTestApp(engine);
+    // The emulators listen on 127.0.0.1: allowed, as an operator allows MinIO on a private network.
+    t = await makeTestApp(engine, { env: { ANNOTARY_STORAGE_ALLOW_PRIVATE: 'true' } });
     setStorageTestOverrides(t.ctx, overrides());
   });
   afterAll(() => t.close());

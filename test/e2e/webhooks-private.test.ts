@@ -62,4 +62,23 @@ describe.each(ENGINES)('private webhook destinations on %s', (engine) => {
     expect((await taskOf(t, a as string)).stage).toBe('Hook');
     expect((await taskOf(t, b as string)).stage).toBe('Hook');
   });
+
+  it('refuses loopback and metadata addresses written in their NAT64 and 6to4 forms', async () => {
+    // Polling the stage status below counts against the plan's limit, shared with the test above.
+    const { setOrganizationPlan } = await import('../../src/services/identity/identity.service.js');
+    await setOrganizationPlan(t.store.db, t.orgId, 'enterprise', 1_000_000);
+    const port = new URL(r.url).port;
+    const nat64 = await createProject(t, hookWorkflow({ url: `http://[64:ff9b::7f00:1]:${port}/n`, retryCount: 0 }));
+    const sixToFour = await createProject(
+      t,
+      hookWorkflow({ url: `http://[2002:a9fe:a9fe::]:${port}/s`, retryCount: 0 }),
+    );
+    await importAssets(t, nat64, [{ data: 'https://cdn.example.com/n.jpg', externalId: 'n' }]);
+    await importAssets(t, sixToFour, [{ data: 'https://cdn.example.com/m.jpg', externalId: 'm' }]);
+    await waitFor(async () => (await stageStatus(t, nat64, 'Hook')).warnings.length > 0, 'the NAT64 refusal');
+    await waitFor(async () => (await stageStatus(t, sixToFour, 'Hook')).warnings.length > 0, 'the 6to4 refusal');
+    expect((await logsOf(t, nat64)).logs[0]?.error).toBe('refused: 64:ff9b::7f00:1 is not a public address');
+    expect((await logsOf(t, sixToFour)).logs[0]?.error).toBe('refused: 2002:a9fe:a9fe:: is not a public address');
+    expect(r.received).toEqual([]);
+  });
 });

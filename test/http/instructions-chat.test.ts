@@ -56,7 +56,9 @@ describe.each(ENGINES)('instructions and chat uploads on %s', (engine) => {
   ];
 
   beforeAll(async () => {
-    t = await makeTestApp(engine, { env: { ANNOTARY_UPLOAD_LIMIT: String(LIMIT) } });
+    t = await makeTestApp(engine, {
+      env: { ANNOTARY_UPLOAD_LIMIT: String(LIMIT), ANNOTARY_STORAGE_ALLOW_PRIVATE: 'true' },
+    });
     projectId = (await t.call('POST', '/v2/project', { body: { name: 'Guides' } })).json().data.project._id;
     users = await addRoleUsers(t, projectId, `ic-${engine}`);
     local = await listen(t.app);

@@ -36,6 +36,9 @@ function secretSet() {
   };
 }
 
+/** Some bodies point at 127.0.0.1, as a MinIO on the private network would: the operator allows it. */
+const ALLOW_PRIVATE = { ANNOTARY_STORAGE_ALLOW_PRIVATE: 'true' };
+
 function storageBodies(s: ReturnType<typeof secretSet>) {
   return [
     { name: 'aws', provider: 'AWS', publicKey: 'AKIAEXAMPLE', privateKey: s.awsSecret },
@@ -74,7 +77,7 @@ function secretsOf(s: ReturnType<typeof secretSet>): string[] {
 describe.each(ENGINES)('storages on %s', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await makeTestApp(engine);
+    t = await makeTestApp(engine, { env: ALLOW_PRIVATE });
   });
   afterAll(() => t.close());
 
@@ -341,6 +344,7 @@ describe.each(ENGINES)('storage secrets at rest on %s', (engine) => {
       ANNOTARY_DATA_DIR: store.dataDir,
       LOG_LEVEL: 'trace',
       ANNOTARY_PUBLIC_URL: 'http://annotary.test',
+      ...ALLOW_PRIVATE,
     });
     const log = pino({ level: 'trace', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink);
     const ctx = await createContext(config, { store, migrated: true, log });
@@ -410,7 +414,7 @@ describe.each(ENGINES)('storage secrets at rest on %s', (engine) => {
   });
 
   it('re-seals every secret under a new key; the old key no longer opens them', async () => {
-    const t = await makeTestApp(engine);
+    const t = await makeTestApp(engine, { env: ALLOW_PRIVATE });
     try {
       const s = secretSet();
       for (const body of storageBodies(s))

@@ -4,7 +4,13 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 describe('configuration from the environment', () => {
   it('has working defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 8080, defaultPlan: 'standard', webhookAllowPrivate: false, logLevel: 'info' });
+    expect(c).toMatchObject({
+      port: 8080,
+      defaultPlan: 'standard',
+      webhookAllowPrivate: false,
+      storageAllowPrivate: false,
+      logLevel: 'info',
+    });
     expect(c.databaseUrl).toBeUndefined();
     expect(c.dataDir.endsWith('/data')).toBe(true);
     expect(c.publicUrl).toBe('http://localhost:8080');
@@ -24,6 +30,7 @@ describe('configuration from the environment', () => {
       ANNOTARY_BOOTSTRAP_EMAIL: 'Ops@Example.com',
       ANNOTARY_DEFAULT_PLAN: 'professional',
       ANNOTARY_WEBHOOK_ALLOW_PRIVATE: 'TRUE',
+      ANNOTARY_STORAGE_ALLOW_PRIVATE: 'true',
       LOG_LEVEL: 'warn',
     });
     expect(c).toMatchObject({
@@ -37,6 +44,7 @@ describe('configuration from the environment', () => {
       bootstrapEmail: 'ops@example.com',
       defaultPlan: 'professional',
       webhookAllowPrivate: true,
+      storageAllowPrivate: true,
       logLevel: 'warn',
     });
     expect(c.secretKey?.length).toBe(32);

@@ -6,7 +6,7 @@ import { BlockList, isIP } from 'node:net';
  * (169.254.169.254) or machines of the internal network (SSRF).
  */
 const NOT_PUBLIC = new BlockList();
-for (const [net, prefix] of [
+const IPV4_NOT_PUBLIC = [
   ['0.0.0.0', 8], // "this network", the unspecified address
   ['10.0.0.0', 8], // private
   ['100.64.0.0', 10], // carrier-grade NAT
@@ -18,12 +18,21 @@ for (const [net, prefix] of [
   ['198.18.0.0', 15], // benchmarking networks
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, broadcast
-] as const) {
+] as const;
+for (const [net, prefix] of IPV4_NOT_PUBLIC) {
   NOT_PUBLIC.addSubnet(net, prefix, 'ipv4');
+  // The same IPv4 networks written as IPv6: a NAT64 gateway (64:ff9b::/96, RFC 6052) or a 6to4
+  // relay (2002::/16, RFC 3056) would carry the request to the IPv4 address inside.
+  const [hi, lo] = hextets(net);
+  NOT_PUBLIC.addSubnet(`64:ff9b::${hi}:${lo}`, 96 + prefix, 'ipv6');
+  NOT_PUBLIC.addSubnet(`2002:${hi}:${lo}::`, 16 + prefix, 'ipv6');
+  NOT_PUBLIC.addSubnet(`::${hi}:${lo}`, 96 + prefix, 'ipv6'); // IPv4-compatible (deprecated)
 }
 for (const [net, prefix] of [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): translates into the operator's own network
+  ['2001::', 32], // Teredo: tunnels to an IPv4 address we cannot judge
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
   ['fec0::', 10], // site-local (deprecated, still routed by some networks)
@@ -32,7 +41,16 @@ for (const [net, prefix] of [
   NOT_PUBLIC.addSubnet(net, prefix, 'ipv6');
 }
 
-/** True for an address a webhook may reach by default. IPv4-mapped IPv6 is judged as IPv4. */
+/** `10.1.2.3` -> ['a01', '203']: an IPv4 address as the two hextets of its IPv6 forms. */
+function hextets(ipv4: string): [string, string] {
+  const [a = 0, b = 0, c = 0, d = 0] = ipv4.split('.').map(Number);
+  return [((a << 8) | b).toString(16), ((c << 8) | d).toString(16)];
+}
+
+/**
+ * True for an address a webhook may reach by default. IPv4-mapped IPv6 is judged as IPv4, and so
+ * are the NAT64, 6to4 and IPv4-compatible forms.
+ */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;

@@ -1,6 +1,10 @@
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type FieldError } from '../../errors.js';
 import { describeError } from '../../log-safe.js';
+
+/** The longest path parameter the router takes; longer ones answer 414. */
+export const MAX_PARAM_LENGTH = 200;
 
 interface ValidationIssue {
   instancePath?: string;
@@ -65,6 +69,8 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'the content type of the body is not supported',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'the content length does not match the body',
   FST_ERR_CTP_INVALID_TYPE: 'the content type header is invalid',
+  FST_ERR_BAD_URL: 'the path is not a valid URL: a percent-encoded sequence in it is not UTF-8',
+  FST_ERR_MAX_PARAM_LENGTH: `a path parameter is longer than ${MAX_PARAM_LENGTH} characters`,
 };
 
 export function handleError(this: FastifyInstance, err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
@@ -94,4 +100,22 @@ export function handleError(this: FastifyInstance, err: FastifyError, req: Fasti
 
 export function handleNotFound(req: FastifyRequest, reply: FastifyReply) {
   return send(reply, 404, { status: 'fail', message: `no route for ${req.method} ${req.url.split('?')[0]}` });
+}
+
+/**
+ * A connection that sent no parsable HTTP request (broken request line, headers too large):
+ * answered on the raw socket, in the envelope, and closed.
+ */
+export function handleClientError(err: Error & { code?: string }, socket: Duplex) {
+  if (!socket.writable) return socket.destroy();
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const message =
+    status === 431 ? 'the request headers are too large' : status === 408 ? 'the request took too long' : 'bad request';
+  const body = JSON.stringify({ status: 'fail', message });
+  const reason =
+    status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }

@@ -12,6 +12,7 @@ import { freshTaskRow } from '../../workflow/task-row.js';
 import type { Principal } from '../identity/access.js';
 import { loadProject } from '../projects/project.service.js';
 import { projectInfo } from '../projects/project-view.js';
+import { unknownStorageErrors } from '../storages/storage-references.js';
 
 export interface AssetInput {
   data: string;
@@ -155,6 +156,11 @@ export async function importAssets(
     if (!start) throw invalidField('stages', 'the project workflow has no Start stage');
     const prepared = prepare(input.assets, input.batches ?? [], await batchResolver(trx, row.id), ctx, p, row.id);
     await assertNewExternalIds(trx, row.id, prepared);
+    const storageRefs = input.assets.flatMap((a, i) =>
+      a.storage === undefined ? [] : [{ field: `assets[${i}].storage`, id: a.storage }],
+    );
+    const badStorages = await unknownStorageErrors(trx, p.orgId, storageRefs);
+    if (badStorages.length) throw invalid(badStorages.slice(0, 50));
 
     const routing = startRouting(trx, ctx, info, p.email);
     const now = new Date(ctx.clock.now()).toISOString();

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { conflict, invalidField } from '../../errors.js';
+import { AppError, conflict, invalidField } from '../../errors.js';
 import { isId } from '../../ids.js';
 import { listBatches } from '../../store/repositories/project.repository.js';
 import { chunked } from '../../store/chunks.js';
@@ -43,14 +43,27 @@ export async function assignBatches(
   const assetIds = [...new Set(Array.isArray(input.assets) ? input.assets : [input.assets])];
   return ctx.store.db.transaction().execute(async (trx) => {
     let projectId = input.project;
+    const noSuchAsset = invalidField('assets[0]', 'no such asset');
     if (projectId === undefined) {
+      // The project is the first asset's: an asset the caller cannot see (another organization,
+      // a project without a role, deleted) answers exactly like one that does not exist.
       const first = isId(assetIds[0])
-        ? await trx.selectFrom('assets').select('project_id').where('id', '=', assetIds[0]).executeTakeFirst()
+        ? await trx
+            .selectFrom('assets')
+            .innerJoin('projects', 'projects.id', 'assets.project_id')
+            .select('assets.project_id')
+            .where('assets.id', '=', assetIds[0])
+            .where('assets.deleted', '=', 0)
+            .where('projects.organization_id', '=', p.orgId)
+            .where('projects.deleted', '=', 0)
+            .executeTakeFirst()
         : undefined;
-      if (!first) throw invalidField('assets[0]', 'no such asset');
+      if (!first) throw noSuchAsset;
       projectId = first.project_id;
     }
-    const { row } = await loadProject(trx, p, projectId, 'import');
+    const { row } = await loadProject(trx, p, projectId, 'import').catch((err: unknown) => {
+      throw input.project === undefined && err instanceof AppError && err.code === 'NOT_FOUND' ? noSuchAsset : err;
+    });
     const batches = await listBatches(trx, row.id);
     const resolved = refs.map((ref, i) => {
       const b = batches.find((x) => x.id === ref) ?? batches.find((x) => x.name === ref);

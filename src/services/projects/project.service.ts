@@ -11,6 +11,7 @@ import { type BatchInput, listBatchViews, upsertBatches } from './batches.js';
 import { normalizePctConfig, validateCategorySchema } from './ontology.js';
 import { parseJson, projectListItem, projectView, SETTING_KEYS } from './project-view.js';
 import { unknownPluginErrors } from '../plugins/plugin.service.js';
+import { unknownStorageErrors } from '../storages/storage-references.js';
 
 export interface LoadedProject {
   row: ProjectRow;
@@ -162,6 +163,12 @@ export async function updateProject(ctx: AppContext, p: Principal, projectId: st
     const settingsPatch = Object.fromEntries(
       SETTING_KEYS.filter((k) => input[k] !== undefined).map((k) => [k, input[k]]),
     );
+    // '' (or blanks) clears the export storage; any other value must name a storage of ours.
+    const exportStorageId = typeof input.exportStorageId === 'string' ? input.exportStorageId.trim() : '';
+    if (exportStorageId) {
+      const refs = [{ field: 'exportStorageId', id: exportStorageId }];
+      errors.push(...(await unknownStorageErrors(trx, row.organization_id, refs)));
+    }
     if (Object.keys(settingsPatch).length) {
       patch.settings = JSON.stringify({ ...parseJson(row.settings, {}), ...settingsPatch });
     }

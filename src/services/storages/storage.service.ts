@@ -20,6 +20,7 @@ import * as repo from '../../store/repositories/storage.repository.js';
 import type { StorageRow } from '../../store/repositories/storage.repository.js';
 import { demandOrgAdmin, type Principal } from '../identity/access.js';
 import { type StorageSecrets, connectionOf, normalizeStorage, storageView } from './storage-rules.js';
+import { assertStorageHostLiteral, assertStorageHostReachable } from './storage-host-policy.js';
 
 /** Lifetime of the signed URLs we hand out (reads and uploads). */
 export const SIGNED_URL_SECONDS = 3600;
@@ -52,6 +53,7 @@ export async function listStorages(ctx: AppContext, p: Principal, q: ListStorage
 export async function createStorage(ctx: AppContext, p: Principal, body: StorageCreateRequest) {
   demandOrgAdmin(p);
   const { settings, secrets } = normalizeStorage(body, serverCloudIdentity());
+  assertStorageHostLiteral(settings.host, ctx.config.storageAllowPrivate);
   const id = newId(ctx.clock.now());
   const hasSecrets = Object.keys(secrets).length > 0;
   const row: StorageRow = {
@@ -107,6 +109,12 @@ async function adapterFor(ctx: AppContext, row: StorageRow, retryOnSlowDown: boo
     overrides,
     serverAzureApp: serverCloudIdentity().azureApp,
   };
+  // Names are judged by what they resolve to now; a storage made before the rule is judged too.
+  const host =
+    row.provider === 'AZURE' && row.host && !/^https?:\/\//i.test(row.host)
+      ? `${row.public_key ?? ''}.${row.host}`
+      : row.host;
+  if (host) await assertStorageHostReachable(host, ctx.config.storageAllowPrivate);
   try {
     return await createStorageAdapter(connectionOf(row, openSecrets(ctx, row)), opts);
   } catch (err) {

@@ -37,6 +37,13 @@ export async function annotate(
   input: AnnotateInput,
   opts: { nextStage: boolean; isPlugin: boolean },
 ) {
+  // A body without an answer used to save an empty one: a client that forgot the field (or sent
+  // only `duration`) erased the work. Clearing is explicit (`answer: {}`); a brush URL alone
+  // keeps the saved answer.
+  const brushOnly = input.brushDataUrl !== undefined || input.medicalBrushDataUrl !== undefined;
+  if (input.answer === undefined && !brushOnly) {
+    throw invalidField('answer', 'is required; send "answer": {} to clear the saved answer');
+  }
   return ctx.store.db.transaction().execute(async (trx) => {
     const { task, project } = await loadTask(trx, p, taskId);
     const run = routingFor(trx, ctx, project.row, p.email);
@@ -44,7 +51,8 @@ export async function annotate(
     if (opts.isPlugin) {
       if (!can(project.role, 'import')) throw forbidden('plugin answers need the Lead or Manager role');
     } else demandWork(project.role, p, stage, task);
-    const checked = validateAnswer(input.answer ?? {}, run.env.project.categorySchema, { submit: opts.nextStage });
+    const answer = input.answer ?? (JSON.parse(task.answer) as AnswerInput);
+    const checked = validateAnswer(answer, run.env.project.categorySchema, { submit: opts.nextStage });
     if (checked.errors.length) throw invalid(checked.errors);
     const now = run.env.now();
     const row: TaskRow = {
@@ -147,15 +155,14 @@ async function claimNext(
   email: string,
 ): Promise<TaskRow | undefined> {
   const now = new Date(ctx.clock.now()).toISOString();
-  const postgres = ctx.store.engine === 'postgres';
-  if (!postgres || stage.consensusId === undefined)
-    return claimIn(ctx.store.db, postgres, projectId, stage.id, email, now);
-  // A consensus sub-stage on PostgreSQL: one person's /next calls take turns (a lock on the
-  // person and project, held to commit), so two calls at once cannot each pick a copy of one
-  // round before either sees the other's pick. SQLite runs writers one at a time anyway.
+  if (ctx.store.engine === 'sqlite') return claimIn(ctx.store.db, false, projectId, stage.id, email, now);
+  // On PostgreSQL one person's /next calls take turns (a lock on the person and project, held to
+  // commit): otherwise two calls at once each see that the caller holds nothing yet and each
+  // take a task (SKIP LOCKED lets them pass each other), and in a consensus sub-stage each pick
+  // a copy of one round. The second call then finds the first one's task and answers it.
   return ctx.store.db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`next:${projectId}:${email}`}, 0))`.execute(trx);
-    return claimIn(trx, postgres, projectId, stage.id, email, now);
+    return claimIn(trx, true, projectId, stage.id, email, now);
   });
 }
 
@@ -167,7 +174,7 @@ async function claimIn(
   email: string,
   now: string,
 ): Promise<TaskRow | undefined> {
-  const mine = await db
+  const heldByCaller = db
     .selectFrom('tasks')
     .selectAll()
     .where('project_id', '=', projectId)
@@ -176,8 +183,8 @@ async function claimIn(
     .where('assignee', '=', email)
     .orderBy('priority', 'desc')
     .orderBy('created_at')
-    .orderBy('id')
-    .executeTakeFirst();
+    .orderBy('id');
+  const mine = await heldByCaller.executeTakeFirst();
   if (mine) return mine;
   // Atomic on both engines: a single UPDATE whose subquery picks a free task. On PostgreSQL,
   // SKIP LOCKED lets concurrent callers pass over a row another caller is taking.
@@ -218,10 +225,16 @@ async function claimIn(
       .set({ assignee: email, updated_at: now })
       .where('id', '=', postgres ? pick.forUpdate().skipLocked() : pick)
       .where('assignee', 'is', null)
+      // SQLite: the check that the caller holds nothing and the claim are one statement, so a
+      // second call of the same person (this process or another on the file) cannot slip
+      // between them; it takes nothing and answers the task the first call took.
+      .where((eb) => eb.not(eb.exists(heldByCaller.clearSelect().select('tasks.id').clearOrderBy())))
       .returningAll()
       .executeTakeFirst();
     if (claimed) return claimed;
-    // Nothing free, or a concurrent caller won the row between our read and our write.
+    // Nothing free, the caller's own concurrent call took one, or another caller won the row.
+    const taken = await heldByCaller.executeTakeFirst();
+    if (taken) return taken;
     const free = await pick.executeTakeFirst();
     if (!free) return undefined;
   }

@@ -63,3 +63,18 @@ export async function storagesWithSecrets(
 export async function updateSecrets(db: Executor, id: string, secrets: string): Promise<void> {
   await db.updateTable('storages').set({ secrets }).where('id', '=', id).execute();
 }
+
+/** Which of these ids are live storages of the organization (ids that are not ids match none). */
+export async function liveStorageIds(db: Executor, orgId: string, ids: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  if (ids.length === 0) return found;
+  const rows = await db
+    .selectFrom('storages')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('deleted', '=', 0)
+    .where('id', 'in', ids)
+    .execute();
+  for (const r of rows) found.add(r.id);
+  return found;
+}
