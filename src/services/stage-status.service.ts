@@ -8,6 +8,7 @@ import { projectInfo } from './project-view.js';
 import { loadProject } from './project.service.js';
 import { pluginWarnings } from './plugin-session.service.js';
 import { webhookWarnings } from './webhook.service.js';
+import { publicStage } from './webhooks/webhook-credentials.js';
 
 /** A problem shown on a stage in the workflow editor; `kind` names its source. */
 export interface StageWarning {
@@ -27,13 +28,6 @@ export type StageWarningProvider = (db: Executor, project: ProjectInfo) => Promi
  */
 export const STAGE_WARNING_PROVIDERS: readonly StageWarningProvider[] = [webhookWarnings, pluginWarnings];
 
-/** The stage as the status shows it: its webhook's secret and token are never sent back. */
-function withoutSecrets(stage: Stage): Stage {
-  if (!stage.webhook) return stage;
-  const { secret: _secret, token: _token, ...webhook } = stage.webhook;
-  return { ...stage, webhook };
-}
-
 /**
  * GET /project/{id}/stages: each stage of the workflow, in workflow order, with the number of
  * live tasks waiting in it and its warnings.
@@ -52,7 +46,7 @@ export async function stageStatus(
     ...providers.map((provide) => provide(db, info)),
   ]);
   const stages = info.stages.map((stage) => ({
-    ...withoutSecrets(stage),
+    ...publicStage(stage),
     taskCount: counts.get(stage.id) ?? 0,
     warnings: reports.flatMap((report) => report.get(stage.id) ?? []),
   }));
