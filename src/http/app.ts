@@ -15,6 +15,11 @@ import { registerRoutes } from './routes/index.js';
 
 export type App = FastifyInstance;
 
+/** A hop count as the function Fastify's types accept (its own number option does the same). */
+function trustProxyOption(tp: boolean | number | string[]): boolean | string[] | ((a: string, hop: number) => boolean) {
+  return typeof tp === 'number' ? (_address: string, hop: number) => hop < tp : tp;
+}
+
 /** Builds the HTTP app around a context; does not listen (tests use inject()). */
 export async function buildApp(ctx: AppContext): Promise<App> {
   const logger: FastifyBaseLogger = ctx.log;
@@ -24,7 +29,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: ctx.config.bodyLimit,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
-    trustProxy: true,
+    // X-Forwarded-For counts only from proxies the operator named (ANNOTARY_TRUST_PROXY):
+    // trusted from anyone, it would give every forged address a fresh rate-limit bucket.
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
     ajv: { customOptions: { coerceTypes: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
