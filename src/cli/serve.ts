@@ -1,6 +1,7 @@
 import { loadConfig } from '../config.js';
 import { createContext } from '../context.js';
 import { startServer, startWorker } from '../server.js';
+import { markRunning } from '../services/backups/running-marker.js';
 
 function onSignals(stop: () => Promise<void>): void {
   let stopping = false;
@@ -20,6 +21,8 @@ function onSignals(stop: () => Promise<void>): void {
 export async function serveCommand(): Promise<void> {
   const config = loadConfig();
   const server = await startServer(config);
+  // Tells `annotary restore` this data folder is in use.
+  const release = markRunning(config.dataDir, 'annotary serve');
   if (server.bootstrapKey) {
     // Printed once: only its hash is stored.
     process.stdout.write(
@@ -33,16 +36,21 @@ export async function serveCommand(): Promise<void> {
     );
   }
   process.stdout.write(`Annotary listening on ${server.url} (store: ${server.ctx.store.engine})\n`);
-  onSignals(() => server.stop());
+  onSignals(async () => {
+    await server.stop();
+    release();
+  });
 }
 
 export async function workerCommand(): Promise<void> {
   const config = loadConfig();
   const ctx = await createContext(config);
   const worker = startWorker(ctx);
+  const release = markRunning(config.dataDir, 'annotary worker');
   process.stdout.write(`Annotary worker ${worker.id} running (store: ${ctx.store.engine})\n`);
   onSignals(async () => {
     await worker.stop();
     await ctx.close();
+    release();
   });
 }
