@@ -62,7 +62,7 @@ export function fleetProcess(
           resolve();
         }),
       );
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + 300_000; // minutes on a busy shared machine
       while (!ready.test(out)) {
         if (gone) throw new Error(`${name} exited before it was ready:\n${tail}`);
         if (Date.now() > deadline) throw new Error(`${name} did not start in time:\n${tail}`);

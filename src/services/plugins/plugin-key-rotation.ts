@@ -1,7 +1,7 @@
 import { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { Executor } from '../../store/db.js';
 import * as repo from '../../store/repositories/plugin.repository.js';
-import { PLUGIN_SECRETS_PURPOSE, pluginSecretAad } from '../plugin.service.js';
+import { PLUGIN_SECRETS_PURPOSE, pluginSecretAad } from './plugin.service.js';
 
 /**
  * Re-seals every plugin secret from the old server key to the new one (see
