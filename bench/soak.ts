@@ -223,7 +223,7 @@ async function main(): Promise<void> {
     const out = [
       `requests served: ${tally.served} (${(tally.served / (MINUTES * 60)).toFixed(0)}/s), network errors: ${tally.networkErrors}`,
       `error rate (non-2xx other than the intended 429/401): ${((100 * tally.unintended) / Math.max(1, tally.served)).toFixed(3)} % (${tally.unintended})`,
-      `latency p50 ${p['50']?.toFixed(1)} ms, p99 ${p['99']?.toFixed(1)} ms`,
+      `latency p50 ${p.p50?.toFixed(1)} ms, p99 ${p.p99?.toFixed(1)} ms`,
       `tasks: ${imported.length} imported, ${annotated.size} annotated, lost ${lost.length}, stuck ${stuck.length}`,
       `webhook requests: ${receiver.requests()} (${receiver.failed()} failed on purpose)`,
       `deliveries (200) per annotated task: min ${Math.min(...okCounts)}, max ${Math.max(...okCounts)}, ` +
