@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /** Rate-limit plans an organization can be on (DECISIONS section 2). */
@@ -40,6 +41,11 @@ export interface Config {
   randomSeed: string | undefined;
   /** Start the job worker loop inside the API process. */
   runWorker: boolean;
+  /**
+   * Which proxies may set X-Forwarded-For (Fastify's trustProxy): false (default, the socket's
+   * address is the client), true (any), a hop count, or a list of addresses and CIDR ranges.
+   */
+  trustProxy: boolean | number | string[];
 }
 
 /** Thrown when an environment variable holds a value we cannot use; names the variable. */
@@ -126,6 +132,30 @@ function emailVar(env: Env, name: string): string | undefined {
   return raw.trim().toLowerCase();
 }
 
+/** ANNOTARY_TRUST_PROXY: unset/false, true, a hop count, or a comma list of addresses/CIDRs. */
+function trustProxyVar(env: Env): boolean | number | string[] {
+  const name = 'ANNOTARY_TRUST_PROXY';
+  const raw = env[name]?.trim() ?? '';
+  if (raw === '' || raw.toLowerCase() === 'false') return false;
+  if (raw.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops < 1 || hops > 32) throw new ConfigError(name, 'a hop count must be between 1 and 32');
+    return hops;
+  }
+  const entries = raw.split(',').map((e) => e.trim());
+  for (const entry of entries) {
+    const [address = '', bits, extra] = entry.split('/');
+    const family = isIP(address);
+    const max = family === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= max);
+    if (family === 0 || !bitsOk || extra !== undefined) {
+      throw new ConfigError(name, `"${entry}" is not an IP address or CIDR range (or use true, false, a hop count)`);
+    }
+  }
+  return entries;
+}
+
 /** Reads the configuration from the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const port = intVar(env, 'PORT', 8080, 0, 65535);
@@ -156,5 +186,6 @@ export function loadConfig(env: Env = process.env): Config {
     doneJobRetentionHours: intVar(env, 'ANNOTARY_DONE_JOB_RETENTION_HOURS', 168, 0, 100_000),
     randomSeed: env.ANNOTARY_RANDOM_SEED?.trim() || undefined,
     runWorker: boolVar(env, 'ANNOTARY_RUN_WORKER', true),
+    trustProxy: trustProxyVar(env),
   };
 }

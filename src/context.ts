@@ -9,6 +9,7 @@ import { resolveSecretKey, SECRET_KEY_FILE } from './adapters/secret-key.js';
 import type { Config } from './config.js';
 import { openStore, type Store } from './store/db.js';
 import { migrateToLatest } from './store/migrate.js';
+import { sealPlainWebhookCredentials } from './services/webhooks/webhook-credentials-store.js';
 
 /** Everything a request or a job needs, built once per process: the composition root. */
 export interface AppContext {
@@ -70,6 +71,9 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const theStore = store;
   const secret = resolveSecretKey(config.secretKey, config.dataDir);
   if (secret.generated) log.info({ file: SECRET_KEY_FILE }, 'generated a new secret key in the data folder');
+  // Credentials stored in plain text by earlier versions are sealed now (an upgrade step).
+  const sealedNow = await sealPlainWebhookCredentials(store.db, secret.key);
+  if (sealedNow > 0) log.info({ projects: sealedNow }, 'sealed webhook credentials stored in plain text');
   if (config.databaseUrl && !config.secretKey) {
     log.warn('ANNOTARY_SECRET_KEY is not set: every replica must share the same key, set it explicitly');
   }

@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError } from '../config.js';
 import { registerAdminCommands } from './admin.js';
+import { registerBackupCommands } from './backup.js';
 import { serveCommand, workerCommand } from './serve.js';
 
 function positiveInt(value: string): number {
@@ -24,6 +25,7 @@ program
   .description('run only the job worker')
   .action(() => workerCommand());
 registerAdminCommands(program, positiveInt);
+registerBackupCommands(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof ConfigError) {

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { type Config, loadConfig } from '../config.js';
 import { createContext } from '../context.js';
 import { type RunningServer, startServer, startWorker } from '../server.js';
+import { markRunning } from '../services/backups/running-marker.js';
 
 function onSignals(stop: () => Promise<void>): void {
   let stopping = false;
@@ -35,6 +36,8 @@ export async function serveCommand(): Promise<void> {
   const config = loadConfig();
   const server = await startServer(config);
   const { listening, base } = reachableBase(config, server);
+  // Tells `annotary restore` this data folder is in use.
+  const release = markRunning(config.dataDir, 'annotary serve');
   if (server.bootstrapKey) {
     // Printed once: only its hash is stored.
     process.stdout.write(
@@ -55,16 +58,21 @@ export async function serveCommand(): Promise<void> {
       `  Docs: ${base}/docs`,
     ].join('\n') + '\n',
   );
-  onSignals(() => server.stop());
+  onSignals(async () => {
+    await server.stop();
+    release();
+  });
 }
 
 export async function workerCommand(): Promise<void> {
   const config = loadConfig();
   const ctx = await createContext(config);
   const worker = startWorker(ctx);
+  const release = markRunning(config.dataDir, 'annotary worker');
   process.stdout.write(`Annotary worker ${worker.id} running (store: ${ctx.store.engine})\n`);
   onSignals(async () => {
     await worker.stop();
     await ctx.close();
+    release();
   });
 }

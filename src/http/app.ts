@@ -20,6 +20,11 @@ import { registerRoutes } from './routes/index.js';
 
 export type App = FastifyInstance;
 
+/** A hop count as the function Fastify's types accept (its own number option does the same). */
+function trustProxyOption(tp: boolean | number | string[]): boolean | string[] | ((a: string, hop: number) => boolean) {
+  return typeof tp === 'number' ? (_address: string, hop: number) => hop < tp : tp;
+}
+
 export interface BuildOptions {
   /** Runs on the root instance before any route exists: hooks added here see every route. */
   beforeRoutes?: (app: App) => void;
@@ -34,7 +39,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: ctx.config.bodyLimit,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_PARAM_LENGTH },
-    trustProxy: true,
+    // X-Forwarded-For counts only from proxies the operator named (ANNOTARY_TRUST_PROXY):
+    // trusted from anyone, it would give every forged address a fresh rate-limit bucket.
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
     ajv: { customOptions: { coerceTypes: false } },
     // Errors the router raises before any hook (an undecodable path, an over-long parameter)
     // and sockets that do not speak HTTP answer the same envelope as everything else.

@@ -87,8 +87,16 @@ export const WebhookConfig = Type.Object(
     url: Type.String({ format: 'uri' }),
     method: OptionalField(StringEnum(WEBHOOK_METHODS, { default: 'POST' })),
     authType: OptionalField(StringEnum(WEBHOOK_AUTH_TYPES, { default: 'no_auth' })),
-    secret: OptionalField(Type.String({ description: 'HMAC secret when authType is secret' })),
-    token: OptionalField(Type.String({ description: 'bearer token when authType is bearer_token' })),
+    secret: OptionalField(
+      Type.String({ description: 'HMAC secret when authType is secret; write-only (omit to keep the stored one)' }),
+    ),
+    token: OptionalField(
+      Type.String({
+        description: 'bearer token when authType is bearer_token; write-only (omit to keep the stored one)',
+      }),
+    ),
+    hasSecret: OptionalField(Type.Boolean({ readOnly: true, description: 'answered: a secret is stored' })),
+    hasToken: OptionalField(Type.Boolean({ readOnly: true, description: 'answered: a token is stored' })),
     timeout: OptionalField(
       Type.Integer({ minimum: WEBHOOK_LIMITS.timeoutMin, maximum: WEBHOOK_LIMITS.timeoutMax, default: 30_000 }),
     ),

@@ -147,9 +147,10 @@ class WorkflowChecker {
     this.check(oneOf(WEBHOOK_METHODS, w['method']), i, '.webhook.method', `must be ${WEBHOOK_METHODS.join(' or ')}`);
     const auth = `must be one of ${WEBHOOK_AUTH_TYPES.join(', ')}`;
     this.check(oneOf(WEBHOOK_AUTH_TYPES, w['authType']), i, '.webhook.authType', auth);
-    const secretOk = w['authType'] !== 'secret' || nonEmpty(w['secret']);
+    // A credential kept from the stored stage arrives sealed (services/webhooks/webhook-credentials).
+    const secretOk = w['authType'] !== 'secret' || nonEmpty(w['secret']) || nonEmpty(w['sealedSecret']);
     this.check(secretOk, i, '.webhook.secret', 'is required when authType is secret');
-    const tokenOk = w['authType'] !== 'bearer_token' || nonEmpty(w['token']);
+    const tokenOk = w['authType'] !== 'bearer_token' || nonEmpty(w['token']) || nonEmpty(w['sealedToken']);
     this.check(tokenOk, i, '.webhook.token', 'is required when authType is bearer_token');
     const timeoutOk = isInt(w['timeout']) && within(w['timeout'], t0, t1);
     this.check(timeoutOk, i, '.webhook.timeout', `must be an integer from ${t0} to ${t1} (milliseconds)`);

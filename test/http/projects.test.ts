@@ -212,7 +212,7 @@ describe.each(ENGINES)('projects on %s', (engine) => {
     expect(asAdmin.json().data.project.role).toBe('Manager');
   });
 
-  it('shows webhook credentials to Managers only', async () => {
+  it('never shows webhook credentials, to Managers either: hasSecret instead', async () => {
     const p = await createProject('Secrets');
     await t.call('POST', `/v2/project/${p._id}`, { body: { stages: FIVE_STAGES } });
     const reviewer = `reviewer-${engine}@example.com`;
@@ -221,10 +221,13 @@ describe.each(ENGINES)('projects on %s', (engine) => {
     const hook = (stages: { id: string; webhook?: Record<string, unknown> }[]) =>
       stages.find((s) => s.id === 'Hook')?.webhook;
     const asManager = (await t.call('GET', `/v2/project/${p._id}`)).json().data.project;
-    expect(hook(asManager.stages)).toMatchObject({ secret: 's3cret' });
+    expect(hook(asManager.stages)).toMatchObject({ hasSecret: true });
+    expect(hook(asManager.stages)).not.toHaveProperty('secret');
+    expect(JSON.stringify(asManager)).not.toContain('s3cret');
     const asReviewer = (await t.call('GET', `/v2/project/${p._id}`, { key })).json().data.project;
     expect(hook(asReviewer.stages)).toMatchObject({ url: 'https://hooks.example.com/annotary' });
     expect(hook(asReviewer.stages)).not.toHaveProperty('secret');
+    expect(hook(asReviewer.stages)).not.toHaveProperty('sealedSecret');
   });
 
   it('answers 404 for an id that is not an id', async () => {

@@ -66,4 +66,19 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}:`));
   });
+
+  it('reads ANNOTARY_TRUST_PROXY: off by default, true, a hop count or addresses and CIDRs', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ ANNOTARY_TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ ANNOTARY_TRUST_PROXY: 'TRUE' }).trustProxy).toBe(true);
+    expect(loadConfig({ ANNOTARY_TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ ANNOTARY_TRUST_PROXY: '10.0.0.1, 172.16.0.0/12,fd00::/8' }).trustProxy).toEqual([
+      '10.0.0.1',
+      '172.16.0.0/12',
+      'fd00::/8',
+    ]);
+    for (const bad of ['0', 'proxy.local', '10.0.0.0/33', '10.0.0.1/8/1', 'yes']) {
+      expect(() => loadConfig({ ANNOTARY_TRUST_PROXY: bad })).toThrow(/ANNOTARY_TRUST_PROXY/);
+    }
+  });
 });

@@ -18,6 +18,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return Promise.resolve({ count: entry.count, resetAt });
   }
 
+  peek(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }> {
+    const { index, resetAt } = windowOf(now, windowMs);
+    const entry = this.counters.get(key);
+    return Promise.resolve({ count: entry && entry.index === index ? entry.count : 0, resetAt });
+  }
+
   /** Drops counters of past windows, so many one-off client addresses cannot grow the map. */
   private sweep(index: number): void {
     for (const [key, entry] of this.counters) if (entry.index !== index) this.counters.delete(key);

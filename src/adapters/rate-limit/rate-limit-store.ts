@@ -5,6 +5,8 @@
 export interface RateLimitStore {
   /** Counts one request for `key` and answers the count so far in the current window. */
   hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
+  /** The count so far in the current window, without counting. */
+  peek(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
   close(): Promise<void>;
 }
 

@@ -29,6 +29,12 @@ export class RedisRateLimitStore implements RateLimitStore {
     return { count: Number(first[1]), resetAt };
   }
 
+  async peek(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }> {
+    const { index, resetAt } = windowOf(now, windowMs);
+    const value = await this.redis.get(`annotary:rl:${key}:${index}`);
+    return { count: value === null ? 0 : Number(value), resetAt };
+  }
+
   async close(): Promise<void> {
     await this.redis.quit().catch(() => this.redis.disconnect());
   }

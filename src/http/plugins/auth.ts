@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import type { Principal } from '../../services/identity/access.js';
 import { authenticate } from '../../services/identity/identity.service.js';
+import { authFailureLimiter } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,12 +24,20 @@ export function principalOf(req: FastifyRequest): Principal {
   return req.principal;
 }
 
-/** Resolves the apikey header to its caller; never refuses (the rate limiter needs to run first). */
+/**
+ * Resolves the apikey header to its caller. Refuses only an address over its budget of invalid
+ * keys (before the lookup); a missing or invalid key is refused later, after the rate limiter.
+ */
 export function identifyHook(ctx: AppContext) {
+  const failures = authFailureLimiter(ctx);
   return async function identify(req: FastifyRequest): Promise<void> {
     const header = req.headers.apikey;
     const key = Array.isArray(header) ? header[0] : header;
-    req.principal = key ? await authenticate(ctx.store.db, key.trim()) : undefined;
+    req.principal = undefined;
+    if (!key) return;
+    await failures.check(req);
+    req.principal = await authenticate(ctx.store.db, key.trim());
+    if (!req.principal) await failures.failed(req);
   };
 }
 

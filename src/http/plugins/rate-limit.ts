@@ -15,6 +15,45 @@ export function limitFor(p: Principal | undefined): number {
   return PLAN_LIMITS[p.plan] ?? PLAN_LIMITS.standard ?? 100;
 }
 
+/** Requests with an invalid API key one client address may send per minute. */
+export const AUTH_FAILURES_PER_MINUTE = 20;
+
+/**
+ * Key guessing is limited per client address (req.ip: the socket's address unless
+ * ANNOTARY_TRUST_PROXY names the proxy in front). `check` runs before the key lookup and refuses
+ * an address that used its budget of invalid keys this minute (a valid key from it waits too:
+ * the lookup is what the limit protects); `failed` counts one invalid key. The counters live in
+ * the rate-limit store, so replicas sharing Redis share them.
+ */
+export function authFailureLimiter(ctx: AppContext) {
+  const bucket = (req: FastifyRequest) => `authfail:${req.ip}`;
+  return {
+    async check(req: FastifyRequest): Promise<void> {
+      const now = ctx.clock.now();
+      let seen: { count: number; resetAt: number };
+      try {
+        seen = await ctx.rateLimits.peek(bucket(req), RATE_WINDOW_MS, now);
+      } catch (err) {
+        req.log.warn({ error: describeError(err) }, 'rate-limit store unavailable; key failures not checked');
+        return;
+      }
+      if (seen.count < AUTH_FAILURES_PER_MINUTE) return;
+      const retryAfter = Math.max(1, Math.ceil((seen.resetAt - now) / 1000));
+      throw new AppError(
+        'RATE_LIMITED',
+        `too many requests with an invalid API key from this address (${AUTH_FAILURES_PER_MINUTE} per minute)`,
+        undefined,
+        { 'retry-after': String(retryAfter) },
+      );
+    },
+    async failed(req: FastifyRequest): Promise<void> {
+      await ctx.rateLimits.hit(bucket(req), RATE_WINDOW_MS, ctx.clock.now()).catch((err: unknown) => {
+        req.log.warn({ error: describeError(err) }, 'rate-limit store unavailable; key failure not counted');
+      });
+    },
+  };
+}
+
 /**
  * Fixed one-minute windows per API key (per client address without a valid key). Every answer
  * carries the X-RateLimit-* headers and the IETF RateLimit / RateLimit-Policy fields.

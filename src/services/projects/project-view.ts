@@ -4,6 +4,7 @@ import type { ProjectInfo } from '../../workflow/types.js';
 import type { ProjectRow } from '../../store/schema.js';
 import type { ProjectRole } from '../identity/access.js';
 import type { BatchView } from './batches.js';
+import { publicStage } from '../webhooks/webhook-credentials.js';
 
 /**
  * ProjectUpdateRequest fields kept together in the `settings` document, with the value a
@@ -62,19 +63,6 @@ export interface ProjectExtras {
   role?: ProjectRole | undefined;
 }
 
-/**
- * Webhook credentials are shown to Managers only: they edit the workflow, and a client that
- * reads the stages, changes one and writes them back must not lose the secret on the way.
- */
-function visibleStages(stages: Stage[], role: ProjectRole | undefined): Stage[] {
-  if (role === 'Manager') return stages;
-  return stages.map((stage) => {
-    if (!stage.webhook) return stage;
-    const { secret: _secret, token: _token, ...webhook } = stage.webhook;
-    return { ...stage, webhook };
-  });
-}
-
 /** The contract's Project resource. */
 export function projectView(row: ProjectRow, extras: ProjectExtras): Record<string, unknown> {
   const view: Record<string, unknown> = {
@@ -85,7 +73,8 @@ export function projectView(row: ProjectRow, extras: ProjectExtras): Record<stri
     owner: row.owner_email,
     organization: row.organization_id,
     categorySchema: parseJson(row.category_schema, { tools: [], classifications: [], relations: [] }),
-    stages: visibleStages(parseJson<Stage[]>(row.stages, []), extras.role),
+    // Webhook credentials are write-only, for every role (services/webhooks/webhook-credentials).
+    stages: parseJson<Stage[]>(row.stages, []).map(publicStage),
     assignedTo: extras.members.map((m) => ({ assignee: m.email, role: m.role })),
     batches: extras.batches,
     queueVersion: row.queue_version,

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { badRequest, invalid, invalidField, notFound, type FieldError } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
+import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
 import * as repo from '../../store/repositories/project.repository.js';
 import type { ProjectPatch, ProjectRow } from '../../store/schema.js';
@@ -12,6 +13,7 @@ import { normalizePctConfig, validateCategorySchema } from './ontology.js';
 import { parseJson, projectListItem, projectView, SETTING_KEYS } from './project-view.js';
 import { unknownPluginErrors } from '../plugins/plugin.service.js';
 import { unknownStorageErrors } from '../storages/storage-references.js';
+import { keepStoredCredentials, sealCredentials } from '../webhooks/webhook-credentials.js';
 
 export interface LoadedProject {
   row: ProjectRow;
@@ -146,10 +148,10 @@ export async function updateProject(ctx: AppContext, p: Principal, projectId: st
       patch.category_schema = JSON.stringify(checked.value);
     }
     if (input.stages !== undefined) {
-      const checked = validateWorkflow(input.stages);
+      const checked = validateWorkflow(keepStoredCredentials(input.stages, parseJson<Stage[]>(row.stages, [])));
       errors.push(...checked.errors);
       errors.push(...(await unknownPluginErrors(trx, row.organization_id, checked.value)));
-      patch.stages = JSON.stringify(checked.value);
+      patch.stages = JSON.stringify(sealCredentials(checked.value, ctx.secretKey, row.id));
       patch.queue_version = row.queue_version + 1;
     }
     if (input.pctConfig !== undefined) {

@@ -10,6 +10,7 @@ import { MicroBatcher } from '../../jobs/micro-batcher.js';
 import { type AttemptRecord, attemptRecorder, type Recorded } from './webhook-outcomes.js';
 import { buildPayload, type DeliverySubject, type LoadedSubject, loadSubjects } from './webhook-payload.js';
 import { ProjectViews } from './webhook-project-views.js';
+import { openWebhookConfig } from './webhook-credentials.js';
 
 /**
  * The job handler of a webhook delivery: one attempt per run. Retries are the job worker's own
@@ -114,7 +115,7 @@ export function webhookDeliveryHandler(ctx: AppContext, sender: WebhookSender): 
       return JOB_RECORDED;
     }
     const s = loaded.subject;
-    const cfg = s.stage.webhook as WebhookConfig;
+    const cfg = openWebhookConfig(s.stage, ctx.secretKey, s.project.id);
     // Serialised once: these bytes are signed and sent as they are.
     const body = Buffer.from(JSON.stringify(buildPayload(s)));
     const result = await sender.send({

@@ -158,3 +158,24 @@ export async function callFailuresByStage(db: Executor, projectId: string): Prom
   }
   return out;
 }
+
+/** Every plugin still holding a sealed secret, in id order, `limit` at a time after `afterId`. */
+export async function pluginsWithSecrets(
+  db: Executor,
+  afterId: string,
+  limit: number,
+): Promise<{ id: string; secret: string }[]> {
+  const rows = await db
+    .selectFrom('plugins')
+    .select(['id', 'secret'])
+    .where('secret', 'is not', null)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.flatMap((r) => (r.secret === null ? [] : [{ id: r.id, secret: r.secret }]));
+}
+
+export async function updatePluginSecret(db: Executor, id: string, secret: string): Promise<void> {
+  await db.updateTable('plugins').set({ secret }).where('id', '=', id).execute();
+}

@@ -113,3 +113,31 @@ export async function listBatches(db: Executor, projectId: string) {
     .orderBy('id')
     .execute();
 }
+
+/** Projects whose stored stages text contains `fragment`, in id order, `limit` at a time after `afterId`. */
+export async function projectStagesContaining(
+  db: Executor,
+  fragment: string,
+  afterId: string,
+  limit: number,
+): Promise<{ id: string; stages: string }[]> {
+  return db
+    .selectFrom('projects')
+    .select(['id', 'stages'])
+    .where('stages', 'like', `%${fragment}%`)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Rewrites the stages text only if it is still `before` (another writer wins); true when written. */
+export async function replaceStages(db: Executor, id: string, before: string, after: string): Promise<boolean> {
+  const res = await db
+    .updateTable('projects')
+    .set({ stages: after })
+    .where('id', '=', id)
+    .where('stages', '=', before)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
