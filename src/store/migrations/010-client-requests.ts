@@ -1,0 +1,20 @@
+import type { Kysely } from 'kysely';
+
+/*
+ * Fields for requests the widely used client sends (issue 14):
+ * - tasks.is_draft: an answer was saved in the task's current stage without submitting it
+ *   (POST /annotate without nextStage); any move of the task clears it. Filterable as `isDraft`.
+ * - issues.pct_details: the point-cloud details of an issue (JSON object, kept as sent).
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .alterTable('tasks')
+    .addColumn('is_draft', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema.alterTable('issues').addColumn('pct_details', 'text').execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('issues').dropColumn('pct_details').execute();
+  await db.schema.alterTable('tasks').dropColumn('is_draft').execute();
+}
