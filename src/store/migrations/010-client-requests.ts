@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
  * - tasks.is_draft: an answer was saved in the task's current stage without submitting it
  *   (POST /annotate without nextStage); any move of the task clears it. Filterable as `isDraft`.
  * - issues.pct_details: the point-cloud details of an issue (JSON object, kept as sent).
+ * - an index on (project_id, external_id) of tasks, for externalId prefix filters and sorts.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -12,9 +13,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('is_draft', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
   await db.schema.alterTable('issues').addColumn('pct_details', 'text').execute();
+  // `filter: {externalId: {$regex: "^prefix"}}` and `sort=externalId` walk this index.
+  await db.schema.createIndex('tasks_project_external').on('tasks').columns(['project_id', 'external_id']).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex('tasks_project_external').ifExists().execute();
   await db.schema.alterTable('issues').dropColumn('pct_details').execute();
   await db.schema.alterTable('tasks').dropColumn('is_draft').execute();
 }
