@@ -6,6 +6,7 @@ import { exportRoutes } from './exports.routes.js';
 import { issueRoutes } from './issues.routes.js';
 import { labelRoutes } from './labels.routes.js';
 import { memberRoutes } from './members.routes.js';
+import { performanceRoutes } from './performance.routes.js';
 import { pluginRoutes } from './plugins.routes.js';
 import { projectRoutes } from './projects.routes.js';
 import { storageRoutes } from './storages.routes.js';
@@ -27,4 +28,5 @@ export async function registerRoutes(v2: FastifyInstance, ctx: AppContext): Prom
   await v2.register(attachmentRoutes, { ctx });
   await v2.register(labelRoutes, { ctx });
   await v2.register(exportRoutes, { ctx });
+  await v2.register(performanceRoutes, { ctx });
 }
