@@ -8,7 +8,9 @@ import { listBatches } from '../store/repositories/project.repository.js';
 import type { AssetRow, TaskRow } from '../store/schema.js';
 import { startStage } from '../workflow/graph.js';
 import { startRouting } from '../workflow/routing.js';
+import { validateAnswer } from '../workflow/answer.js';
 import { freshTaskRow } from '../workflow/task-row.js';
+import type { ProjectInfo, TaskAnswer } from '../workflow/types.js';
 import type { Principal } from './access.js';
 import { loadProject } from './project.service.js';
 import { projectInfo } from './project-view.js';
@@ -20,6 +22,8 @@ export interface AssetInput {
   contextData?: unknown;
   metadata?: Record<string, unknown> | undefined;
   storage?: string | undefined;
+  /** Pre-labels: classification answers set on the new task (checked against the ontology). */
+  classifications?: Record<string, unknown>[] | undefined;
 }
 
 export const MAX_URL_LENGTH = 4096;
@@ -52,6 +56,8 @@ export async function batchResolver(db: Executor, projectId: string) {
 interface Prepared {
   asset: AssetRow;
   batches: { id: string; name: string }[];
+  /** The pre-label answer of the new task, when the asset came with classifications. */
+  answer?: TaskAnswer | undefined;
 }
 
 function prepare(
@@ -60,8 +66,9 @@ function prepare(
   resolve: (ref: string) => { id: string; name: string } | undefined,
   ctx: AppContext,
   p: Principal,
-  projectId: string,
+  project: ProjectInfo,
 ): Prepared[] {
+  const projectId = project.id;
   const errors: FieldError[] = [];
   const commonBatches = common.map((ref, i) => {
     const b = resolve(ref);
@@ -87,6 +94,18 @@ function prepare(
       if (!b) errors.push({ field: `assets[${i}].batches[${j}]`, message: `no batch "${ref}" in this project` });
       else batches.set(b.id, b);
     }
+    let answer: TaskAnswer | undefined;
+    if (a.classifications?.length) {
+      // Checked as a save, not a submit: required questions may stay unanswered.
+      const checked = validateAnswer(
+        { classifications: a.classifications },
+        project.categorySchema,
+        { submit: false },
+        `assets[${i}]`,
+      );
+      errors.push(...checked.errors);
+      answer = checked.value;
+    }
     out.push({
       asset: {
         id: newId(ctx.clock.now()),
@@ -104,6 +123,7 @@ function prepare(
         ...assetSizeFacts(a.data, a.metadata),
       },
       batches: [...batches.values()],
+      answer,
     });
   }
   if (errors.length) throw invalid(errors);
@@ -153,13 +173,13 @@ export async function importAssets(
     const info = projectInfo(row);
     const start = startStage(info.stages);
     if (!start) throw invalidField('stages', 'the project workflow has no Start stage');
-    const prepared = prepare(input.assets, input.batches ?? [], await batchResolver(trx, row.id), ctx, p, row.id);
+    const prepared = prepare(input.assets, input.batches ?? [], await batchResolver(trx, row.id), ctx, p, info);
     await assertNewExternalIds(trx, row.id, prepared);
 
     const routing = startRouting(trx, ctx, info, p.email);
     const now = new Date(ctx.clock.now()).toISOString();
     const tasks: TaskRow[] = [];
-    for (const { asset, batches } of prepared) {
+    for (const { asset, batches, answer } of prepared) {
       const task = freshTaskRow({
         id: newId(ctx.clock.now()),
         projectId: row.id,
@@ -170,6 +190,7 @@ export async function importAssets(
         now,
         actor: p.email,
       });
+      if (answer) Object.assign(task, { answer: JSON.stringify(answer), is_pre_labeled: 1 });
       routing.know(task.id, { batches });
       await routing.route({ row: task, isNew: true }, start.id);
       tasks.push(task);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { assetBuilderRoutes } from './asset-builder.routes.js';
 import { assetRoutes } from './assets.routes.js';
 import { attachmentRoutes } from './attachments.routes.js';
 import { exportRoutes } from './exports.routes.js';
@@ -20,6 +21,7 @@ export async function registerRoutes(v2: FastifyInstance, ctx: AppContext): Prom
   await v2.register(memberRoutes, { ctx });
   await v2.register(storageRoutes, { ctx });
   await v2.register(assetRoutes, { ctx });
+  await v2.register(assetBuilderRoutes, { ctx });
   await v2.register(taskRoutes, { ctx });
   await v2.register(uploadRoutes, { ctx });
   await v2.register(workflowRoutes, { ctx });
