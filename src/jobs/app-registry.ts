@@ -1,6 +1,7 @@
 import { createUndiciSender } from '../adapters/webhook/undici-sender.js';
 import type { AppContext } from '../context.js';
 import { pluginCallHandler } from '../services/plugin-call.js';
+import { STORAGE_IMPORT_JOB, storageImportHandler } from '../services/storages/storage-import.js';
 import { webhookDeliveryHandler } from '../services/webhook-delivery.js';
 import { PLUGIN_CALL_JOB } from '../workflow/behaviors/plugin.js';
 import { WEBHOOK_DELIVERY_JOB } from '../workflow/behaviors/webhook.js';
@@ -36,5 +37,6 @@ export function buildJobRegistry(ctx: AppContext): JobRegistry<JobPayloads> {
   registry.handle(WEBHOOK_DELIVERY_JOB, webhookDeliveryHandler(ctx, sender));
   // Plugin URLs obey the same private-address rule as webhooks, so they share the sender.
   registry.handle(PLUGIN_CALL_JOB, pluginCallHandler(ctx, sender));
+  registry.handle(STORAGE_IMPORT_JOB, storageImportHandler(ctx));
   return registry;
 }

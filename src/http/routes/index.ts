@@ -4,6 +4,7 @@ import { assetBuilderRoutes } from './asset-builder.routes.js';
 import { assetRoutes } from './assets.routes.js';
 import { attachmentRoutes } from './attachments.routes.js';
 import { exportRoutes } from './exports.routes.js';
+import { fileExplorerRoutes } from './file-explorer.routes.js';
 import { issueRoutes } from './issues.routes.js';
 import { labelRoutes } from './labels.routes.js';
 import { memberRoutes } from './members.routes.js';
@@ -20,6 +21,7 @@ export async function registerRoutes(v2: FastifyInstance, ctx: AppContext): Prom
   await v2.register(projectRoutes, { ctx });
   await v2.register(memberRoutes, { ctx });
   await v2.register(storageRoutes, { ctx });
+  await v2.register(fileExplorerRoutes, { ctx });
   await v2.register(assetRoutes, { ctx });
   await v2.register(assetBuilderRoutes, { ctx });
   await v2.register(taskRoutes, { ctx });
