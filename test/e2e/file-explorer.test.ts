@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setStorageTestOverrides } from '../../src/adapters/storage/index.js';
-import { buildJobRegistry } from '../../src/jobs/app-registry.js';
+import { buildJobRegistry } from '../../src/job-handlers.js';
 import { JobWorker } from '../../src/jobs/index.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import {

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import { newId } from '../../ids.js';
-import type { Principal } from '../access.js';
-import { type AssetInput, importAssets } from '../asset.service.js';
-import { LONG_LIVED_SECONDS } from '../file.service.js';
-import { fileStoreOf, signedFileUrl } from '../file-url.js';
-import { loadProject } from '../project.service.js';
+import type { Principal } from '../identity/access.js';
+import { type AssetInput, importAssets } from './asset.service.js';
+import { LONG_LIVED_SECONDS } from '../files/file.service.js';
+import { fileStoreOf, signedFileUrl } from '../files/file-url.js';
+import { loadProject } from '../projects/project.service.js';
 
 /** Content files written at once: fsyncs overlap, the disk is not flooded. */
 const WRITE_CONCURRENCY = 16;

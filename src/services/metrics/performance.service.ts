@@ -3,9 +3,9 @@ import { type FieldError, invalid } from '../../errors.js';
 import type { Stage } from '../../schemas/stage.js';
 import { listBatches } from '../../store/repositories/project.repository.js';
 import { issueFigures, type PerformanceScope, workFigures } from '../../store/repositories/performance.repository.js';
-import type { Principal } from '../access.js';
-import { loadProject } from '../project.service.js';
-import { parseJson } from '../project-view.js';
+import type { Principal } from '../identity/access.js';
+import { loadProject } from '../projects/project.service.js';
+import { parseJson } from '../projects/project-view.js';
 
 /*
  * POST /performance/{projectId}: what each person did in each stage over an interval, from the

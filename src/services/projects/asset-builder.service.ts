@@ -4,9 +4,9 @@ import { conflict, type FieldError, invalid } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { AssetBuilderTemplateRequest } from '../../schemas/asset-builder.js';
 import type { Executor } from '../../store/db.js';
-import type { Principal } from '../access.js';
-import { loadProject } from '../project.service.js';
-import { parseJson } from '../project-view.js';
+import type { Principal } from '../identity/access.js';
+import { loadProject } from './project.service.js';
+import { parseJson } from './project-view.js';
 
 export type AssetBuilderTemplateInput = Static<typeof AssetBuilderTemplateRequest>;
 

@@ -2,18 +2,13 @@ import type { Static } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { invalidField } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { STORAGE_IMPORT_JOB, type StorageImportJob } from '../../jobs/kinds.js';
 import { insertJobs } from '../../jobs/queue.js';
 import type { FileExplorerRequest } from '../../schemas/file-explorer.js';
-import type { Principal } from '../access.js';
-import { loadProject } from '../project.service.js';
-import { folderPrefix, withStorage } from '../storage.service.js';
-import {
-  hasExtension,
-  importStorageKeys,
-  listFolderKeys,
-  STORAGE_IMPORT_JOB,
-  type StorageImportJob,
-} from './storage-import.js';
+import type { Principal } from '../identity/access.js';
+import { loadProject } from '../projects/project.service.js';
+import { folderPrefix, withStorage } from './storage.service.js';
+import { hasExtension, importStorageKeys, listFolderKeys } from './storage-import.js';
 
 export type FileExplorerInput = Static<typeof FileExplorerRequest>;
 

@@ -1,29 +1,12 @@
 import type { AppContext } from '../../context.js';
+import type { StorageImportJob } from '../../jobs/kinds.js';
 import type { JobHandler } from '../../jobs/registry.js';
 import { chunked } from '../../store/chunks.js';
 import { findUserByEmail } from '../../store/repositories/identity.repository.js';
-import type { OrgRole, Principal } from '../access.js';
-import { importAssets } from '../asset.service.js';
-import { storageObjectLink } from '../file.service.js';
-import { withStorage } from '../storage.service.js';
-
-/** A storage folder imported into a project in the background (POST /file-explorer). */
-export const STORAGE_IMPORT_JOB = 'storage.import' as const;
-
-export interface StorageImportJob {
-  projectId: string;
-  orgId: string;
-  /** Who asked: the import runs with that person's rights, checked again when it runs. */
-  email: string;
-  storageId: string;
-  bucket: string;
-  /** The folder (empty or ending in `/`); externalIds are keys under it. */
-  prefix: string;
-  extensions?: string[] | undefined;
-  batches?: string[] | undefined;
-  /** Chosen keys; undefined = every file under the folder. */
-  keys?: string[] | undefined;
-}
+import type { OrgRole, Principal } from '../identity/access.js';
+import { importAssets } from '../assets/asset.service.js';
+import { storageObjectLink } from '../files/file.service.js';
+import { withStorage } from './storage.service.js';
 
 /** Whether a key's extension is one of `wanted` (every key when there is no filter). */
 export function hasExtension(key: string, wanted: ReadonlySet<string> | undefined): boolean {
