@@ -3,6 +3,7 @@ import { makeTestApp, type TestApp } from './app.js';
 import { listening, manualClock } from './exports.js';
 import { addRoleUsers, type RoleUsers } from './roles.js';
 import type { Engine } from '../../src/store/db.js';
+import { streetOntology } from './street-scene.js';
 
 /*
  * The project the export tests read, built through the API with a steered clock:
@@ -19,20 +20,7 @@ export const STAGES = [
   { id: 'rev', type: 'Review', name: 'QA', next: ['done', 'lbl'] },
   { id: 'done', type: 'Complete', name: 'Finished', next: [] },
 ];
-export const ONTOLOGY = {
-  tools: [{ schemaId: 'car', title: 'Car', tool: 'bounding-box', color: '#ff0000' }],
-  classifications: [
-    {
-      schemaId: 'weather',
-      title: 'Weather',
-      tool: 'radio',
-      options: [
-        { schemaId: 'sun', value: 'Sunny' },
-        { schemaId: 'rain', value: 'Rainy' },
-      ],
-    },
-  ],
-};
+export const ONTOLOGY = streetOntology();
 export const BOX = { schemaId: 'car', objectId: 'box-1', 'bounding-box': { x: 1, y: 2, width: 30, height: 40 } };
 export const SUN = { schemaId: 'weather', answer: 'sun' };
 export const T0 = '2025-03-01T10:00:00.000Z';

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import type { Engine } from '../../src/store/db.js';
 import { makeTestApp, type TestApp } from './app.js';
 import { addRoleUsers, type RoleUsers } from './roles.js';
+import { streetOntology } from './street-scene.js';
 
 export const STAGES = [
   { id: 'Start', type: 'Start', name: 'Start', next: ['lbl'] },
@@ -10,29 +11,7 @@ export const STAGES = [
   { id: 'done', type: 'Complete', name: 'Finished', next: [] },
   { id: 'arch', type: 'Archive', name: 'Archived', next: [] },
 ];
-export const ONTOLOGY = {
-  tools: [
-    { schemaId: 'car', title: 'Car', tool: 'bounding-box', color: '#ff0000' },
-    { schemaId: 'person', title: 'Person', tool: 'point', color: '#00ff00' },
-  ],
-  classifications: [
-    {
-      schemaId: 'weather',
-      title: 'Weather',
-      tool: 'radio',
-      options: [
-        { schemaId: 'sun', value: 'Sunny' },
-        { schemaId: 'rain', value: 'Rainy' },
-      ],
-    },
-    {
-      schemaId: 'colors',
-      title: 'Colors',
-      tool: 'checkbox',
-      options: ['red', 'blue', 'green'].map((c) => ({ schemaId: c, value: c })),
-    },
-  ],
-};
+export const ONTOLOGY = streetOntology({ person: true, colors: true });
 export const car = (x: number) => ({ schemaId: 'car', 'bounding-box': { x, y: 1, width: 10, height: 10 } });
 export const weather = (answer: string) => ({ schemaId: 'weather', answer });
 

@@ -1,29 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { ENGINES } from '../helpers/stores.js';
+import { consensusWorkflow, streetOntology } from '../helpers/street-scene.js';
 
-const ONTOLOGY = {
-  tools: [{ schemaId: 'car', title: 'Car', tool: 'bounding-box' }],
-  classifications: [
-    {
-      schemaId: 'weather',
-      title: 'Weather',
-      tool: 'radio',
-      options: [
-        { schemaId: 'sun', value: 'Sunny' },
-        { schemaId: 'rain', value: 'Rain' },
-      ],
-    },
-  ],
-};
-const workflow = (config: Record<string, unknown>, dynamicOn?: string) => [
-  { id: 'Start', type: 'Start', next: ['C'] },
-  { id: 'C', type: 'Consensus', next: ['Done', 'Disputed'], consensusConfig: config },
-  { id: 'c1', type: 'Label', next: ['C'], consensusId: 'C', consensusDynamic: dynamicOn === 'c1' },
-  { id: 'c2', type: 'Label', next: ['C'], consensusId: 'C', consensusDynamic: dynamicOn === 'c2' },
-  { id: 'Disputed', type: 'Hold', next: ['Done'] },
-  { id: 'Done', type: 'Complete' },
-];
+const ONTOLOGY = streetOntology();
 const answer = (weather: string, x = 10) => ({
   tools: [{ schemaId: 'car', 'bounding-box': { x, y: 10, width: 20, height: 20 } }],
   classifications: [{ schemaId: 'weather', answer: weather }],
@@ -49,10 +29,10 @@ describe.each(ENGINES)('Consensus stages on %s', (engine) => {
   });
   afterAll(() => t.close());
 
-  async function project(config: Record<string, unknown>, dynamicOn?: string): Promise<string> {
+  async function project(config: Record<string, unknown>, dynamicOn?: 'c1' | 'c2'): Promise<string> {
     const id = (await t.call('POST', '/v2/project', { body: { name: 'Consensus' } })).json().data.project._id;
     const res = await t.call('POST', `/v2/project/${id}`, {
-      body: { categorySchema: ONTOLOGY, stages: workflow(config, dynamicOn) },
+      body: { categorySchema: ONTOLOGY, stages: consensusWorkflow(config, dynamicOn) },
     });
     expect(res.statusCode).toBe(200);
     return id;

@@ -6,6 +6,7 @@ import { makeTestApp } from '../helpers/app.js';
 import { car, ONTOLOGY, weather } from '../helpers/metrics-fixture.js';
 import { expectKeptFiguresExact } from '../helpers/metrics-reference.js';
 import { ENGINES } from '../helpers/stores.js';
+import { consensusWorkflow } from '../helpers/street-scene.js';
 
 /*
  * AnswerDistribution and AssetSize are kept as data is written (migration 008). After each step
@@ -20,14 +21,7 @@ const STAGES = [
   { id: 'done', type: 'Complete', name: 'Finished', next: [] },
   { id: 'arch', type: 'Archive', name: 'Archived', next: [] },
 ];
-const CONSENSUS_STAGES = [
-  { id: 'Start', type: 'Start', next: ['C'] },
-  { id: 'C', type: 'Consensus', next: ['Done', 'Disputed'], consensusConfig: { threshold: 0.8 } },
-  { id: 'c1', type: 'Label', next: ['C'], consensusId: 'C' },
-  { id: 'c2', type: 'Label', next: ['C'], consensusId: 'C' },
-  { id: 'Disputed', type: 'Hold', next: ['Done'] },
-  { id: 'Done', type: 'Complete' },
-];
+const CONSENSUS_STAGES = consensusWorkflow({ threshold: 0.8 });
 const ASSETS = [
   { data: 'https://cdn.example.com/img/a.jpg', metadata: { width: 640, height: 480 } },
   { data: 'https://cdn.example.com/img/b.JPG?sig=1', metadata: { width: 1920, height: 1080 } },

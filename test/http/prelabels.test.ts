@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { addRoleUsers, type RoleUsers } from '../helpers/roles.js';
 import { ENGINES } from '../helpers/stores.js';
+import { streetOntology } from '../helpers/street-scene.js';
 
 // Start must hold tasks for pre-labels to land: autoForward off.
 const STAGES = [
@@ -9,18 +10,7 @@ const STAGES = [
   { id: 'Label', type: 'Label', name: 'Label', next: ['Complete'] },
   { id: 'Complete', type: 'Complete', name: 'Complete', next: [] },
 ];
-const ONTOLOGY = {
-  tools: [{ schemaId: 'car', title: 'Car', tool: 'bounding-box', color: '#ff0000' }],
-  classifications: [
-    {
-      schemaId: 'weather',
-      title: 'Weather',
-      tool: 'radio',
-      required: true,
-      options: [{ schemaId: 'sun', value: 'Sun' }],
-    },
-  ],
-};
+const ONTOLOGY = streetOntology({ weatherRequired: true, sunOnly: true });
 const box = (x: number) => ({ schemaId: 'car', 'bounding-box': { x, y: 0, width: 10, height: 10 } });
 
 describe.each(ENGINES)('pre-labels on %s', (engine) => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as taskCounts from '../../src/store/migrations/007-task-counts.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { ENGINES } from '../helpers/stores.js';
+import { consensusWorkflow } from '../helpers/street-scene.js';
 
 /*
  * GET /project/{id}/tasks: totals come from counts the database keeps (migration 007) when the
@@ -11,14 +12,7 @@ import { ENGINES } from '../helpers/stores.js';
  * one full listing, in every sort order, with ties and NULLs.
  */
 
-const CONSENSUS = [
-  { id: 'Start', type: 'Start', next: ['C'] },
-  { id: 'C', type: 'Consensus', next: ['Done', 'Disputed'], consensusConfig: { threshold: 0.5 } },
-  { id: 'c1', type: 'Label', next: ['C'], consensusId: 'C' },
-  { id: 'c2', type: 'Label', next: ['C'], consensusId: 'C' },
-  { id: 'Disputed', type: 'Hold', next: ['Done'] },
-  { id: 'Done', type: 'Complete' },
-];
+const CONSENSUS = consensusWorkflow({ threshold: 0.5 });
 const SORTS = ['createdAt', 'updatedAt', 'priority', 'externalId', 'status', 'stage', 'completedAt'] as const;
 type SortField = (typeof SORTS)[number];
 type Listed = { _id: string } & Record<SortField, string | number | null>;

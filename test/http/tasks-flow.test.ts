@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { ENGINES } from '../helpers/stores.js';
+import { streetOntology } from '../helpers/street-scene.js';
 
 const STAGES = [
   { id: 'Start', type: 'Start', name: 'Start', next: ['Label'] },
@@ -8,18 +9,7 @@ const STAGES = [
   { id: 'Review', type: 'Review', name: 'Review', next: ['Complete', 'Label'] },
   { id: 'Complete', type: 'Complete', name: 'Complete', next: [] },
 ];
-const ONTOLOGY = {
-  tools: [{ schemaId: 'car', title: 'Car', tool: 'bounding-box', color: '#ff0000' }],
-  classifications: [
-    {
-      schemaId: 'weather',
-      title: 'Weather',
-      tool: 'radio',
-      required: true,
-      options: [{ schemaId: 'sun', value: 'Sunny' }],
-    },
-  ],
-};
+const ONTOLOGY = streetOntology({ weatherRequired: true, sunOnly: true });
 const BOX = { schemaId: 'car', 'bounding-box': { x: 1, y: 2, width: 30, height: 40 } };
 
 describe.each(ENGINES)('tasks through the human stages on %s', (engine) => {

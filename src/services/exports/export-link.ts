@@ -1,14 +1,21 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import {
+  expiryAfter,
+  linkExpired,
+  linkSignatureMatches,
+  parseLinkExpiry,
+  signLink,
+} from '../../adapters/crypto/signed-link.js';
 
 /*
  * Export files kept by the server itself, in `${dataDir}/exports`, and the signed, expiring,
  * key-less links that read them: `/v2/exports/{expires}/{signature}/{file}`. The signature is
  * an HMAC-SHA256 over the file name and the expiry, under a key derived from the server key for
- * this purpose only. Everything sits in the path (no query string), so the link survives
- * clients that rebuild query strings and never shows up in the request log (routes are logged
- * by pattern).
+ * this purpose only; adapters/crypto/signed-link.ts signs and checks it, as it does the links of
+ * the file store. Everything sits in the path (no query string), so the link survives clients
+ * that rebuild query strings and never shows up in the request log (routes are logged by
+ * pattern).
  */
 
 /** How long a download link of a local export stays valid. Files are removed a day later. */
@@ -20,20 +27,11 @@ const STALE_PART_MS = 6 * 3600 * 1000;
 
 /** `<24 hex>.zip`: the only names the download route opens (no path ever reaches fs). */
 const FILE_RE = /^[0-9a-f]{24}\.zip$/;
-const SIGNATURE_RE = /^[A-Za-z0-9_-]{43}$/;
 
-const keys = new WeakMap<Buffer, Buffer>();
-function linkKey(serverKey: Buffer): Buffer {
-  let k = keys.get(serverKey);
-  if (!k) {
-    k = Buffer.from(hkdfSync('sha256', serverKey, Buffer.alloc(0), 'annotary:export-links', 32));
-    keys.set(serverKey, k);
-  }
-  return k;
-}
+const PURPOSE = 'annotary:export-links';
 
-function mac(serverKey: Buffer, file: string, expires: number): Buffer {
-  return createHmac('sha256', linkKey(serverKey)).update(`${file}\n${expires}`).digest();
+function signedMessage(file: string, expires: number): string {
+  return `${file}\n${expires}`;
 }
 
 export function exportsDir(dataDir: string): string {
@@ -46,8 +44,8 @@ export function exportFileName(exportId: string): string {
 
 /** The public URL of a local export file, valid until `now + EXPORT_LINK_SECONDS`. */
 export function signExportLink(publicUrl: string, serverKey: Buffer, file: string, now: number): string {
-  const expires = Math.floor(now / 1000) + EXPORT_LINK_SECONDS;
-  const signature = mac(serverKey, file, expires).toString('base64url');
+  const expires = expiryAfter(now, EXPORT_LINK_SECONDS);
+  const signature = signLink(serverKey, PURPOSE, signedMessage(file, expires));
   return `${publicUrl}/v2/exports/${expires}/${signature}/${file}`;
 }
 
@@ -62,14 +60,12 @@ export function checkExportLink(
   parts: { expires: string; signature: string; file: string },
   now: number,
 ): LinkCheck {
-  if (!FILE_RE.test(parts.file) || !/^\d{1,12}$/.test(parts.expires) || !SIGNATURE_RE.test(parts.signature)) {
+  const expires = parseLinkExpiry(parts.expires);
+  if (!FILE_RE.test(parts.file) || expires === undefined) return { ok: false, reason: 'invalid' };
+  if (!linkSignatureMatches(serverKey, PURPOSE, signedMessage(parts.file, expires), parts.signature)) {
     return { ok: false, reason: 'invalid' };
   }
-  const expires = Number(parts.expires);
-  const given = Buffer.from(parts.signature, 'base64url');
-  const expected = mac(serverKey, parts.file, expires);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'invalid' };
-  if (Math.floor(now / 1000) >= expires) return { ok: false, reason: 'expired' };
+  if (linkExpired(expires, now)) return { ok: false, reason: 'expired' };
   return { ok: true, file: parts.file };
 }
 

@@ -1,5 +1,11 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
+import {
+  expiryAfter,
+  linkExpired,
+  linkSignatureMatches,
+  parseLinkExpiry,
+  signLink,
+} from '../../adapters/crypto/signed-link.js';
 import { LocalFileStore } from '../../adapters/file-store/local.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
@@ -9,10 +15,12 @@ import { AppError } from '../../errors.js';
  * The signature travels in the path because the Python client PUTs to the upload URL with no
  * query string and no header [client]. sig = base64url HMAC-SHA256 over method, expiry (Unix
  * seconds) and key, under a key derived from the server key for this one purpose, so the server
- * key is never used directly for two jobs. A GET link also serves HEAD; a PUT link only PUT.
+ * key is never used directly for two jobs; adapters/crypto/signed-link.ts signs and checks it,
+ * as it does the export download links. A GET link also serves HEAD; a PUT link only PUT.
  */
 
 export const FILES_ROUTE = '/files';
+const PURPOSE = 'annotary:file-links';
 export type LinkMethod = 'GET' | 'PUT';
 
 export interface FileLink {
@@ -21,24 +29,14 @@ export interface FileLink {
   key: string;
 }
 
-const derived = new WeakMap<Buffer, Buffer>();
-function linkKey(serverKey: Buffer): Buffer {
-  let key = derived.get(serverKey);
-  if (!key) {
-    key = Buffer.from(hkdfSync('sha256', serverKey, Buffer.alloc(0), 'annotary:file-links', 32));
-    derived.set(serverKey, key);
-  }
-  return key;
-}
-
-function mac(ctx: AppContext, method: LinkMethod, key: string, expiry: number): Buffer {
-  return createHmac('sha256', linkKey(ctx.secretKey)).update(`${method}\n${expiry}\n${key}`).digest();
+function signedMessage(method: LinkMethod, key: string, expiry: number): string {
+  return `${method}\n${expiry}\n${key}`;
 }
 
 /** `/files/<expiry>/<sig>/<key>`, valid for `ttlSeconds` from now (the context's clock). */
 export function signedFilePath(ctx: AppContext, method: LinkMethod, key: string, ttlSeconds: number): string {
-  const expiry = Math.floor(ctx.clock.now() / 1000) + ttlSeconds;
-  return `${FILES_ROUTE}/${expiry}/${mac(ctx, method, key, expiry).toString('base64url')}/${key}`;
+  const expiry = expiryAfter(ctx.clock.now(), ttlSeconds);
+  return `${FILES_ROUTE}/${expiry}/${signLink(ctx.secretKey, PURPOSE, signedMessage(method, key, expiry))}/${key}`;
 }
 
 export function signedFileUrl(ctx: AppContext, method: LinkMethod, key: string, ttlSeconds: number): string {
@@ -50,11 +48,12 @@ export function signedFileUrl(ctx: AppContext, method: LinkMethod, key: string, 
  * Unix seconds. The signature is checked first, so an edited expiry reads as tampering.
  */
 export function verifyFileLink(ctx: AppContext, method: LinkMethod, link: FileLink): number {
-  const expiry = /^\d{1,12}$/.test(link.expiry) ? Number(link.expiry) : -1;
-  const given = /^[A-Za-z0-9_-]{43}$/.test(link.sig) ? Buffer.from(link.sig, 'base64url') : undefined;
-  const valid = expiry >= 0 && given?.length === 32 && timingSafeEqual(given, mac(ctx, method, link.key, expiry));
+  const expiry = parseLinkExpiry(link.expiry);
+  const valid =
+    expiry !== undefined &&
+    linkSignatureMatches(ctx.secretKey, PURPOSE, signedMessage(method, link.key, expiry), link.sig);
   if (!valid) throw new AppError('FORBIDDEN', 'the signature of this file link is not valid');
-  if (expiry * 1000 <= ctx.clock.now())
+  if (linkExpired(expiry, ctx.clock.now()))
     throw new AppError('FORBIDDEN', 'this file link has expired; ask for a new one');
   return expiry;
 }
