@@ -89,6 +89,7 @@ function rowsOf(inputs: AssetInput[], projectId: string): RawRows {
       consensus_score: null,
       brush_data_url: null,
       medical_brush_data_url: null,
+      is_draft: 0,
       stage_entered_at: now,
       deleted: 0,
       created_at: now,

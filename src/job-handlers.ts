@@ -1,8 +1,9 @@
 import { createUndiciSender } from './adapters/webhook/undici-sender.js';
 import type { AppContext } from './context.js';
 import { pluginCallHandler } from './services/plugins/plugin-call.js';
+import { storageImportHandler } from './services/storages/storage-import.js';
 import { webhookDeliveryHandler } from './services/webhooks/webhook-delivery.js';
-import { PLUGIN_CALL_JOB, WEBHOOK_DELIVERY_JOB } from './jobs/kinds.js';
+import { PLUGIN_CALL_JOB, STORAGE_IMPORT_JOB, WEBHOOK_DELIVERY_JOB } from './jobs/kinds.js';
 import { JOB_KINDS, JobRegistry, type JobPayloads } from './jobs/registry.js';
 
 /*
@@ -42,5 +43,6 @@ export function buildJobRegistry(ctx: AppContext): JobRegistry<JobPayloads> {
   registry.handle(WEBHOOK_DELIVERY_JOB, webhookDeliveryHandler(ctx, sender));
   // Plugin URLs obey the same private-address rule as webhooks, so they share the sender.
   registry.handle(PLUGIN_CALL_JOB, pluginCallHandler(ctx, sender));
+  registry.handle(STORAGE_IMPORT_JOB, storageImportHandler(ctx));
   return registry;
 }

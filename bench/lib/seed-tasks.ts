@@ -110,6 +110,7 @@ function round(from: number, to: number, s: SeedTarget): Rows {
       consensus_score: i % 5 === 0 ? (i % 101) / 100 : null,
       brush_data_url: null,
       medical_brush_data_url: null,
+      is_draft: 0,
       stage_entered_at: complete ? reviewedAt : labelledAt,
       deleted: 0,
       created_at: createdAt,

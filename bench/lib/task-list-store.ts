@@ -58,7 +58,7 @@ export async function measureListingPieces(
       const totalMs = await medianMs(async () => {
         total = await countTasks(store.db, filter);
       });
-      const p: TaskPage = { offset: (page - 1) * limit, limit, sort: 'createdAt', descending: true };
+      const p: TaskPage = { offset: (page - 1) * limit, limit, sort: [{ field: 'createdAt', descending: true }] };
       const walk = pageWalk(total, p);
       if (!walk) throw new Error(`page ${page} is past the last of ${total} tasks`);
       const ids = pageIdsQuery(store.db, filter, p, walk).compile();

@@ -34,3 +34,22 @@ export type WebhookDeliveryJob = StageEntryJob;
  * matched when it answers), stable across the attempts of one call.
  */
 export type PluginCallJob = StageEntryJob;
+
+/** Job kind of a storage folder imported in the background (services/storages/storage-import.ts). */
+export const STORAGE_IMPORT_JOB = 'storage.import';
+
+/** A storage folder (or chosen files) imported into a project in the background (POST /file-explorer). */
+export interface StorageImportJob {
+  projectId: string;
+  orgId: string;
+  /** Who asked: the import runs with that person's rights, checked again when it runs. */
+  email: string;
+  storageId: string;
+  bucket: string;
+  /** The folder (empty or ending in `/`); externalIds are keys under it. */
+  prefix: string;
+  extensions?: string[] | undefined;
+  batches?: string[] | undefined;
+  /** Chosen keys; undefined = every file under the folder. */
+  keys?: string[] | undefined;
+}

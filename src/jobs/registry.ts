@@ -8,7 +8,7 @@
 
 import { WEBHOOK_LIMITS } from '../schemas/stage.js';
 import type { Claim } from './claims.js';
-import type { PluginCallJob, WebhookDeliveryJob } from './kinds.js';
+import type { PluginCallJob, StorageImportJob, WebhookDeliveryJob } from './kinds.js';
 
 /**
  * Payload type of every job kind of the application, by kind name. Modules that add a kind
@@ -17,6 +17,7 @@ import type { PluginCallJob, WebhookDeliveryJob } from './kinds.js';
 export interface JobPayloads {
   'webhook.deliver': WebhookDeliveryJob;
   'plugin.call': PluginCallJob;
+  'storage.import': StorageImportJob;
 }
 
 export type JobKind<P extends object> = keyof P & string;
@@ -44,6 +45,9 @@ export const JOB_KINDS: JobKindDeclarations<JobPayloads> = {
   'webhook.deliver': { maxAttempts: WEBHOOK_LIMITS.retryMax + 2, leaseMs: 10_000 },
   // A plugin call is tried three times (backoff between); then the task waits with a warning.
   'plugin.call': { maxAttempts: 3, leaseMs: 10_000 },
+  // A folder import skips what is already imported, so a retry (or a second claim after a
+  // lapsed lease) finishes the work rather than repeating it.
+  'storage.import': { maxAttempts: 3, leaseMs: 60_000 },
 };
 
 export const DEFAULT_JOB_OPTIONS: ResolvedJobKindOptions = {

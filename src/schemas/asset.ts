@@ -4,7 +4,11 @@ import { FreeObject, PaginationQuery } from './common.js';
 export const ProjectIdParams = Type.Object({ projectId: Type.String({ maxLength: 64 }) });
 
 export const AssetInput = Type.Object({
-  data: Type.String({ minLength: 1, maxLength: 4096, description: 'http(s) URL of the file' }),
+  data: Type.String({
+    minLength: 1,
+    maxLength: 1_048_576,
+    description: 'http(s) URL of the file (at most 4096 characters); with uploadLocal the content itself',
+  }),
   externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
   batches: Type.Optional(
     Type.Array(Type.String({ maxLength: 200 }), { maxItems: 1000, description: 'batch ids or names' }),
@@ -12,11 +16,23 @@ export const AssetInput = Type.Object({
   contextData: Type.Optional(Type.Unknown()),
   metadata: Type.Optional(FreeObject),
   storage: Type.Optional(Type.String({ maxLength: 64, description: 'storage id the file lives in' })),
+  classifications: Type.Optional(
+    Type.Array(FreeObject, {
+      maxItems: 1000,
+      description: "pre-labels: classification answers of the project's ontology, set on the new task",
+    }),
+  ),
 });
 
 export const ImportAssetsRequest = Type.Object({
   assets: Type.Array(AssetInput, { minItems: 1, maxItems: 200_000 }),
   priority: Type.Optional(Type.Integer({ minimum: -1000, maximum: 1000 })),
+  uploadLocal: Type.Optional(
+    Type.Boolean({
+      description:
+        "each asset's data is its content (built by the client, e.g. from an asset builder template): stored in the server's file store and served by a signed URL",
+    }),
+  ),
 });
 
 export const ImportAssetsQuery = Type.Object({

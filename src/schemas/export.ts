@@ -24,7 +24,12 @@ export const ExportQuery = Type.Object({
   includeHistory: Type.Optional(QueryBoolean),
   sendEmail: Type.Optional(Type.String({ maxLength: 16, description: 'accepted and ignored' })),
   doNotNotify: Type.Optional(Type.String({ maxLength: 16, description: 'accepted and ignored' })),
-  taskTypes: Type.Optional(Type.String({ maxLength: 1000, description: 'accepted and ignored' })),
+  taskTypes: Type.Optional(
+    Type.String({
+      maxLength: 1000,
+      description: 'JSON list of default, consensus, benchmark: the kinds of task exported (default: ["default"])',
+    }),
+  ),
   includeOnlyKeyFrames: Type.Optional(Type.String({ maxLength: 16, description: 'accepted and ignored' })),
   includeIdleBlurDurations: Type.Optional(Type.String({ maxLength: 16, description: 'accepted and ignored' })),
 });

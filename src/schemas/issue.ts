@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { PaginationQuery, SortQuery, StringEnum } from './common.js';
+import { FreeObject, PaginationQuery, SortQuery, StringEnum } from './common.js';
 
 /** Issues on tasks (DECISIONS section 6). */
 
@@ -9,9 +9,20 @@ export type IssueStatus = (typeof ISSUE_STATUSES)[number];
 export const IssueIdParams = Type.Object({ issueId: Type.String({ maxLength: 64 }) });
 
 const Content = Type.String({ minLength: 1, maxLength: 10_000 });
-const ErrorCodes = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+const CodeText = Type.String({ minLength: 1, maxLength: 200 });
+/** An error code as the [client] sends it: the code itself is `key`, the rest describes it. */
+export const ErrorCodeObject = Type.Object({
+  key: CodeText,
+  name: Type.Optional(Type.String({ maxLength: 500 })),
+  category: Type.Optional(Type.String({ maxLength: 500 })),
+});
+const ErrorCodes = Type.Array(Type.Union([CodeText, ErrorCodeObject]), {
   maxItems: 100,
-  description: "codes of the project's errorSchema; only when errorCodesEnabled",
+  description: "codes of the project's errorSchema (a code, or {category, name, key}); only when errorCodesEnabled",
+});
+const PctDetails = Type.Unsafe<Record<string, unknown>>({
+  ...FreeObject,
+  description: 'point-cloud details of the issue (position in the cloud, frame, ...), kept as sent',
 });
 
 export const CreateIssueRequest = Type.Object({
@@ -27,12 +38,14 @@ export const CreateIssueRequest = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'zero-indexed page or frame' })),
   objectId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   errorCodes: Type.Optional(ErrorCodes),
+  pctDetails: Type.Optional(PctDetails),
 });
 
 export const UpdateIssueRequest = Type.Object({
   content: Type.Optional(Content),
   status: Type.Optional(StringEnum(ISSUE_STATUSES)),
   errorCodes: Type.Optional(ErrorCodes),
+  pctDetails: Type.Optional(PctDetails),
 });
 
 export const CommentRequest = Type.Object({ content: Content });

@@ -29,8 +29,10 @@ export const CreateInvitesRequest = Type.Object({
   ),
 });
 
+/** `invites` is what the [client] sends; `to` (the creation's name) stays accepted as an alias. */
 export const DeleteInvitesRequest = Type.Object({
-  to: Type.Array(Email, { minItems: 1, maxItems: 1000 }),
+  invites: Type.Optional(Type.Array(Email, { minItems: 1, maxItems: 1000 })),
+  to: Type.Optional(Type.Array(Email, { minItems: 1, maxItems: 1000 })),
 });
 
 export const AssignMembersRequest = Type.Object({

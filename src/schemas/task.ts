@@ -13,8 +13,9 @@ export const ListTasksQuery = Type.Intersect([
     filter: Type.Optional(Type.String({ maxLength: 1_000_000, description: 'JSON filter, see docs/api.md' })),
     sort: Type.Optional(
       Type.String({
-        maxLength: 64,
-        description: 'createdAt, updatedAt, priority, externalId, status, stage, completedAt; - for descending',
+        maxLength: 200,
+        description:
+          'createdAt, updatedAt, priority, externalId, status, stage, completedAt; - for descending; up to 4 comma-separated (-createdAt,priority)',
       }),
     ),
     fields: Type.Optional(Type.String({ maxLength: 2000, description: 'comma-separated fields to return' })),

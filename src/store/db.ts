@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { registerRegexp } from './sqlite/regexp.js';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Transaction } from 'kysely';
 import pg from 'pg';
 import { callbackQueries } from './pg-callback-queries.js';
@@ -45,6 +46,7 @@ function openSqlite(file: string): Store {
   sqlite.pragma('foreign_keys = ON');
   // Several processes (API + worker) may share the file: wait for the write lock, don't fail.
   sqlite.pragma('busy_timeout = 10000');
+  registerRegexp(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,

@@ -160,6 +160,8 @@ export interface TaskTable {
   consensus_score: number | null;
   brush_data_url: string | null;
   medical_brush_data_url: string | null;
+  /** 1 while an answer saved in the current stage has not been submitted (migration 010). */
+  is_draft: number;
   stage_entered_at: string;
   deleted: number;
   created_at: string;
@@ -199,8 +201,10 @@ export interface IssueTable {
   position: string | null;
   page: number | null;
   object_id: string | null;
-  /** JSON array of strings */
+  /** JSON array of strings or {category, name, key} objects */
   error_codes: string;
+  /** JSON object of point-cloud details, or null (migration 010) */
+  pct_details: ColumnType<string | null, string | null | undefined, string | null>;
   /** Open | Resolved */
   status: string;
   /** JSON array of {_id, content, createdBy, createdAt} */

@@ -17,6 +17,7 @@ async function place(task: TaskState, stage: Stage, env: RoutingEnv): Promise<vo
   row.status = statusFor(stage.type);
   row.stage_entered_at = now;
   row.duration = 0;
+  row.is_draft = 0;
   row.updated_at = now;
   row.assignee = null;
   if (stage.rememberAssignee && !task.isNew) {

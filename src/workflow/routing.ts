@@ -63,7 +63,10 @@ function storedFacts(trx: Executor, task: TaskState, env: RoutingEnv, known: Kno
         .where('status', '=', 'Open')
         .where('deleted', '=', 0)
         .execute();
-      return rows.flatMap((r) => JSON.parse(r.error_codes) as string[]);
+      // A code is stored as sent: a string, or the client's {category, name, key} named by key.
+      return rows.flatMap((r) =>
+        (JSON.parse(r.error_codes) as (string | { key: string })[]).map((c) => (typeof c === 'string' ? c : c.key)),
+      );
     },
     async lastCompleterIn(stageId) {
       const mine = lastPending((h) => h.stage_id === stageId && h.completed_by !== null);

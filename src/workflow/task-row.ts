@@ -38,6 +38,7 @@ export function freshTaskRow(t: FreshTask): TaskRow {
     consensus_score: null,
     brush_data_url: null,
     medical_brush_data_url: null,
+    is_draft: 0,
     stage_entered_at: t.now,
     deleted: 0,
     created_at: t.now,

@@ -18,7 +18,13 @@ import { ENGINES } from '../helpers/stores.js';
  */
 
 const STAGE_LIST = STAGES as Stage[];
-const PLAN: ExportPlan = { type: 'task', format: 'ndjson', includeMetadata: true, includeHistory: true };
+const PLAN: ExportPlan = {
+  type: 'task',
+  format: 'ndjson',
+  includeMetadata: true,
+  includeHistory: true,
+  taskTypes: ['default'],
+};
 const SMALL: PageLimits = { tasks: 4, bytes: 40_000 };
 const ONE_PAGE: PageLimits = { tasks: 10_000, bytes: Number.MAX_SAFE_INTEGER };
 const box = (i: number) => ({

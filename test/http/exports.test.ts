@@ -136,6 +136,33 @@ describe.each(ENGINES)('exports on %s', (engine) => {
     expect(res.statusCode).toBe(200);
   });
 
+  it('selects the kinds of task with taskTypes: consensus copies come with their parent and score', async () => {
+    const copyId = 'f'.repeat(24);
+    const parentId = ids.tasks[2] as string;
+    await t.store.db.updateTable('tasks').set({ consensus_score: 0.75 }).where('id', '=', parentId).execute();
+    try {
+      const copies = await itemsOf(`taskTypes=${encodeURIComponent('["consensus"]')}`);
+      expect(copies).toHaveLength(1);
+      expect(copies[0]?.task).toMatchObject({
+        taskId: copyId,
+        taskType: 'consensus',
+        parentTask: parentId,
+        consensusAverage: 75,
+      });
+      const both = await itemsOf(`taskTypes=${encodeURIComponent('["default","consensus"]')}&format=json`);
+      expect(both.map((i) => i.task.taskId)).toEqual(expect.arrayContaining([copyId, parentId]));
+      expect(both).toHaveLength(5);
+      const parent = both.find((i) => i.task.taskId === parentId);
+      expect(parent?.task).not.toHaveProperty('taskType');
+      expect(parent?.task.consensusAverage).toBe(75);
+      // No benchmark tasks exist: asking for them alone exports an empty list.
+      expect(await itemsOf(`taskTypes=${encodeURIComponent('["benchmark"]')}`)).toEqual([]);
+      expect(await itemsOf('taskTypes=consensus')).toHaveLength(1);
+    } finally {
+      await t.store.db.updateTable('tasks').set({ consensus_score: null }).where('id', '=', parentId).execute();
+    }
+  });
+
   it("exports the project's issues", async () => {
     clock.set('2025-03-02T09:00:00.000Z');
     const created = await t.call('POST', '/v2/issues', {
@@ -198,6 +225,8 @@ describe.each(ENGINES)('exports on %s', (engine) => {
       [`updatedAt=${encodeURIComponent('{"$gt":"not a date"}')}`, 'updatedAt.$gt'],
       [`createdAt=${encodeURIComponent('{"$after":"2025-01-01"}')}`, 'createdAt.$after'],
       ['includeHistory=yes', 'includeHistory'],
+      [`taskTypes=${encodeURIComponent('["default","gold"]')}`, 'taskTypes[1]'],
+      [`taskTypes=${encodeURIComponent('["default"')}`, 'taskTypes'],
     ];
     for (const [query, field] of cases) {
       const res = await t.call('GET', `/v2/export?project=${projectId}&${query}`);

@@ -114,6 +114,35 @@ describe.each(ENGINES)('issues on tasks on %s', (engine) => {
     expect(await openCount(tasks[1])).toBe(2);
   });
 
+  it('takes error codes as {category, name, key} objects, and an update of pctDetails alone', async () => {
+    await t.call('POST', `/v2/project/${projectId}`, {
+      body: { errorCodesEnabled: true, errorSchema: { codes: ['C1', { key: 'C2', name: 'Missing object' }] } },
+    });
+    const code = { category: 'Geometry', name: 'Missing object', key: 'C2' };
+    const res = await create({ labelTask: tasks[3], errorCodes: [code, 'C1', { ...code, name: 'again' }] });
+    expect(res.statusCode, res.body).toBe(201);
+    const issue = res.json().data.issue;
+    expect(issue.errorCodes).toEqual([code, 'C1']);
+    expect(issue.pctDetails).toBeNull();
+    const bad = await create({ labelTask: tasks[3], errorCodes: [{ category: 'Geometry', key: 'C9' }] });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0].field).toBe('errorCodes[0].key');
+    const noKey = await create({ labelTask: tasks[3], errorCodes: [{ name: 'no key' }] });
+    expect(noKey.statusCode).toBe(400);
+    expect(noKey.json().errors[0].field).toMatch(/^errorCodes\[0\]/);
+
+    const pctDetails = { frame: 3, position: { x: 1.5, y: -2, z: 0.25 }, sensor: 'lidar-top' };
+    const upd = await t.call('POST', `/v2/issues/${issue._id}`, { body: { pctDetails } });
+    expect(upd.statusCode, upd.body).toBe(200);
+    expect(upd.json().data.issue).toMatchObject({ pctDetails, errorCodes: [code, 'C1'], content: issue.content });
+    const listed = (await t.call('GET', `/v2/issues?labelTask=${tasks[3]}`)).json().data.issues;
+    expect(listed.find((i: { _id: string }) => i._id === issue._id).pctDetails).toEqual(pctDetails);
+    const notObject = await t.call('POST', `/v2/issues/${issue._id}`, { body: { pctDetails: 'x' } });
+    expect(notObject.statusCode).toBe(400);
+    expect(notObject.json().errors[0].field).toBe('pctDetails');
+    await t.call('DELETE', `/v2/issues/${issue._id}`);
+  });
+
   it('keeps openIssuesCount exact through resolve, reopen and delete', async () => {
     const list = (await t.call('GET', `/v2/issues?labelTask=${tasks[1]}`)).json().data;
     expect(list.total).toBe(2);

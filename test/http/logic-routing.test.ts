@@ -130,7 +130,12 @@ describe.each(ENGINES)('Logic stages route imported, submitted and requeued task
     expect((await trail(ids['b.jpg'] as string)).slice(-2)).toEqual(['Review:requeue', 'Who:logic']);
 
     const issue = await t.call('POST', '/v2/issues', {
-      body: { content: 'wrong class', labelTask: ids['c.jpg'], errorCodes: ['E1'] },
+      // The client's object form of a code: the condition matches its key.
+      body: {
+        content: 'wrong class',
+        labelTask: ids['c.jpg'],
+        errorCodes: [{ category: 'Class', name: 'Wrong class', key: 'E1' }],
+      },
     });
     expect(issue.statusCode).toBe(201);
     await requeue(ids['c.jpg'] as string, 'Triage');

@@ -95,4 +95,22 @@ describe.each(ENGINES)('identity and members on %s', (engine) => {
     const del = await t.call('DELETE', base, { body: { to: [email] } });
     expect(del.json().data.deleted).toBe(1);
   });
+
+  it('deletes invites named by `invites` (the [client] body) and still by `to`', async () => {
+    const base = `/v2/organization/${t.orgId}/invites`;
+    const emails = [`one-${engine}@example.com`, `two-${engine}@example.com`, `three-${engine}@example.com`];
+    expect((await t.call('POST', base, { body: { to: emails } })).statusCode).toBe(201);
+    const byInvites = await t.call('DELETE', base, { body: { invites: emails.slice(0, 2) } });
+    expect(byInvites.statusCode).toBe(200);
+    expect(byInvites.json().data.deleted).toBe(2);
+    const left = (await t.call('GET', base)).json().data.invites.map((i: { email: string }) => i.email);
+    expect(left).toContain(emails[2]);
+    expect(left).not.toContain(emails[0]);
+    const none = await t.call('DELETE', base, { body: {} });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().errors[0].field).toBe('invites');
+    const bad = await t.call('DELETE', base, { body: { invites: ['x'] } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0].field).toBe('invites[0]');
+  });
 });

@@ -162,33 +162,45 @@ describe.each(ENGINES)('task listing totals and pages on %s', (engine) => {
       });
     });
 
-    /** Each engine's own NULL placement: SQLite sorts NULL first, PostgreSQL last (ascending). */
-    const compare = (field: SortField, descending: boolean) => (a: Listed, b: Listed) => {
-      const key = (x: Listed) => x[field];
+    /**
+     * The order of a `sort` value (one or several comma-separated keys), ties broken by id in the
+     * first key's direction. Each engine's own NULL placement: SQLite sorts NULL first,
+     * PostgreSQL last (ascending).
+     */
+    const compare = (sort: string) => {
+      const keys = sort.split(',').map((k) => ({ field: k.replace(/^-/, '') as SortField, desc: k.startsWith('-') }));
       const nullRank = engine === 'sqlite' ? -1 : 1;
-      const [va, vb] = [key(a), key(b)];
-      let c = va === vb ? 0 : va === null ? nullRank : vb === null ? -nullRank : va < vb ? -1 : 1;
-      if (c === 0) c = a._id < b._id ? -1 : 1;
-      return descending ? -c : c;
+      return (a: Listed, b: Listed) => {
+        for (const { field, desc } of keys) {
+          const [va, vb] = [a[field], b[field]];
+          const c = va === vb ? 0 : va === null ? nullRank : vb === null ? -nullRank : va < vb ? -1 : 1;
+          if (c !== 0) return desc ? -c : c;
+        }
+        const c = a._id < b._id ? -1 : 1;
+        return keys[0]?.desc ? -c : c;
+      };
     };
 
-    const checkPages = async (filter: string, key: string | undefined, limits: number[]) => {
-      for (const field of SORTS) {
-        for (const sort of [field, `-${field}`]) {
-          const full = await list(pid, `limit=1000&sort=${sort}${filter}`, key);
-          expect(full.tasks.length).toBe(full.total);
-          expect(full.tasks).toEqual([...full.tasks].sort(compare(field, sort.startsWith('-'))));
-          const order = full.tasks.map((x) => x._id);
-          for (const limit of limits) {
-            const pages = Math.ceil(full.total / limit) + 1;
-            for (let page = 1; page <= pages; page++) {
-              const got = await list(pid, `limit=${limit}&page=${page}&sort=${sort}${filter}`, key);
-              expect(got.total).toBe(full.total);
-              expect(
-                got.tasks.map((x) => x._id),
-                `${sort} limit ${limit} page ${page}`,
-              ).toEqual(order.slice((page - 1) * limit, page * limit));
-            }
+    const checkPages = async (
+      filter: string,
+      key: string | undefined,
+      limits: number[],
+      sorts: string[] = SORTS.flatMap((f) => [f, `-${f}`]),
+    ) => {
+      for (const sort of sorts) {
+        const full = await list(pid, `limit=1000&sort=${sort}${filter}`, key);
+        expect(full.tasks.length).toBe(full.total);
+        expect(full.tasks).toEqual([...full.tasks].sort(compare(sort)));
+        const order = full.tasks.map((x) => x._id);
+        for (const limit of limits) {
+          const pages = Math.ceil(full.total / limit) + 1;
+          for (let page = 1; page <= pages; page++) {
+            const got = await list(pid, `limit=${limit}&page=${page}&sort=${sort}${filter}`, key);
+            expect(got.total).toBe(full.total);
+            expect(
+              got.tasks.map((x) => x._id),
+              `${sort} limit ${limit} page ${page}`,
+            ).toEqual(order.slice((page - 1) * limit, page * limit));
           }
         }
       }
@@ -203,6 +215,17 @@ describe.each(ENGINES)('task listing totals and pages on %s', (engine) => {
       const filter = `&filter=${encodeURIComponent(JSON.stringify({ priority: { $gte: 0 } }))}`;
       expect((await list(pid, `limit=1${filter}`)).total).toBe(186);
       await checkPages(filter, undefined, [9]);
+    });
+
+    it('sorts by several fields, each in its own direction, and pages the same order', async () => {
+      const sorts = ['-priority,createdAt', 'status,-externalId', 'stage,priority,-completedAt', '-updatedAt,status'];
+      await checkPages('', undefined, [13, 64], sorts);
+      const filter = `&filter=${encodeURIComponent(JSON.stringify({ status: { $ne: 'Archived' } }))}`;
+      await checkPages(filter, undefined, [17], sorts.slice(0, 2));
+      const twice = await t.call('GET', `/v2/project/${pid}/tasks?sort=priority,-priority`);
+      expect(twice.statusCode).toBe(400);
+      expect(twice.json().errors[0].field).toBe('sort');
+      expect((await t.call('GET', `/v2/project/${pid}/tasks?sort=priority,nope`)).json().errors[0].field).toBe('sort');
     });
 
     it("a Labeler's listing counts the Labeler's own tasks, not the project's", async () => {

@@ -178,6 +178,27 @@ export function azureAdapter(conn: AzureConnection, opts: AdapterOptions): Stora
         marker = page.continuationToken || undefined;
       } while (marker);
     },
+    async listLevel(container, prefix, level) {
+      const containerClient = client.getContainerClient(container);
+      const page = await withRetry(
+        async () => {
+          const pages = containerClient.listBlobsByHierarchy('/', prefix ? { prefix } : {}).byPage({
+            maxPageSize: level.size,
+            ...(level.token ? { continuationToken: level.token } : {}),
+          });
+          const next = await pages.next();
+          return next.done ? undefined : next.value;
+        },
+        (err) => classifyAzure(err, true),
+        opts.retry,
+      );
+      if (!page) return { folders: [], files: [] };
+      return {
+        folders: page.segment.blobPrefixes?.map((b) => b.name) ?? [],
+        files: page.segment.blobItems.map((b) => b.name).filter((name) => !isFolderMarker(name)),
+        nextToken: page.continuationToken || undefined,
+      };
+    },
     signReadUrl: (ref, expiresIn) => sign(ref, 'r', expiresIn),
     signUploadUrl: (ref, expiresIn) => sign(ref, 'cw', expiresIn),
     locate(url) {

@@ -181,6 +181,28 @@ export function gcsAdapter(conn: GcsConnection, opts: AdapterOptions): StorageAd
         pageToken = typeof token === 'string' && token ? token : undefined;
       } while (pageToken);
     },
+    async listLevel(bucket, prefix, page) {
+      const [files, next, response] = await withRetry(
+        () =>
+          storage.bucket(bucket).getFiles({
+            autoPaginate: false,
+            delimiter: '/',
+            maxResults: page.size,
+            fields: 'items(name),prefixes,nextPageToken',
+            ...(prefix ? { prefix } : {}),
+            ...(page.token ? { pageToken: page.token } : {}),
+          }),
+        (err) => classifyGcs(err, true),
+        opts.retry,
+      );
+      const prefixes = (response as { prefixes?: unknown } | null | undefined)?.prefixes;
+      const token = (next as { pageToken?: unknown } | null | undefined)?.pageToken;
+      return {
+        folders: Array.isArray(prefixes) ? prefixes.filter((x): x is string => typeof x === 'string') : [],
+        files: files.map((f) => f.name).filter((name) => !isFolderMarker(name)),
+        nextToken: typeof token === 'string' && token ? token : undefined,
+      };
+    },
     signReadUrl: async (ref, expiresIn) => signRead(ref, maxExpiry(expiresIn)),
     signUploadUrl: (ref, expiresIn) => sign(ref, 'write', expiresIn),
     locate: (url) => locateGcs(endpoint, url),

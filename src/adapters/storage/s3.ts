@@ -233,6 +233,27 @@ export function s3Adapter(conn: S3Connection, opts: AdapterOptions): StorageAdap
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
     },
+    async listLevel(bucket, prefix, page) {
+      const out = await withRetry(
+        () =>
+          client.send(
+            new ListObjectsV2Command({
+              Bucket: bucket,
+              Delimiter: '/',
+              ...(prefix ? { Prefix: prefix } : {}),
+              ...(page.token ? { ContinuationToken: page.token } : {}),
+              MaxKeys: page.size,
+            }),
+          ),
+        classifyS3,
+        opts.retry,
+      );
+      return {
+        folders: (out.CommonPrefixes ?? []).flatMap((c) => (c.Prefix ? [c.Prefix] : [])),
+        files: (out.Contents ?? []).flatMap((c) => (c.Key && !isFolderMarker(c.Key) ? [c.Key] : [])),
+        nextToken: out.IsTruncated ? out.NextContinuationToken : undefined,
+      };
+    },
     signReadUrl: presignRead,
     signUploadUrl: (ref, expiresIn) => presign(new PutObjectCommand({ Bucket: ref.bucket, Key: ref.key }), expiresIn),
     locate: (url) => locateS3(conn, endpoint, url),

@@ -49,6 +49,11 @@ export interface StorageAdapter {
    * adapter's RetryPolicy says.
    */
   listKeys(bucket: string, prefix: string): AsyncGenerator<string[], void, undefined>;
+  /**
+   * One folder level under `prefix` (empty, or ending in `/`): the sub-folders (their full
+   * prefixes, ending in `/`) and the files (full keys) of one provider page, from `page.token`.
+   */
+  listLevel(bucket: string, prefix: string, page: LevelPage): Promise<FolderLevel>;
   /** A URL anyone can GET the object with until it expires. */
   signReadUrl(ref: ObjectRef, expiresInSeconds: number): Promise<string>;
   /** A URL anyone can PUT the object's bytes to until it expires. */
@@ -57,6 +62,19 @@ export interface StorageAdapter {
   locate(url: URL): ObjectRef | undefined;
   /** Releases the SDK client (sockets); the adapter is not used afterwards. */
   close(): void;
+}
+
+export interface LevelPage {
+  /** The provider's continuation token of the previous page; absent for the first. */
+  token?: string | undefined;
+  size: number;
+}
+
+export interface FolderLevel {
+  folders: string[];
+  files: string[];
+  /** The token of the next page; absent on the last. */
+  nextToken?: string | undefined;
 }
 
 /** Which kind of provider trouble; the service maps each kind to one answer. */

@@ -11,6 +11,7 @@ import {
 } from '../../schemas/asset.js';
 import * as assets from '../../services/assets/asset.service.js';
 import * as assetList from '../../services/assets/asset-list.service.js';
+import { importInlineAssets } from '../../services/assets/inline-assets.service.js';
 import * as batches from '../../services/projects/batch.service.js';
 import { idList } from '../../services/tasks/task.service.js';
 import { principalOf } from '../plugins/auth.js';
@@ -24,7 +25,8 @@ export const assetRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
     async (req, reply) => {
       const common = req.query.batches === undefined ? undefined : idList(req.query.batches, 'batches');
       const input = { assets: req.body.assets, priority: req.body.priority, batches: common };
-      return created(reply, await assets.importAssets(ctx, principalOf(req), req.params.projectId, input));
+      const importer = req.body.uploadLocal === true ? importInlineAssets : assets.importAssets;
+      return created(reply, await importer(ctx, principalOf(req), req.params.projectId, input));
     },
   );
   app.get(

@@ -10,6 +10,7 @@ import {
   OrgIdParams,
   RemoveUsersRequest,
 } from '../../schemas/member.js';
+import { invalidField } from '../../errors.js';
 import { principalOf } from '../plugins/auth.js';
 import { created, ok } from '../reply.js';
 
@@ -43,7 +44,11 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
   app.delete(
     '/organization/:orgId/invites',
     { schema: { tags, params: OrgIdParams, body: DeleteInvitesRequest } },
-    async (req) => ok(await members.deleteInvites(ctx, principalOf(req), req.params.orgId, req.body.to)),
+    async (req) => {
+      const emails = req.body.invites ?? req.body.to;
+      if (!emails) throw invalidField('invites', 'must list the e-mails whose invites to delete');
+      return ok(await members.deleteInvites(ctx, principalOf(req), req.params.orgId, emails));
+    },
   );
   app.post(
     '/project/:projectId/assigned',

@@ -6,9 +6,11 @@ import { chunked, insertInChunks } from '../../store/chunks.js';
 import { assetSizeFacts } from '../../store/repositories/metrics-assets.repository.js';
 import { listBatches } from '../../store/repositories/project.repository.js';
 import type { AssetRow, TaskRow } from '../../store/schema.js';
+import { validateAnswer } from '../../workflow/answer.js';
 import { startStage } from '../../workflow/graph.js';
 import { startRouting } from '../../workflow/routing.js';
 import { freshTaskRow } from '../../workflow/task-row.js';
+import type { ProjectInfo, TaskAnswer } from '../../workflow/types.js';
 import type { Principal } from '../identity/access.js';
 import { loadProject } from '../projects/project.service.js';
 import { projectInfo } from '../projects/project-view.js';
@@ -21,6 +23,8 @@ export interface AssetInput {
   contextData?: unknown;
   metadata?: Record<string, unknown> | undefined;
   storage?: string | undefined;
+  /** Pre-labels: classification answers set on the new task (checked against the ontology). */
+  classifications?: Record<string, unknown>[] | undefined;
 }
 
 export const MAX_URL_LENGTH = 4096;
@@ -53,6 +57,8 @@ export async function batchResolver(db: Executor, projectId: string) {
 interface Prepared {
   asset: AssetRow;
   batches: { id: string; name: string }[];
+  /** The pre-label answer of the new task, when the asset came with classifications. */
+  answer?: TaskAnswer | undefined;
 }
 
 function prepare(
@@ -61,8 +67,9 @@ function prepare(
   resolve: (ref: string) => { id: string; name: string } | undefined,
   ctx: AppContext,
   p: Principal,
-  projectId: string,
+  project: ProjectInfo,
 ): Prepared[] {
+  const projectId = project.id;
   const errors: FieldError[] = [];
   const commonBatches = common.map((ref, i) => {
     const b = resolve(ref);
@@ -88,6 +95,18 @@ function prepare(
       if (!b) errors.push({ field: `assets[${i}].batches[${j}]`, message: `no batch "${ref}" in this project` });
       else batches.set(b.id, b);
     }
+    let answer: TaskAnswer | undefined;
+    if (a.classifications?.length) {
+      // Checked as a save, not a submit: required questions may stay unanswered.
+      const checked = validateAnswer(
+        { classifications: a.classifications },
+        project.categorySchema,
+        { submit: false },
+        `assets[${i}]`,
+      );
+      errors.push(...checked.errors);
+      answer = checked.value;
+    }
     out.push({
       asset: {
         id: newId(ctx.clock.now()),
@@ -105,6 +124,7 @@ function prepare(
         ...assetSizeFacts(a.data, a.metadata),
       },
       batches: [...batches.values()],
+      answer,
     });
   }
   if (errors.length) throw invalid(errors);
@@ -154,7 +174,7 @@ export async function importAssets(
     const info = projectInfo(row);
     const start = startStage(info.stages);
     if (!start) throw invalidField('stages', 'the project workflow has no Start stage');
-    const prepared = prepare(input.assets, input.batches ?? [], await batchResolver(trx, row.id), ctx, p, row.id);
+    const prepared = prepare(input.assets, input.batches ?? [], await batchResolver(trx, row.id), ctx, p, info);
     await assertNewExternalIds(trx, row.id, prepared);
     const storageRefs = input.assets.flatMap((a, i) =>
       a.storage === undefined ? [] : [{ field: `assets[${i}].storage`, id: a.storage }],
@@ -165,7 +185,7 @@ export async function importAssets(
     const routing = startRouting(trx, ctx, info, p.email);
     const now = new Date(ctx.clock.now()).toISOString();
     const tasks: TaskRow[] = [];
-    for (const { asset, batches } of prepared) {
+    for (const { asset, batches, answer } of prepared) {
       const task = freshTaskRow({
         id: newId(ctx.clock.now()),
         projectId: row.id,
@@ -176,6 +196,7 @@ export async function importAssets(
         now,
         actor: p.email,
       });
+      if (answer) Object.assign(task, { answer: JSON.stringify(answer), is_pre_labeled: 1 });
       routing.know(task.id, { batches });
       await routing.route({ row: task, isNew: true }, start.id);
       tasks.push(task);

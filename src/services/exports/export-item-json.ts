@@ -78,7 +78,15 @@ export function writeTaskItem(out: JsonSink, t: TaskPageRow, o: TaskItemOptions)
     });
     out.write(']');
   }
-  out.write(`,"totalDuration":${t.total_duration},"consensusAverage":${q(consensusAverage(t.consensus_score))}}}`);
+  if (t.type === 'default') {
+    out.write(`,"totalDuration":${t.total_duration},"consensusAverage":${q(consensusAverage(t.consensus_score))}}}`);
+    return;
+  }
+  // Consensus copies (and benchmark tasks) say what they are, their parent and the parent's score.
+  out.write(
+    `,"totalDuration":${t.total_duration},"consensusAverage":${q(consensusAverage(t.parent_score ?? t.consensus_score))}` +
+      `,"taskType":${q(t.type)},"parentTask":${q(t.parent_task_id)}}}`,
+  );
 }
 
 /** The issue resource of GET /issues, plus the asset's externalId and the stage's name. */

@@ -17,7 +17,12 @@ export interface ExportPlan {
   updatedAt?: TimeRange | undefined;
   includeMetadata: boolean;
   includeHistory: boolean;
+  /** Kinds of task exported (tasks only); ['default'] unless `taskTypes` says otherwise. */
+  taskTypes: TaskType[];
 }
+
+export const TASK_TYPES = ['default', 'consensus', 'benchmark'] as const;
+export type TaskType = (typeof TASK_TYPES)[number];
 
 const TASK_STATUSES = ['TODO', 'Completed', 'Archived'];
 const ISSUE_STATUSES = ['Open', 'Resolved'];
@@ -104,6 +109,7 @@ export function exportPlan(
     format: q.format ?? 'json',
     includeMetadata: parseQueryBoolean(q.includeMetadata, true),
     includeHistory: parseQueryBoolean(q.includeHistory, true),
+    taskTypes: ['default'],
   };
   if (q.status !== undefined && !ABSENT.has(q.status.trim().toLowerCase())) {
     const allowed = plan.type === 'task' ? TASK_STATUSES : ISSUE_STATUSES;
@@ -122,6 +128,14 @@ export function exportPlan(
   if (plan.type === 'task' && q.batches !== undefined) {
     const refs = stringList(q.batches, 'batches', errors);
     if (refs?.length) plan.batchIds = resolveRefs(refs, batches, 'batches', 'batch', errors);
+  }
+  if (plan.type === 'task' && q.taskTypes !== undefined && !ABSENT.has(q.taskTypes.trim().toLowerCase())) {
+    const refs = stringList(q.taskTypes, 'taskTypes', errors) ?? [];
+    refs.forEach((ref, i) => {
+      if (!(TASK_TYPES as readonly string[]).includes(ref))
+        errors.push({ field: `taskTypes[${i}]`, message: `must be one of ${TASK_TYPES.join(', ')}` });
+    });
+    if (refs.length) plan.taskTypes = [...new Set(refs as TaskType[])];
   }
   if (errors.length) throw invalid(errors);
   return plan;

@@ -66,26 +66,40 @@ export function errorCodesOf(errorSchema: unknown): Set<string> {
   return out;
 }
 
+/** An issue's error code: the code itself, or the [client]'s `{category, name, key}` naming it by `key`. */
+export type IssueErrorCode = string | { key: string; name?: string | undefined; category?: string | undefined };
+
+export const errorCodeKey = (code: IssueErrorCode): string => (typeof code === 'string' ? code : code.key);
+
 /**
  * Checks issue error codes against the project's settings: any code needs `errorCodesEnabled`,
- * and each must be declared by `errorSchema`. Answers the codes without duplicates.
+ * and each (an object: its `key`) must be declared by `errorSchema`. Answers the codes as sent,
+ * the first of each key kept.
  */
 export function checkErrorCodes(
-  codes: readonly string[],
+  codes: readonly IssueErrorCode[],
   settings: Record<string, unknown>,
   errors: FieldError[],
-): string[] {
+): IssueErrorCode[] {
   if (codes.length === 0) return [];
   if (settings.errorCodesEnabled !== true) {
     errors.push({ field: 'errorCodes', message: 'error codes are not enabled on this project (errorCodesEnabled)' });
     return [];
   }
   const known = errorCodesOf(settings.errorSchema);
+  const seen = new Set<string>();
+  const out: IssueErrorCode[] = [];
   codes.forEach((code, i) => {
-    if (!known.has(code))
-      errors.push({ field: `errorCodes[${i}]`, message: "is not a code of the project's errorSchema" });
+    const key = errorCodeKey(code);
+    if (!known.has(key)) {
+      const field = typeof code === 'string' ? `errorCodes[${i}]` : `errorCodes[${i}].key`;
+      errors.push({ field, message: "is not a code of the project's errorSchema" });
+    } else if (!seen.has(key)) {
+      seen.add(key);
+      out.push(typeof code === 'string' ? code : { ...code });
+    }
   });
-  return [...new Set(codes)];
+  return out;
 }
 
 /** Reads a task for a change to its issues, locking its row on PostgreSQL so that concurrent
@@ -130,7 +144,8 @@ export function issueView(row: IssueRow): Record<string, unknown> {
     position: row.position,
     page: row.page,
     objectId: row.object_id,
-    errorCodes: JSON.parse(row.error_codes) as string[],
+    errorCodes: JSON.parse(row.error_codes) as IssueErrorCode[],
+    pctDetails: row.pct_details === null ? null : (JSON.parse(row.pct_details) as unknown),
     status: row.status,
     comments: JSON.parse(row.comments) as IssueComment[],
     createdBy: row.created_by,

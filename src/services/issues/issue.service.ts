@@ -9,6 +9,7 @@ import {
   answerObjectIds,
   checkErrorCodes,
   type IssueComment,
+  type IssueErrorCode,
   issueView,
   lockTask,
   positionError,
@@ -26,7 +27,8 @@ export interface CreateIssueInput {
   position?: string | undefined;
   page?: number | undefined;
   objectId?: string | undefined;
-  errorCodes?: string[] | undefined;
+  errorCodes?: IssueErrorCode[] | undefined;
+  pctDetails?: Record<string, unknown> | undefined;
 }
 
 const nowIso = (ctx: AppContext) => new Date(ctx.clock.now()).toISOString();
@@ -78,6 +80,7 @@ export async function createIssue(ctx: AppContext, p: Principal, input: CreateIs
       page: input.page ?? null,
       object_id: input.objectId ?? null,
       error_codes: JSON.stringify(codes),
+      pct_details: input.pctDetails === undefined ? null : JSON.stringify(input.pctDetails),
       status: 'Open',
       comments: '[]',
       created_by: p.email,
@@ -144,13 +147,19 @@ function demandOwnerOrImport(loaded: LoadedIssue, p: Principal): void {
 export interface UpdateIssueInput {
   content?: string | undefined;
   status?: IssueStatus | undefined;
-  errorCodes?: string[] | undefined;
+  errorCodes?: IssueErrorCode[] | undefined;
+  pctDetails?: Record<string, unknown> | undefined;
 }
 
-/** POST /issues/{id}: content, status (Open|Resolved) and error codes; the count follows. */
+const UPDATABLE = ['content', 'status', 'errorCodes', 'pctDetails'] as const;
+
+/**
+ * POST /issues/{id}: content, status (Open|Resolved), error codes and point-cloud details (any
+ * one of them alone: the [client] sends `{pctDetails}` by itself); the open count follows.
+ */
 export async function updateIssue(ctx: AppContext, p: Principal, issueId: string, input: UpdateIssueInput) {
-  if (input.content === undefined && input.status === undefined && input.errorCodes === undefined) {
-    throw badRequest('the body must hold at least one of content, status, errorCodes');
+  if (UPDATABLE.every((k) => input[k] === undefined)) {
+    throw badRequest(`the body must hold at least one of ${UPDATABLE.join(', ')}`);
   }
   return ctx.store.db.transaction().execute(async (trx) => {
     const loaded = await loadIssue(ctx, trx, p, issueId);
@@ -164,6 +173,7 @@ export async function updateIssue(ctx: AppContext, p: Principal, issueId: string
         checkErrorCodes(input.errorCodes, projectSettings(loaded.project.row), errors),
       );
     }
+    if (input.pctDetails !== undefined) patch.pct_details = JSON.stringify(input.pctDetails);
     if (errors.length) throw invalid(errors);
     await trx.updateTable('issues').set(patch).where('id', '=', loaded.issue.id).execute();
     await refreshOpenIssuesCount(trx, loaded.issue.task_id);

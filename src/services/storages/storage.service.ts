@@ -203,6 +203,28 @@ export async function listFiles(
   return { total: spool.count, chunks: () => spool.chunks() };
 }
 
+/**
+ * Runs `use` with the adapter of an organization's storage (404 when it has none by that id),
+ * mapping provider failures to their 4xx answers and closing the adapter after.
+ */
+export async function withStorage<T>(
+  ctx: AppContext,
+  orgId: string,
+  storageId: string,
+  bucket: string,
+  use: (adapter: StorageAdapter) => Promise<T>,
+): Promise<T> {
+  const row = await loadStorage(ctx, orgId, storageId);
+  const adapter = await adapterFor(ctx, row, true);
+  try {
+    return await use(adapter);
+  } catch (err) {
+    throw providerError(ctx, row, err, { bucket, retryOnSlowDown: true });
+  } finally {
+    adapter.close();
+  }
+}
+
 /** Which object to sign: a bucket and key, or a URL of the storage (s3://, gs://, https). */
 export type ObjectTarget = { bucket: string; key: string } | { url: string; bucket?: string };
 

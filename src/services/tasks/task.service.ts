@@ -1,23 +1,13 @@
 import type { AppContext } from '../../context.js';
-import { forbidden, invalidField, notFound, type FieldError, invalid } from '../../errors.js';
+import { forbidden, invalidField, notFound } from '../../errors.js';
 import { isId } from '../../ids.js';
 import type { Executor } from '../../store/db.js';
-import {
-  type Condition,
-  FILTER_COLUMNS,
-  type FilterField,
-  findTask,
-  listTasks as listTaskRows,
-  OPERATORS,
-  type Operator,
-  SORT_COLUMNS,
-  type SortField,
-  type TaskFilter,
-} from '../../store/repositories/task.repository.js';
+import { findTask, listTasks as listTaskRows, type TaskFilter } from '../../store/repositories/task.repository.js';
 import type { TaskHistoryRow, TaskRow } from '../../store/schema.js';
 import { can, type Principal, type ProjectPermission } from '../identity/access.js';
 import { type LoadedProject, loadProject } from '../projects/project.service.js';
 import { parseJson } from '../projects/project-view.js';
+import { parseSort, parseTaskFilter } from './task-query.js';
 import { loadTaskExtras, project, TASK_VIEW_FIELDS, taskView } from './task-view.js';
 import type { Stage } from '../../schemas/stage.js';
 
@@ -90,66 +80,6 @@ export function idList(raw: string, field: string): string[] {
   return parsed as string[];
 }
 
-function conditionsOf(field: string, raw: unknown, errors: FieldError[]): Condition[] {
-  const scalar = (v: unknown) => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
-  if (scalar(raw)) return [{ op: '$eq', value: raw as string | number | null }];
-  if (Array.isArray(raw) || typeof raw !== 'object' || raw === null) {
-    errors.push({ field: `filter.${field}`, message: 'must be a value or an object of operators' });
-    return [];
-  }
-  const out: Condition[] = [];
-  for (const [op, value] of Object.entries(raw)) {
-    const path = `filter.${field}.${op}`;
-    if (!OPERATORS.includes(op as Operator)) {
-      errors.push({ field: path, message: `unknown operator; use ${OPERATORS.join(', ')}` });
-    } else if (op === '$in' || op === '$nin') {
-      if (!Array.isArray(value) || !value.every(scalar) || value.length > 10_000) {
-        errors.push({ field: path, message: 'must be an array of values' });
-      } else out.push({ op: op as Operator, value: value as (string | number | null)[] });
-    } else if (!scalar(value)) {
-      errors.push({ field: path, message: 'must be a string, a number or null' });
-    } else out.push({ op: op as Operator, value: value as string | number | null });
-  }
-  return out;
-}
-
-/** Parses the `filter` JSON of task listings (DECISIONS section 4), naming each bad part. */
-export function parseTaskFilter(raw: string | undefined, base: TaskFilter): TaskFilter {
-  if (raw === undefined || raw.trim() === '') return base;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw invalidField('filter', 'must be a JSON object');
-  }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
-    throw invalidField('filter', 'must be a JSON object');
-  const errors: FieldError[] = [];
-  const out: TaskFilter = { ...base, columns: [...base.columns], batches: [...base.batches] };
-  for (const [key, value] of Object.entries(parsed)) {
-    if (key === 'batches') out.batches.push(...conditionsOf(key, value, errors));
-    else if (key in FILTER_COLUMNS)
-      out.columns.push({ field: key as FilterField, conditions: conditionsOf(key, value, errors) });
-    else
-      errors.push({
-        field: `filter.${key}`,
-        message: `cannot filter on this; use ${[...Object.keys(FILTER_COLUMNS), 'batches'].join(', ')}`,
-      });
-  }
-  if (errors.length) throw invalid(errors);
-  return out;
-}
-
-export function parseSort(raw: string | undefined): { sort: SortField; descending: boolean } {
-  const value = raw ?? '-createdAt';
-  const descending = value.startsWith('-');
-  const key = descending ? value.slice(1) : value;
-  if (!(key in SORT_COLUMNS)) {
-    throw invalidField('sort', `must be one of ${Object.keys(SORT_COLUMNS).join(', ')}, optionally with -`);
-  }
-  return { sort: key as SortField, descending };
-}
-
 export function parseFields(raw: string | undefined): string[] | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   const fields = raw.split(/[,\s]+/).filter(Boolean);
@@ -167,10 +97,10 @@ export async function listTasks(ctx: AppContext, p: Principal, projectId: string
   if (q.stage !== undefined)
     filter.columns.push({ field: 'stage', conditions: [{ op: '$in', value: idList(q.stage, 'stage') }] });
   if (q.batches !== undefined) filter.batches.push({ op: '$in', value: idList(q.batches, 'batches') });
-  filter = parseTaskFilter(q.filter, filter);
+  filter = parseTaskFilter(q.filter, filter, ctx.store.engine);
   const sort = parseSort(q.sort);
   const fields = parseFields(q.fields);
-  const { rows, total } = await listTaskRows(db, filter, { offset: (q.page - 1) * q.limit, limit: q.limit, ...sort });
+  const { rows, total } = await listTaskRows(db, filter, { offset: (q.page - 1) * q.limit, limit: q.limit, sort });
   const extras = await loadTaskExtras(db, rows);
   const stages = parseJson<Stage[]>(row.stages, []);
   const includeAnswer = q.includeAnswer || (fields?.includes('answer') ?? false);

@@ -66,8 +66,10 @@ export async function annotate(
       updated_by: p.email,
     };
     if (!opts.nextStage) {
-      await saveTask(trx, row);
-      return fullTaskView(trx, row, run.env.project.stages);
+      // Saved, not submitted: a draft until the task moves on (routing clears the flag).
+      const draft = { ...row, is_draft: 1 };
+      await saveTask(trx, draft);
+      return fullTaskView(trx, draft, run.env.project.stages);
     }
     const moved = await submitOut(run, trx, row, stage, opts.isPlugin);
     return fullTaskView(trx, moved, run.env.project.stages);

@@ -28,6 +28,8 @@ export interface TaskExportFilter {
   status?: string | undefined;
   createdAt?: TimeRange | undefined;
   updatedAt?: TimeRange | undefined;
+  /** Task types (default, consensus, benchmark); undefined = default tasks only. */
+  taskTypes?: readonly string[] | undefined;
 }
 
 const RANGE_OPS = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
@@ -39,14 +41,14 @@ function bounds(range: TimeRange | undefined): [(typeof RANGE_OPS)[keyof TimeRan
     .map((op) => [RANGE_OPS[op], range?.[op] as string]);
 }
 
-/** The project's tasks (never consensus copies) the filter selects, after the cursor, in page order. */
+/** The project's tasks of the filter's types (default ones only unless told), after the cursor, in page order. */
 function exportTasks(db: Executor, f: TaskExportFilter, after: Cursor | undefined) {
   let q = db
     .selectFrom('tasks as t')
     .innerJoin('assets as a', 'a.id', 't.asset_id')
     .where('t.project_id', '=', f.projectId)
     .where('t.deleted', '=', 0)
-    .where('t.type', '=', 'default');
+    .where('t.type', 'in', f.taskTypes?.length ? [...f.taskTypes] : ['default']);
   if (f.stageIds) q = q.where('t.stage_id', 'in', f.stageIds.length ? f.stageIds : ['']);
   if (f.status !== undefined) q = q.where('t.status', '=', f.status);
   for (const [op, value] of bounds(f.createdAt)) q = q.where('t.created_at', op, value);
@@ -108,6 +110,16 @@ export async function taskPage(
       't.brush_data_url',
       't.total_duration',
       't.consensus_score',
+      't.type',
+      't.parent_task_id',
+      // A copy's score is its parent's: the agreement of all the copies.
+      (eb) =>
+        eb
+          .selectFrom('tasks as parent')
+          .select('parent.consensus_score')
+          .whereRef('parent.id', '=', 't.parent_task_id')
+          .$asScalar()
+          .as('parent_score'),
       't.updated_at',
       't.updated_by',
       't.created_at',

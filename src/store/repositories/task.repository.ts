@@ -1,81 +1,19 @@
-import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { Executor } from '../db.js';
-import type { Database, TaskRow } from '../schema.js';
+import type { TaskRow } from '../schema.js';
+import { applyTaskFilter, type TaskFilter } from './task-filter.js';
 import { storedTaskCount } from './task-count.repository.js';
 
-export type Operator = '$eq' | '$ne' | '$in' | '$nin' | '$gt' | '$gte' | '$lt' | '$lte';
-export const OPERATORS: readonly Operator[] = ['$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte'];
-
-export interface Condition {
-  op: Operator;
-  value: string | number | null | (string | number | null)[];
-}
-
-/** Columns a task filter may name, by their API name. */
-export const FILTER_COLUMNS = {
-  stage: 'stage_id',
-  status: 'status',
-  reviewStatus: 'review_status',
-  assignee: 'assignee',
-  externalId: 'external_id',
-  priority: 'priority',
-  createdAt: 'created_at',
-  updatedAt: 'updated_at',
-  type: 'type',
-} as const;
-export type FilterField = keyof typeof FILTER_COLUMNS;
-
-export interface TaskFilter {
-  projectId: string;
-  columns: { field: FilterField; conditions: Condition[] }[];
-  /** Conditions on the task's batches: $eq/$in = in any of, $ne/$nin = in none of. */
-  batches: Condition[];
-  /** Only tasks this e-mail may see as "own" (Labelers). */
-  ownedBy?: string | undefined;
-  /** Only these task ids. */
-  taskIds?: string[] | undefined;
-}
-
-type TaskQB = SelectQueryBuilder<Database, 'tasks', object>;
-type TaskEB = ExpressionBuilder<Database, 'tasks'>;
-
-const SQL_OPS = { $eq: '=', $ne: '<>', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
-
-function columnCondition(eb: TaskEB, column: (typeof FILTER_COLUMNS)[FilterField], c: Condition) {
-  const ref = eb.ref(`tasks.${column}`);
-  if (c.op === '$in' || c.op === '$nin') {
-    const values = (Array.isArray(c.value) ? c.value : [c.value]).filter((v) => v !== null);
-    // An empty list matches nothing ($in) or everything ($nin).
-    if (values.length === 0) return c.op === '$in' ? eb(eb.val(1), '=', 0) : eb(eb.val(1), '=', 1);
-    return eb(ref, c.op === '$in' ? 'in' : 'not in', values);
-  }
-  if (c.value === null) return c.op === '$ne' ? eb(ref, 'is not', null) : eb(ref, 'is', null);
-  const value = Array.isArray(c.value) ? (c.value[0] ?? null) : c.value;
-  return eb(ref, SQL_OPS[c.op], value);
-}
-
-function batchCondition(eb: TaskEB, c: Condition) {
-  const values = (Array.isArray(c.value) ? c.value : [c.value]).filter((v): v is string => typeof v === 'string');
-  const member = eb.exists(
-    eb
-      .selectFrom('asset_batches as ab')
-      .select('ab.asset_id')
-      .whereRef('ab.asset_id', '=', 'tasks.asset_id')
-      .where('ab.batch_id', 'in', values.length ? values : ['']),
-  );
-  return c.op === '$ne' || c.op === '$nin' ? eb.not(member) : member;
-}
-
-export function applyTaskFilter(qb: TaskQB, f: TaskFilter): TaskQB {
-  let q = qb.where('tasks.project_id', '=', f.projectId).where('tasks.deleted', '=', 0);
-  for (const { field, conditions } of f.columns) {
-    for (const c of conditions) q = q.where((eb) => columnCondition(eb, FILTER_COLUMNS[field], c));
-  }
-  for (const c of f.batches) q = q.where((eb) => batchCondition(eb, c));
-  if (f.ownedBy !== undefined) q = q.where('tasks.assignee', '=', f.ownedBy);
-  if (f.taskIds !== undefined) q = q.where('tasks.id', 'in', f.taskIds.length ? f.taskIds : ['']);
-  return q;
-}
+export {
+  applyTaskFilter,
+  type Condition,
+  FILTER_FIELDS,
+  type FilterField,
+  FLAG_FIELDS,
+  type Operator,
+  OPERATORS,
+  type TaskFilter,
+  TEXT_FIELDS,
+} from './task-filter.js';
 
 export const SORT_COLUMNS = {
   createdAt: 'created_at',
@@ -88,11 +26,16 @@ export const SORT_COLUMNS = {
 } as const;
 export type SortField = keyof typeof SORT_COLUMNS;
 
+export interface SortKey {
+  field: SortField;
+  descending: boolean;
+}
+
 export interface TaskPage {
   offset: number;
   limit: number;
-  sort: SortField;
-  descending: boolean;
+  /** Sort keys in order; ties of all of them are ordered by task id in the first key's direction. */
+  sort: SortKey[];
 }
 
 /** No condition beyond the project and `deleted`: the stored count is the total. */
@@ -136,11 +79,11 @@ export function pageWalk(total: number, p: TaskPage): PageWalk | undefined {
  * engine keeps its own NULL placement: SQLite sorts NULL lowest, PostgreSQL highest).
  */
 export function pageIdsQuery(db: Executor, f: TaskFilter, p: TaskPage, walk: PageWalk) {
-  const dir = p.descending === walk.reverse ? 'asc' : 'desc';
-  return applyTaskFilter(db.selectFrom('tasks'), f)
-    .select('tasks.id')
-    .orderBy(`tasks.${SORT_COLUMNS[p.sort]}`, dir)
-    .orderBy('tasks.id', dir)
+  const dir = (descending: boolean) => (descending === walk.reverse ? 'asc' : 'desc');
+  let q = applyTaskFilter(db.selectFrom('tasks'), f).select('tasks.id');
+  for (const key of p.sort) q = q.orderBy(`tasks.${SORT_COLUMNS[key.field]}`, dir(key.descending));
+  return q
+    .orderBy('tasks.id', dir(p.sort[0]?.descending ?? true))
     .offset(walk.offset)
     .limit(walk.limit);
 }

@@ -1,0 +1,25 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../context.js';
+import { ProjectIdParams } from '../../schemas/asset.js';
+import { AssetBuilderTemplateRequest } from '../../schemas/asset-builder.js';
+import { addAssetBuilderTemplate } from '../../services/projects/asset-builder.service.js';
+import { principalOf } from '../plugins/auth.js';
+import { created } from '../reply.js';
+
+/** Asset builder templates of a project [client]; the project answer lists them. */
+export const assetBuilderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.post(
+    '/project/:projectId/assetBuilderTemplates',
+    {
+      schema: {
+        tags: ['projects'],
+        params: ProjectIdParams,
+        body: AssetBuilderTemplateRequest,
+        description:
+          "Adds an asset builder template (HTML with {{column}} placeholders) to the project's assetBuilderTemplates. Needs the Manager role.",
+      },
+    },
+    async (req, reply) =>
+      created(reply, await addAssetBuilderTemplate(ctx, principalOf(req), req.params.projectId, req.body)),
+  );
+};

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { AppContext } from '../../context.js';
+import { newId } from '../../ids.js';
+import type { Principal } from '../identity/access.js';
+import { type AssetInput, importAssets } from './asset.service.js';
+import { LONG_LIVED_SECONDS } from '../files/file.service.js';
+import { fileStoreOf, signedFileUrl } from '../files/file-url.js';
+import { loadProject } from '../projects/project.service.js';
+
+/** Content files written at once: fsyncs overlap, the disk is not flooded. */
+const WRITE_CONCURRENCY = 16;
+
+/**
+ * POST /project/{id}/cloud with `uploadLocal: true` [client]: each asset's `data` is its content
+ * (the client builds it, typically from an asset builder template). Each content is stored in
+ * the server's file store as `<id>.html` and the asset is imported with a long-lived signed link
+ * to it as its `data` (its `externalId`, when not given, is that file name). Per-asset
+ * `classifications` become the new task's pre-label, as on any import. All or nothing: a failed
+ * import removes the files written.
+ */
+export async function importInlineAssets(
+  ctx: AppContext,
+  p: Principal,
+  projectId: string,
+  input: { assets: AssetInput[]; priority?: number | undefined; batches?: string[] | undefined },
+) {
+  // 404 / 403 before anything is written.
+  const { row } = await loadProject(ctx.store.db, p, projectId, 'import');
+  const store = fileStoreOf(ctx);
+  const folder = `${row.id}/assets/${randomBytes(12).toString('hex')}`;
+  const keys = input.assets.map(() => `${folder}/${newId(ctx.clock.now())}.html`);
+  try {
+    for (let i = 0; i < keys.length; i += WRITE_CONCURRENCY) {
+      const slice = keys.slice(i, i + WRITE_CONCURRENCY);
+      // allSettled: no write may still be running when a failure removes the files.
+      const results = await Promise.allSettled(
+        slice.map((key, j) => store.put(key, Readable.from([Buffer.from(input.assets[i + j]?.data ?? '', 'utf8')]))),
+      );
+      const failed = results.find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
+    }
+    const assets = input.assets.map((a, i) => ({
+      ...a,
+      data: signedFileUrl(ctx, 'GET', keys[i] as string, LONG_LIVED_SECONDS),
+    }));
+    return await importAssets(ctx, p, row.id, { ...input, assets });
+  } catch (err) {
+    await Promise.all(keys.map((key) => store.delete(key)));
+    throw err;
+  }
+}

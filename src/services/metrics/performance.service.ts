@@ -1,0 +1,112 @@
+import type { AppContext } from '../../context.js';
+import { type FieldError, invalid } from '../../errors.js';
+import type { Stage } from '../../schemas/stage.js';
+import { listBatches } from '../../store/repositories/project.repository.js';
+import { issueFigures, type PerformanceScope, workFigures } from '../../store/repositories/performance.repository.js';
+import type { Principal } from '../identity/access.js';
+import { loadProject } from '../projects/project.service.js';
+import { parseJson } from '../projects/project-view.js';
+
+/*
+ * POST /performance/{projectId}: what each person did in each stage over an interval, from the
+ * task history (every exit of a stage by a person is an entry: `submit` in Label stages,
+ * `review` in Review stages with its decision, and the time reported with the work) and from
+ * the issues they opened. See docs/exports-and-metrics.md.
+ */
+
+export interface PerformanceInput {
+  interval?: string[] | undefined;
+  batches?: string[] | undefined;
+}
+
+export interface PerformanceRow {
+  user: string;
+  stageId: string;
+  stageName: string;
+  stageType: string | null;
+  submitted: number;
+  reviewed: number;
+  accepted: number;
+  rejected: number;
+  timeSpent: number;
+  issuesRaised: number;
+}
+
+function isoBound(raw: string | undefined, field: string, errors: FieldError[]): string | undefined {
+  if (raw === undefined) return undefined;
+  const time = Date.parse(raw);
+  if (Number.isNaN(time)) {
+    errors.push({ field, message: 'must be an ISO 8601 date' });
+    return undefined;
+  }
+  return new Date(time).toISOString();
+}
+
+function emptyRow(user: string, stageId: string, stage: Stage | undefined): PerformanceRow {
+  return {
+    user,
+    stageId,
+    stageName: stage?.name ?? stageId,
+    stageType: stage?.type ?? null,
+    submitted: 0,
+    reviewed: 0,
+    accepted: 0,
+    rejected: 0,
+    timeSpent: 0,
+    issuesRaised: 0,
+  };
+}
+
+export async function performance(ctx: AppContext, p: Principal, projectId: string, input: PerformanceInput) {
+  const db = ctx.store.db;
+  const { row } = await loadProject(db, p, projectId, 'readAll');
+  const errors: FieldError[] = [];
+  const from = isoBound(input.interval?.[0], 'interval[0]', errors);
+  const to = isoBound(input.interval?.[1], 'interval[1]', errors);
+  if (from !== undefined && to !== undefined && from > to) {
+    errors.push({ field: 'interval', message: 'must be [from, to] with from not after to' });
+  }
+  const scope: PerformanceScope = { projectId: row.id, from, to };
+  if (input.batches !== undefined) {
+    const known = await listBatches(db, row.id);
+    scope.batchIds = input.batches.map((ref, i) => {
+      const hit = known.find((b) => b.id === ref) ?? known.find((b) => b.name === ref);
+      if (!hit) errors.push({ field: `batches[${i}]`, message: `no batch "${ref}" in this project` });
+      return hit?.id ?? '';
+    });
+  }
+  if (errors.length) throw invalid(errors);
+
+  const stages = parseJson<Stage[]>(row.stages, []);
+  const stageOf = (id: string) => stages.find((s) => s.id === id);
+  const [work, issues] = await Promise.all([workFigures(db, scope), issueFigures(db, scope)]);
+  const rows = new Map<string, PerformanceRow>();
+  const rowFor = (user: string, stageId: string) => {
+    const key = `${user}\u0000${stageId}`;
+    let r = rows.get(key);
+    if (!r) rows.set(key, (r = emptyRow(user, stageId, stageOf(stageId))));
+    return r;
+  };
+  for (const w of work) {
+    const r = rowFor(w.user, w.stage_id);
+    // A removed stage keeps the name and type it had when the work was done.
+    if (!stageOf(w.stage_id)) Object.assign(r, { stageName: w.stage_name, stageType: w.stage_type });
+    Object.assign(r, {
+      submitted: w.submitted,
+      reviewed: w.reviewed,
+      accepted: w.accepted,
+      rejected: w.rejected,
+      timeSpent: w.time_spent,
+    });
+  }
+  for (const i of issues) rowFor(i.user, i.stage_id).issuesRaised = i.issues;
+  // By person, then in workflow order (stages since removed last).
+  const position = (id: string) => {
+    const i = stages.findIndex((s) => s.id === id);
+    return i < 0 ? stages.length : i;
+  };
+  const performance = [...rows.values()].sort((a, b) =>
+    a.user < b.user ? -1 : a.user > b.user ? 1 : position(a.stageId) - position(b.stageId),
+  );
+  return { performance, interval: { from: from ?? null, to: to ?? null }, total: performance.length };
+}
