@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -7,7 +8,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import { describeError } from '../log-safe.js';
 import { registerConsole } from './console.js';
-import { identifyHook, requireKeyHook } from './plugins/auth.js';
+import { csrfHook, identifyHook, requireKeyHook } from './plugins/auth.js';
 import { handleError, handleNotFound } from './plugins/errors.js';
 import { normalizeInput } from './plugins/nulls.js';
 import { rateLimitHook } from './plugins/rate-limit.js';
@@ -47,9 +48,12 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
 
+  // Parses the Cookie header before our hooks: the console's session rides on it.
+  await app.register(cookie);
   app.addHook('onRequest', identifyHook(ctx));
   app.addHook('onRequest', rateLimitHook(ctx));
   app.addHook('onRequest', requireKeyHook);
+  app.addHook('onRequest', csrfHook(ctx));
   app.addHook('preValidation', async (req) => {
     if (req.body !== undefined && req.body !== null) req.body = normalizeInput(req.body);
     if (req.query && typeof req.query === 'object') normalizeInput(req.query);
@@ -80,8 +84,14 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         description: 'Wire-compatible annotation platform API v2.',
       },
       servers: [{ url: ctx.config.publicUrl }],
-      components: { securitySchemes: { apikey: { type: 'apiKey', in: 'header', name: 'apikey' } } },
-      security: [{ apikey: [] }],
+      components: {
+        securitySchemes: {
+          apikey: { type: 'apiKey', in: 'header', name: 'apikey' },
+          // The console's session (POST /v2/session); its writes also need the x-csrf-token header.
+          session: { type: 'apiKey', in: 'cookie', name: 'annotary_session' },
+        },
+      },
+      security: [{ apikey: [] }, { session: [] }],
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });

@@ -4,6 +4,7 @@ import { newId } from '../ids.js';
 import type { Executor } from '../store/db.js';
 import * as identityRepo from '../store/repositories/identity.repository.js';
 import * as projectRepo from '../store/repositories/project.repository.js';
+import * as sessionRepo from '../store/repositories/session.repository.js';
 import type { UserRow } from '../store/schema.js';
 import { demandOrgAdmin, isProjectRole, type Principal } from './access.js';
 import { createUser, isEmail, normalizeEmail } from './identity.service.js';
@@ -97,6 +98,7 @@ async function removeUser(trx: Executor, orgId: string, user: UserRow): Promise<
     .where('project_id', 'in', projectIds)
     .execute();
   await trx.deleteFrom('api_keys').where('user_id', '=', user.id).execute();
+  await sessionRepo.deleteUserSignIn(trx, user.id);
   await trx.deleteFrom('users').where('id', '=', user.id).execute();
 }
 

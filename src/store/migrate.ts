@@ -9,6 +9,7 @@ import * as m006 from './migrations/006-exports.js';
 import * as m007 from './migrations/007-task-counts.js';
 import * as m008 from './migrations/008-metric-figures.js';
 import * as m009 from './migrations/009-job-indexes.js';
+import * as m010 from './migrations/010-sign-in.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '007-task-counts': m007,
   '008-metric-figures': m008,
   '009-job-indexes': m009,
+  '010-sign-in': m010,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,8 +1,10 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { AppError } from '../../errors.js';
+import { AppError, forbidden } from '../../errors.js';
 import type { Principal } from '../../services/access.js';
 import { authenticate } from '../../services/identity.service.js';
+import { authenticateSession, CSRF_HEADER, SESSION_COOKIE } from '../../services/identity/session.service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,12 +25,24 @@ export function principalOf(req: FastifyRequest): Principal {
   return req.principal;
 }
 
-/** Resolves the apikey header to its caller; never refuses (the rate limiter needs to run first). */
+function headerOf(req: FastifyRequest, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Resolves the caller: the apikey header (scripts) wins over the session cookie (the console).
+ * Never refuses (the rate limiter needs to run first).
+ */
 export function identifyHook(ctx: AppContext) {
   return async function identify(req: FastifyRequest): Promise<void> {
-    const header = req.headers.apikey;
-    const key = Array.isArray(header) ? header[0] : header;
-    req.principal = key ? await authenticate(ctx.store.db, key.trim()) : undefined;
+    const key = headerOf(req, 'apikey');
+    if (key !== undefined) {
+      req.principal = await authenticate(ctx.store.db, key.trim());
+      return;
+    }
+    const cookie = req.cookies[SESSION_COOKIE];
+    req.principal = cookie ? await authenticateSession(ctx, cookie) : undefined;
   };
 }
 
@@ -36,7 +50,45 @@ export function identifyHook(ctx: AppContext) {
 export async function requireKeyHook(req: FastifyRequest, _reply: FastifyReply): Promise<void> {
   if (req.routeOptions.url === undefined || req.routeOptions.config.public) return;
   if (!req.principal) {
-    const sent = req.headers.apikey !== undefined;
-    throw new AppError('UNAUTHENTICATED', sent ? 'invalid API key' : 'missing API key: send it in the apikey header');
+    if (req.headers.apikey !== undefined) throw new AppError('UNAUTHENTICATED', 'invalid API key');
+    if (req.cookies[SESSION_COOKIE]) throw new AppError('UNAUTHENTICATED', 'your session has ended: sign in again');
+    throw new AppError('UNAUTHENTICATED', 'missing API key: send it in the apikey header');
   }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The origins a same-origin request may name: the public URL's and the one it was sent to. */
+function sameOrigin(ctx: AppContext, req: FastifyRequest, origin: string): boolean {
+  if (origin === new URL(ctx.config.publicUrl).origin) return true;
+  return origin === `${req.protocol}://${req.host}`;
+}
+
+/**
+ * Cross-site request forgery: a browser sends the session cookie with any request to us, so a
+ * cookie-authenticated write must carry the session's CSRF token in the x-csrf-token header
+ * (another site cannot read it, nor set a custom header without our consent, which we never
+ * give). Writes without an API key, sign-in included, are also refused when the browser says
+ * they come from another site (Origin, Sec-Fetch-Site). API-key requests are unaffected.
+ */
+export function csrfHook(ctx: AppContext) {
+  return async function csrf(req: FastifyRequest): Promise<void> {
+    if (SAFE_METHODS.has(req.method) || req.headers.apikey !== undefined) return;
+    const site = headerOf(req, 'sec-fetch-site');
+    const origin = headerOf(req, 'origin');
+    if (
+      (site !== undefined && site !== 'same-origin' && site !== 'none') ||
+      (origin && !sameOrigin(ctx, req, origin))
+    ) {
+      throw forbidden('cross-site request refused');
+    }
+    const session = req.principal?.session;
+    if (!session) return;
+    const sent = headerOf(req, CSRF_HEADER) ?? '';
+    const expected = Buffer.from(session.csrfToken);
+    const given = Buffer.from(sent);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      throw forbidden(`missing or wrong ${CSRF_HEADER} header: send the csrfToken of GET /v2/session`);
+    }
+  };
 }
