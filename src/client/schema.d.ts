@@ -795,6 +795,8 @@ export interface paths {
       parameters: {
         query?: {
           limit?: number;
+          /** @description only projects whose name contains this text */
+          name?: string;
           page?: number;
           sort?: 'createdAt' | 'updatedAt' | 'name' | '-createdAt' | '-updatedAt' | '-name';
         };
@@ -997,6 +999,155 @@ export interface paths {
         };
       };
     };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/password-links/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What a password or invite link is for (before the person chooses a password) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          token: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                email: string;
+                expiresAt: string;
+                organization: {
+                  _id: string;
+                  name: string;
+                };
+                /** @enum {string} */
+                organizationRole: 'owner' | 'admin' | 'member';
+                /** @enum {string} */
+                purpose: 'owner' | 'reset' | 'invite';
+              };
+              /** @enum {string} */
+              status: 'success';
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              errors?: {
+                field: string;
+                message: string;
+              }[];
+              message: string;
+              /** @enum {string} */
+              status: 'fail' | 'error';
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    /** Set the password through a one-time link (reset, first owner, invite accept) and sign in */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          token: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description display name (invites) */
+            name?: string;
+            /** @description at least 10 characters */
+            password: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                /** @description Send it in the x-csrf-token header on every cookie-authenticated write. */
+                csrfToken?: string;
+                /** @description When the session ends unless it is used before. */
+                expiresAt?: string;
+                organization: {
+                  _id: string;
+                  name: string;
+                  plan: string;
+                };
+                /** @enum {string} */
+                organizationRole: 'owner' | 'admin' | 'member';
+                /** @description The caller's project roles; owners and admins act as Manager on every project. */
+                projectRoles: {
+                  projectId: string;
+                  role: string;
+                }[];
+                user: {
+                  _id: string;
+                  email: string;
+                  name: string;
+                };
+                /**
+                 * @description what authenticated this request
+                 * @enum {string}
+                 */
+                via: 'session' | 'apikey';
+              };
+              /** @enum {string} */
+              status: 'success';
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              errors?: {
+                field: string;
+                message: string;
+              }[];
+              message: string;
+              /** @enum {string} */
+              status: 'fail' | 'error';
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -2517,6 +2668,196 @@ export interface paths {
       };
     };
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/session': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Who am I: works with the session cookie or the apikey header */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                /** @description Send it in the x-csrf-token header on every cookie-authenticated write. */
+                csrfToken?: string;
+                /** @description When the session ends unless it is used before. */
+                expiresAt?: string;
+                organization: {
+                  _id: string;
+                  name: string;
+                  plan: string;
+                };
+                /** @enum {string} */
+                organizationRole: 'owner' | 'admin' | 'member';
+                /** @description The caller's project roles; owners and admins act as Manager on every project. */
+                projectRoles: {
+                  projectId: string;
+                  role: string;
+                }[];
+                user: {
+                  _id: string;
+                  email: string;
+                  name: string;
+                };
+                /**
+                 * @description what authenticated this request
+                 * @enum {string}
+                 */
+                via: 'session' | 'apikey';
+              };
+              /** @enum {string} */
+              status: 'success';
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Sign in: sets the session cookie
+     * @description Email and password, or an API key pasted once. Wrong e-mail and wrong password answer the same 401. At most 10 attempts a minute per account and 30 per client address (429 with Retry-After).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      /** @description Either email and password, or apiKey (pasted once; the session then stands for its user). */
+      requestBody: {
+        content: {
+          'application/json': {
+            apiKey?: string;
+            email?: string;
+            password?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                /** @description Send it in the x-csrf-token header on every cookie-authenticated write. */
+                csrfToken?: string;
+                /** @description When the session ends unless it is used before. */
+                expiresAt?: string;
+                organization: {
+                  _id: string;
+                  name: string;
+                  plan: string;
+                };
+                /** @enum {string} */
+                organizationRole: 'owner' | 'admin' | 'member';
+                /** @description The caller's project roles; owners and admins act as Manager on every project. */
+                projectRoles: {
+                  projectId: string;
+                  role: string;
+                }[];
+                user: {
+                  _id: string;
+                  email: string;
+                  name: string;
+                };
+                /**
+                 * @description what authenticated this request
+                 * @enum {string}
+                 */
+                via: 'session' | 'apikey';
+              };
+              /** @enum {string} */
+              status: 'success';
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              errors?: {
+                field: string;
+                message: string;
+              }[];
+              message: string;
+              /** @enum {string} */
+              status: 'fail' | 'error';
+            };
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              errors?: {
+                field: string;
+                message: string;
+              }[];
+              message: string;
+              /** @enum {string} */
+              status: 'fail' | 'error';
+            };
+          };
+        };
+      };
+    };
+    /** Sign out: ends the session and clears the cookie */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                signedOut: boolean;
+              };
+              /** @enum {string} */
+              status: 'success';
+            };
+          };
+        };
+      };
+    };
     options?: never;
     head?: never;
     patch?: never;

@@ -5,10 +5,19 @@ import type { Paths } from './types.js';
 
 /** The document's paths carry the `/v2` prefix; a deployment's base address ends with it. */
 const PATH_PREFIX = '/v2';
+/** The header a cookie-authenticated write carries its session's CSRF token in. */
+export const CSRF_HEADER = 'x-csrf-token';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface TransportOptions {
   baseUrl: string;
-  apiKey: string;
+  /** The `apikey` header; absent in cookie mode (a browser's session, `cookieMode` below). */
+  apiKey?: string | undefined;
+  /**
+   * Cookie mode, for the console in a browser: no `apikey` header, the session cookie goes
+   * with every same-origin request, and each write carries the session's CSRF token.
+   */
+  cookieMode?: { csrfToken: () => string | undefined } | undefined;
   retry?: RetryOptions | undefined;
   /** The fetch under the retries (default: the global fetch). */
   fetch?: ((req: Request) => Promise<Response>) | undefined;
@@ -27,12 +36,38 @@ export class Transport {
   readonly fetch: (req: Request) => Promise<Response>;
   private readonly root: string;
   private readonly headers: Record<string, string>;
+  private readonly cookieMode: TransportOptions['cookieMode'];
 
   constructor(options: TransportOptions) {
     this.root = options.baseUrl.endsWith(PATH_PREFIX) ? options.baseUrl.slice(0, -PATH_PREFIX.length) : options.baseUrl;
     this.fetch = retryingFetch(options.retry, options.fetch);
-    this.headers = { apikey: options.apiKey, 'user-agent': options.userAgent ?? 'annotary-client' };
-    this.api = createClient<Paths>({ baseUrl: this.root, fetch: this.fetch, headers: this.headers });
+    const cookieMode = options.cookieMode;
+    this.cookieMode = cookieMode;
+    // A browser sends its own user-agent; only scripts name themselves.
+    this.headers = cookieMode
+      ? {}
+      : { ...(options.apiKey ? { apikey: options.apiKey } : {}), 'user-agent': options.userAgent ?? 'annotary-client' };
+    this.api = createClient<Paths>({
+      baseUrl: this.root,
+      fetch: this.fetch,
+      headers: this.headers,
+      ...(cookieMode ? { credentials: 'same-origin' as const } : {}),
+    });
+    if (cookieMode) {
+      this.api.use({
+        onRequest: ({ request }) => {
+          const csrf = this.csrfHeader(request.method);
+          for (const [name, value] of Object.entries(csrf)) request.headers.set(name, value);
+          return request;
+        },
+      });
+    }
+  }
+
+  /** The CSRF header a write sends in cookie mode; nothing for reads or with an API key. */
+  private csrfHeader(method: string): Record<string, string> {
+    const token = this.cookieMode?.csrfToken();
+    return token && !SAFE_METHODS.has(method.toUpperCase()) ? { [CSRF_HEADER]: token } : {};
   }
 
   /** Awaits an openapi-fetch call: the envelope's `data`, or an AnnotaryError. */
@@ -60,10 +95,19 @@ export class Transport {
     withKey = true,
   ) {
     const target = url.startsWith('/') ? this.root + url : url;
-    const headers = { ...(withKey ? this.headers : {}), ...init.headers };
+    const headers = { ...(withKey ? { ...this.headers, ...this.csrfHeader(method) } : {}), ...init.headers };
+    // Cookie mode: the session cookie goes to our own address only, never to a signed link.
+    const credentials: RequestInit['credentials'] = withKey ? 'same-origin' : 'omit';
     let response: Response;
     try {
-      response = await this.fetch(new Request(target, { method, headers, ...(init.body ? { body: init.body } : {}) }));
+      response = await this.fetch(
+        new Request(target, {
+          method,
+          headers,
+          ...(this.cookieMode ? { credentials } : {}),
+          ...(init.body ? { body: init.body } : {}),
+        }),
+      );
     } catch (err) {
       throw AnnotaryError.fromNetwork(err, method, target);
     }
