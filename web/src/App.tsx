@@ -34,6 +34,7 @@ const router = createBrowserRouter([
         ],
       },
       { path: '/org', element: notBuilt('Organization') },
+      { path: '/account', element: notBuilt('Your account') },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

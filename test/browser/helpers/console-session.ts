@@ -2,12 +2,13 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { newContext } from './browser.js';
 
 /**
- * A browser profile signed in with an API key, the way the console keeps a pasted key: in the
- * tab's sessionStorage. (Password sign-in arrives with the console-auth branch; its tests sign
- * in through the form.)
+ * A browser profile with a console session: the API key is pasted once into POST /v2/session,
+ * and the profile keeps the session cookie the answer sets (the request shares the profile's
+ * cookies). Tests of the sign-in form itself live with the sign-in pages.
  */
 export async function signedInContext(browser: Browser, baseURL: string, apiKey: string): Promise<BrowserContext> {
   const context = await newContext(browser, baseURL);
-  await context.addInitScript((key: string) => sessionStorage.setItem('annotary.apiKey', key), apiKey);
+  const res = await context.request.post('/v2/session', { data: { apiKey } });
+  if (!res.ok()) throw new Error(`sign-in failed: ${res.status()} ${await res.text()}`);
   return context;
 }

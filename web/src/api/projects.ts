@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from './http';
+import type { ApiBody } from '../../../src/client/types';
+import { api, unwrap } from './client';
 import type { Project, ProjectListItem, ProjectRole } from './types';
 
 export const projectKeys = {
@@ -12,9 +13,13 @@ export function useProjectList(page: number, limit: number, search: string) {
   return useQuery({
     queryKey: projectKeys.list(page, limit, search),
     queryFn: () =>
-      api<{ projects: ProjectListItem[]; total: number }>('GET', '/listProjects', {
-        query: { page, limit, sort: 'name', name: search || undefined },
-      }),
+      unwrap<{ projects: ProjectListItem[]; total: number }>(
+        'GET',
+        '/v2/listProjects',
+        api.GET('/v2/listProjects', {
+          params: { query: { page, limit, sort: 'name', ...(search ? { name: search } : {}) } },
+        }),
+      ),
     placeholderData: keepPreviousData,
   });
 }
@@ -22,25 +27,42 @@ export function useProjectList(page: number, limit: number, search: string) {
 export function useProject(projectId: string) {
   return useQuery({
     queryKey: projectKeys.one(projectId),
-    queryFn: async () => (await api<{ project: Project }>('GET', `/project/${encodeURIComponent(projectId)}`)).project,
+    queryFn: async () =>
+      (
+        await unwrap<{ project: Project }>(
+          'GET',
+          '/v2/project/{projectId}',
+          api.GET('/v2/project/{projectId}', { params: { path: { projectId } } }),
+        )
+      ).project,
   });
 }
 
 export function useCreateProject() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: { name: string; description?: string }) =>
-      (await api<{ project: Project }>('POST', '/project', { body: input })).project,
+    mutationFn: async (body: { name: string; description?: string }) =>
+      (await unwrap<{ project: Project }>('POST', '/v2/project', api.POST('/v2/project', { body }))).project,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: projectKeys.all }),
   });
 }
+
+type ProjectUpdate = ApiBody<'/v2/project/{projectId}', 'post'>;
 
 /** Writes some fields of the project (settings, ontology, workflow); the answer is the new project. */
 export function useUpdateProject(projectId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (changes: Partial<Omit<Project, '_id' | 'createdAt' | 'updatedAt'>>) =>
-      (await api<{ project: Project }>('POST', `/project/${encodeURIComponent(projectId)}`, { body: changes })).project,
+      (
+        await unwrap<{ project: Project }>(
+          'POST',
+          '/v2/project/{projectId}',
+          // The console's shapes are the document's, read by hand (types.ts) while the document's
+          // answers are still untyped: the one cast between the two.
+          api.POST('/v2/project/{projectId}', { params: { path: { projectId } }, body: changes as ProjectUpdate }),
+        )
+      ).project,
     onSuccess: (project) => {
       queryClient.setQueryData(projectKeys.one(projectId), project);
       return queryClient.invalidateQueries({ queryKey: ['projects', 'list'] });
@@ -51,8 +73,12 @@ export function useUpdateProject(projectId: string) {
 export function useAssignMembers(projectId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { assignees: string[]; role: ProjectRole }) =>
-      api<unknown>('POST', `/project/${encodeURIComponent(projectId)}/assigned`, { body: input }),
+    mutationFn: (body: { assignees: string[]; role: ProjectRole }) =>
+      unwrap<unknown>(
+        'POST',
+        '/v2/project/{projectId}/assigned',
+        api.POST('/v2/project/{projectId}/assigned', { params: { path: { projectId } }, body }),
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: projectKeys.one(projectId) }),
   });
 }

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { ApiError } from './http';
+import { ApiError } from './client';
 
 /** One cache for the console; 4xx answers are not retried (asking again will not change them). */
 export const queryClient = new QueryClient({

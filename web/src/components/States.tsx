@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ApiError } from '../api/http';
+import { ApiError } from '../api/client';
 
 /** What a page shows while its data is on the way. */
 export function Loading({ what }: { what: string }) {
@@ -36,10 +36,14 @@ export function ErrorNotice({ error, onRetry }: { error: unknown; onRetry?: () =
   return (
     <div className="state state-error" role="alert">
       <p>{errorText(error)}</p>
-      {onRetry && (
-        <button type="button" onClick={onRetry}>
-          Try again
-        </button>
+      {error instanceof ApiError && error.status === 401 ? (
+        <a href="/signin">Sign in</a>
+      ) : (
+        onRetry && (
+          <button type="button" onClick={onRetry}>
+            Try again
+          </button>
+        )
       )}
     </div>
   );

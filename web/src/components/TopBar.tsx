@@ -1,7 +1,7 @@
 import { Link, useNavigate, useParams } from 'react-router';
-import { setStoredApiKey } from '../api/http';
 import { useProjectList } from '../api/projects';
 import { queryClient } from '../api/query-client';
+import { signOut, useSessionInfo } from '../api/session';
 
 /** Projects the switcher offers: the first hundred by name (the Projects page searches them all). */
 const SWITCHER_LIMIT = 100;
@@ -32,22 +32,26 @@ function ProjectSwitcher() {
 
 function UserMenu() {
   const navigate = useNavigate();
-  const signOut = async () => {
-    setStoredApiKey(null);
-    // The session cookie (when signed in with a password) ends on the server; a 404 before
-    // sign-in exists on this server is harmless.
-    await fetch('/auth/signout', { method: 'POST', credentials: 'same-origin' }).catch(() => undefined);
+  const session = useSessionInfo();
+  const user = session.data?.user;
+  const leave = async () => {
+    await signOut();
     queryClient.clear();
     navigate('/signin');
   };
   return (
     <details className="user-menu">
-      <summary>Account</summary>
-      <div className="menu" role="menu">
-        <Link role="menuitem" to="/org">
-          Organization
-        </Link>
-        <button type="button" role="menuitem" onClick={() => void signOut()}>
+      <summary>{user ? user.name || user.email : 'Account'}</summary>
+      <div className="menu">
+        {user && (
+          <p className="muted menu-who">
+            {user.email}
+            <br />
+            {session.data?.organizationRole} of {session.data?.organization.name}
+          </p>
+        )}
+        <Link to="/account">Your account and API key</Link>
+        <button type="button" onClick={() => void leave()}>
           Sign out
         </button>
       </div>
@@ -56,6 +60,7 @@ function UserMenu() {
 }
 
 export function TopBar() {
+  const session = useSessionInfo();
   return (
     <header className="topbar">
       <Link className="brand" to="/projects">
@@ -63,7 +68,7 @@ export function TopBar() {
       </Link>
       <nav aria-label="Main" className="topnav">
         <Link to="/projects">Projects</Link>
-        <Link to="/org">Organization</Link>
+        <Link to="/org">{session.data ? `Organization: ${session.data.organization.name}` : 'Organization'}</Link>
       </nav>
       <ProjectSwitcher />
       <span className="topbar-spacer" />

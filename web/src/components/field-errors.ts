@@ -1,4 +1,4 @@
-import { ApiError, type FieldError } from '../api/http';
+import { ApiError, type FieldError } from '../api/client';
 
 /** The server's field errors of a failed write, or none. */
 export function fieldErrorsOf(error: unknown): FieldError[] {
