@@ -141,20 +141,31 @@ describe('the console: projects, ontology and the workflow editor', () => {
     expect(byId.get('Complete')?.position.y).toBeGreaterThan(100);
   });
 
-  it('shows live counts, a failing webhook warning, and a re-run that moves the tasks on', async () => {
-    // The Assets page is not built yet: three assets arrive through the API, as a script would send them.
-    const assets = ['a', 'b', 'c'].map((n) => ({
-      externalId: `street-${n}.jpg`,
-      data: `https://example.com/${n}.jpg`,
-    }));
-    expect((await server.call('POST', `/v2/project/${projectId}/cloud`, { body: { assets } })).statusCode).toBe(201);
+  it('imports three assets on the Assets page and shows them as counts on the diagram', async () => {
+    await page.getByRole('link', { name: 'Assets' }).click();
+    await page.getByText('No assets yet: import some with the form.').waitFor();
+    const urls = ['a', 'b', 'c'].map((n) => `https://example.com/street-${n}.jpg`).join('\n');
+    await page.getByLabel('Asset URLs (one a line)').fill(urls);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByText('Imported 3 assets.').waitFor();
+    await page.getByRole('cell', { name: 'street-b.jpg', exact: true }).waitFor();
+    await screenshot(page, 'console-assets');
+    await page.getByRole('link', { name: 'Workflow' }).click();
     await page.getByLabel('3 tasks in Label').waitFor(LIVE);
     await screenshot(page, 'console-workflow-counts');
-    // Send them to the webhook (the Tasks page's requeue is not built yet either); the receiver answers 500.
-    const requeue = await server.call('POST', `/v2/project/${projectId}/requeueTasks`, {
-      body: { toStageId: 'Notify', filters: {} },
-    });
-    expect(requeue.statusCode).toBe(200);
+  });
+
+  it('requeues on a filter from the task table; a failing webhook warns, and a re-run moves the tasks on', async () => {
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    await page.getByRole('heading', { name: '3 tasks' }).waitFor();
+    await page.getByLabel('Stage', { exact: true }).selectOption({ label: 'Label' });
+    await page.getByRole('heading', { name: '3 tasks' }).waitFor();
+    await page.getByLabel('All 3 matching the filter').check();
+    await page.getByLabel('Requeue to stage').selectOption({ label: 'Notify' });
+    await page.getByRole('button', { name: 'Requeue' }).click();
+    await page.getByText('Requeued: 3 tasks.').waitFor();
+    // The receiver answers 500: the tasks stay in the Webhook stage and the editor warns.
+    await page.getByRole('link', { name: 'Workflow' }).click();
     await page.getByLabel('Warning: 3 failed').waitFor(LIVE);
     await page.getByLabel('Edit stage').selectOption({ label: 'Notify (Webhook)' });
     const settings = page.getByRole('region', { name: 'Settings of Notify' });
@@ -169,6 +180,23 @@ describe('the console: projects, ontology and the workflow editor', () => {
     await expect.poll(() => page.getByLabel('Warning: 3 failed').count(), LIVE).toBe(0);
     await screenshot(page, 'console-webhook-recovered');
     expect(receiver.received.filter((r) => r.answered === 200)).toHaveLength(3);
+  });
+
+  it('filters and sorts the task table on the server', async () => {
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    await page.getByLabel('Stage', { exact: true }).selectOption({ label: 'Label' });
+    await page.getByText('No task matches the filter.').waitFor();
+    await page.getByLabel('Stage', { exact: true }).selectOption({ label: 'Complete' });
+    await page.getByRole('heading', { name: '3 tasks' }).waitFor();
+    await page.getByRole('button', { name: 'External id' }).click();
+    const ids = () => page.getByRole('table', { name: 'Tasks' }).locator('tbody tr td:nth-child(2)').allTextContents();
+    await expect.poll(ids).toEqual(['street-a.jpg', 'street-b.jpg', 'street-c.jpg']);
+    await page.getByRole('button', { name: 'External id ↑' }).click();
+    await expect.poll(ids).toEqual(['street-c.jpg', 'street-b.jpg', 'street-a.jpg']);
+    await page.getByLabel('External id', { exact: true }).fill('street-b.jpg');
+    await page.getByRole('heading', { name: '1 task', exact: true }).waitFor();
+    await expect.poll(ids).toEqual(['street-b.jpg']);
+    await screenshot(page, 'console-tasks');
   });
 
   it('keeps settings and members, with the server naming a bad value', async () => {

@@ -7,6 +7,8 @@ import { ProjectLayout } from './components/ProjectLayout';
 const ProjectListPage = lazy(() => import('./pages/projects/ProjectListPage'));
 const ProjectSettingsPage = lazy(() => import('./pages/projects/ProjectSettingsPage'));
 const WorkflowPage = lazy(() => import('./pages/workflow/WorkflowPage'));
+const AssetsPage = lazy(() => import('./pages/assets/AssetsPage'));
+const TasksPage = lazy(() => import('./pages/tasks/TasksPage'));
 const OntologyPage = lazy(() => import('./pages/ontology/OntologyPage'));
 const NotBuiltPage = lazy(() => import('./pages/NotBuiltPage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
@@ -26,8 +28,8 @@ const router = createBrowserRouter([
           { index: true, element: <Navigate to="workflow" replace /> },
           { path: 'workflow', element: <WorkflowPage /> },
           { path: 'ontology', element: <OntologyPage /> },
-          { path: 'tasks', element: notBuilt('Tasks') },
-          { path: 'assets', element: notBuilt('Assets') },
+          { path: 'tasks', element: <TasksPage /> },
+          { path: 'assets', element: <AssetsPage /> },
           { path: 'overview', element: notBuilt('Overview') },
           { path: 'exports', element: notBuilt('Exports') },
           { path: 'settings', element: <ProjectSettingsPage /> },
