@@ -199,6 +199,22 @@ describe('the console: projects, ontology and the workflow editor', () => {
     await screenshot(page, 'console-tasks');
   });
 
+  it('draws the overview charts from the real figures of the project', async () => {
+    await page.getByRole('link', { name: 'Overview' }).click();
+    const perStage = page.getByRole('img', { name: /^Tasks per stage:/ });
+    await perStage.waitFor();
+    expect(await perStage.getAttribute('aria-label')).toBe(
+      'Tasks per stage: Start 0, Label 0, Complete 3, Review 0, Notify 0',
+    );
+    // Drawn, not only described: the SVG holds a bar per stage and the axis names them.
+    await expect.poll(() => perStage.locator('svg path').count()).toBeGreaterThan(5);
+    await perStage.locator('svg text', { hasText: 'Notify' }).first().waitFor();
+    await page.getByRole('img', { name: 'Tasks by status: Completed 3' }).waitFor();
+    await page.getByRole('img', { name: 'Assets by file type: jpg 3' }).waitFor();
+    await page.getByRole('region', { name: 'Consensus scores' }).getByText('Nothing to show yet.').waitFor();
+    await screenshot(page, 'console-overview');
+  });
+
   it('keeps settings and members, with the server naming a bad value', async () => {
     await server.addUser('lead@example.com');
     await page.getByRole('link', { name: 'Settings' }).click();

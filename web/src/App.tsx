@@ -9,6 +9,7 @@ const ProjectSettingsPage = lazy(() => import('./pages/projects/ProjectSettingsP
 const WorkflowPage = lazy(() => import('./pages/workflow/WorkflowPage'));
 const AssetsPage = lazy(() => import('./pages/assets/AssetsPage'));
 const TasksPage = lazy(() => import('./pages/tasks/TasksPage'));
+const OverviewPage = lazy(() => import('./pages/overview/OverviewPage'));
 const OntologyPage = lazy(() => import('./pages/ontology/OntologyPage'));
 const NotBuiltPage = lazy(() => import('./pages/NotBuiltPage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
@@ -30,7 +31,7 @@ const router = createBrowserRouter([
           { path: 'ontology', element: <OntologyPage /> },
           { path: 'tasks', element: <TasksPage /> },
           { path: 'assets', element: <AssetsPage /> },
-          { path: 'overview', element: notBuilt('Overview') },
+          { path: 'overview', element: <OverviewPage /> },
           { path: 'exports', element: notBuilt('Exports') },
           { path: 'settings', element: <ProjectSettingsPage /> },
         ],
