@@ -65,7 +65,11 @@ export function useUpdateProject(projectId: string) {
       ).project,
     onSuccess: (project) => {
       queryClient.setQueryData(projectKeys.one(projectId), project);
-      return queryClient.invalidateQueries({ queryKey: ['projects', 'list'] });
+      // New stages get their live counts now, not at the next poll.
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['projects', 'list'] }),
+        queryClient.invalidateQueries({ queryKey: ['workflow', projectId] }),
+      ]);
     },
   });
 }
