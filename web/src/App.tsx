@@ -1,5 +1,7 @@
-import { Route, Routes } from 'react-router';
+import { Link, Route, Routes } from 'react-router';
+import { AccountPage } from './auth/AccountPage';
 import { RequireSession } from './auth/RequireSession';
+import { SetPasswordPage } from './auth/SetPasswordPage';
 import { SignInPage } from './auth/SignInPage';
 import { SignOutButton } from './auth/SignOutButton';
 
@@ -11,11 +13,24 @@ function Shell() {
         <a className="brand" href="/">
           Annotary
         </a>
+        <nav aria-label="Console">
+          <Link to="/account">Account</Link>
+        </nav>
         <SignOutButton />
       </header>
       <main className="page">
-        <h1>Annotary console</h1>
-        <p>Projects, workflows, tasks and exports of your organization.</p>
+        <Routes>
+          <Route path="/account" element={<AccountPage />} />
+          <Route
+            path="*"
+            element={
+              <>
+                <h1>Annotary console</h1>
+                <p>Projects, workflows, tasks and exports of your organization.</p>
+              </>
+            }
+          />
+        </Routes>
       </main>
     </div>
   );
@@ -26,6 +41,8 @@ export function App() {
     <Routes>
       {/* Sign-in pages (web/src/auth): reachable without a session. */}
       <Route path="/signin" element={<SignInPage />} />
+      <Route path="/password/:token" element={<SetPasswordPage />} />
+      <Route path="/invite/:token" element={<SetPasswordPage />} />
       <Route
         path="*"
         element={

@@ -76,5 +76,16 @@ export const signIn = (body: SignInBody) => call<SessionView>('POST', '/v2/sessi
 export const signOut = () => call<{ signedOut: boolean }>('DELETE', '/v2/session');
 export const describePasswordLink = (token: string) =>
   call<PasswordLinkView>('GET', `/v2/password-links/${encodeURIComponent(token)}`);
-export const usePasswordLink = (token: string, body: { password: string; name?: string }) =>
+export const submitPasswordLink = (token: string, body: { password: string; name?: string }) =>
   call<SessionView>('POST', `/v2/password-links/${encodeURIComponent(token)}`, body);
+
+export interface OrgPerson {
+  _id: string;
+  email: string;
+  name: string;
+  organizationRole: string;
+}
+
+/** The account page's list of the organization's people (owners and admins only: 403 otherwise). */
+export const listOrganizationPeople = (orgId: string) =>
+  call<{ users: OrgPerson[]; total: number }>('GET', `/v2/organization/${encodeURIComponent(orgId)}/users`);
