@@ -27,7 +27,7 @@ describe('the console is served at /', () => {
     // Collected after sign-in: before it, the console's GET /v2/session answers 401 (not signed in).
     const errors = pageErrors(page);
     await page.goto('/');
-    await page.getByRole('heading', { name: 'Annotary console' }).waitFor();
+    await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
     await expect(page.getByRole('link', { name: 'Annotary' }).isVisible()).resolves.toBe(true);
     await screenshot(page, 'console-shell');
     expect(errors).toEqual([]);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../helpers/stores.js';
 import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
 import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
-import { signIn, signInAsOwner } from './helpers/sign-in.js';
+import { signIn, signInAsOwner, signOutFromMenu } from './helpers/sign-in.js';
 
 const engine = ENGINES[0] ?? 'sqlite';
 
@@ -56,10 +56,11 @@ describe('an invited person joins through the accept link', () => {
     await invitee.getByLabel('Repeat the password').fill('lena password 1');
     await screenshot(invitee, 'invite-accept');
     await invitee.getByRole('button', { name: 'Join and sign in' }).click();
-    await invitee.getByRole('heading', { name: 'Annotary console' }).waitFor();
-    expect(await invitee.getByText(email).isVisible()).toBe(true);
+    await invitee.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
+    expect(await invitee.getByText('Lena Labeler', { exact: true }).isVisible()).toBe(true);
 
-    await invitee.getByRole('link', { name: 'Account' }).click();
+    await invitee.getByText('Lena Labeler', { exact: true }).click();
+    await invitee.getByRole('link', { name: 'Your account and API key' }).click();
     await invitee.getByRole('heading', { name: 'Your account' }).waitFor();
     expect(await invitee.getByText(`Labeler on project ${projectId}`).isVisible()).toBe(true);
     const note = invitee.getByRole('note');
@@ -74,8 +75,7 @@ describe('an invited person joins through the accept link', () => {
     expect(managerOnly.status()).toBe(403);
 
     // Signed out, the invitee signs in again with the chosen password.
-    await invitee.getByRole('button', { name: 'Sign out' }).click();
-    await invitee.waitForURL('**/signin');
+    await signOutFromMenu(invitee, 'Lena Labeler');
     await signIn(invitee, email, 'lena password 1', '/account');
     await invitee.getByRole('heading', { name: 'Your account' }).waitFor();
     // The only page errors: the 403 the account page showed politely, the 401 before sign-in.

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../helpers/stores.js';
 import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
 import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
-import { signInAsOwner } from './helpers/sign-in.js';
+import { signInAsOwner, signOutFromMenu } from './helpers/sign-in.js';
 
 const engine = ENGINES[0] ?? 'sqlite';
 
@@ -45,14 +45,14 @@ describe('signing in to the console', () => {
     const errors = pageErrors(page);
     await signInAsOwner(page, server, '/projects');
     expect(new URL(page.url()).pathname).toBe('/projects');
-    await page.getByRole('heading', { name: 'Annotary console' }).waitFor();
-    expect(await page.getByText(server.ownerEmail).isVisible()).toBe(true);
+    await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
+    // The top bar names the signed-in person (the owner's display name is "admin").
+    expect(await page.getByText('admin', { exact: true }).isVisible()).toBe(true);
     const cookies = await context.cookies();
     expect(cookies.find((c) => c.name === 'annotary_session')).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
     await screenshot(page, 'console-signed-in');
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL('**/signin');
+    await signOutFromMenu(page, 'admin');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.goto('/');
     await page.waitForURL('**/signin?next=%2F');
@@ -67,8 +67,8 @@ describe('signing in to the console', () => {
     await page.getByRole('button', { name: 'Use an API key instead' }).click();
     await page.getByLabel('API key').fill(server.ownerKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Annotary console' }).waitFor();
-    expect(new URL(page.url()).pathname).toBe('/');
+    await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/projects');
     // The key is not kept by the browser: only the session cookie is.
     const stored = await page.evaluate<string>('JSON.stringify({ ...localStorage, ...sessionStorage })');
     expect(stored).not.toContain(server.ownerKey);

@@ -21,3 +21,12 @@ export async function signIn(page: Page, email: string, password: string, path =
 export async function signInAsOwner(page: Page, server: ConsoleServer, path = '/'): Promise<void> {
   await signIn(page, server.ownerEmail, OWNER_PASSWORD, path);
 }
+
+/** Signs out through the top bar's user menu and waits for the sign-in page. */
+export async function signOutFromMenu(page: Page, userLabel: string): Promise<void> {
+  const signOut = page.getByRole('button', { name: 'Sign out' });
+  // The menu may still be open from an earlier visit: a second click would close it.
+  if (!(await signOut.isVisible())) await page.getByRole('banner').getByText(userLabel, { exact: true }).click();
+  await signOut.click();
+  await page.waitForURL('**/signin');
+}

@@ -1,9 +1,9 @@
-import { csrfHeaders } from './csrf';
+import { api, ApiError as ClientError, unwrap } from '../api/client';
 
 /*
- * The sign-in endpoints, with a minimal fetch until the typed client (src/client, branch
- * client-cli) is merged: then these functions call it instead, and the types below come from
- * its generated schema. Nothing else in the console calls these endpoints directly.
+ * The sign-in endpoints through the console's typed client (web/src/api/client.ts, cookie
+ * mode: the session cookie goes with every request and writes carry the CSRF token). Errors
+ * become ApiError with the field errors keyed by field, for the forms.
  */
 
 export interface SessionView {
@@ -38,46 +38,41 @@ export class ApiError extends Error {
   }
 }
 
-interface Envelope<T> {
-  status?: string;
-  data?: T;
-  message?: string;
-  errors?: { field: string; message: string }[];
-}
-
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json', ...csrfHeaders(method) };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(path, {
-    method,
-    headers,
-    credentials: 'same-origin',
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const json = (await res.json().catch(() => ({}))) as Envelope<T>;
-  if (!res.ok || json.data === undefined) {
-    const fields = Object.fromEntries((json.errors ?? []).map((e) => [e.field, e.message]));
-    throw new ApiError(res.status, json.message ?? `the server answered ${res.status}`, fields);
+async function call<T>(method: string, path: string, request: Parameters<typeof unwrap>[2]): Promise<T> {
+  try {
+    return await unwrap<T>(method, path, request);
+  } catch (err) {
+    if (!(err instanceof ClientError)) throw err;
+    const fields = Object.fromEntries(err.fieldErrors.map((e) => [e.field, e.message]));
+    throw new ApiError(err.status, err.status === 0 ? 'the server could not be reached' : err.message, fields);
   }
-  return json.data;
 }
 
 /** Who is signed in; null when nobody is (401). */
 export async function fetchSession(): Promise<SessionView | null> {
   try {
-    return await call<SessionView>('GET', '/v2/session');
+    return await call<SessionView>('GET', '/v2/session', api.GET('/v2/session'));
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return null;
     throw err;
   }
 }
 
-export const signIn = (body: SignInBody) => call<SessionView>('POST', '/v2/session', body);
-export const signOut = () => call<{ signedOut: boolean }>('DELETE', '/v2/session');
+export const signIn = (body: SignInBody) => call<SessionView>('POST', '/v2/session', api.POST('/v2/session', { body }));
+
 export const describePasswordLink = (token: string) =>
-  call<PasswordLinkView>('GET', `/v2/password-links/${encodeURIComponent(token)}`);
+  call<PasswordLinkView>(
+    'GET',
+    '/v2/password-links/{token}',
+    api.GET('/v2/password-links/{token}', { params: { path: { token } } }),
+  );
+
 export const submitPasswordLink = (token: string, body: { password: string; name?: string }) =>
-  call<SessionView>('POST', `/v2/password-links/${encodeURIComponent(token)}`, body);
+  call<SessionView>(
+    'POST',
+    '/v2/password-links/{token}',
+    api.POST('/v2/password-links/{token}', { params: { path: { token } }, body }),
+  );
 
 export interface OrgPerson {
   _id: string;
@@ -88,4 +83,8 @@ export interface OrgPerson {
 
 /** The account page's list of the organization's people (owners and admins only: 403 otherwise). */
 export const listOrganizationPeople = (orgId: string) =>
-  call<{ users: OrgPerson[]; total: number }>('GET', `/v2/organization/${encodeURIComponent(orgId)}/users`);
+  call<{ users: OrgPerson[]; total: number }>(
+    'GET',
+    '/v2/organization/{orgId}/users',
+    api.GET('/v2/organization/{orgId}/users', { params: { path: { orgId } } }),
+  );

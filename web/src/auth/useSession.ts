@@ -1,7 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
-import { setCsrfToken } from './csrf';
-import { fetchSession, type SessionView, signOut } from './session-api';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { setCsrfToken } from '../api/client';
+import { fetchSession, type SessionView } from './session-api';
 
 export const SESSION_KEY = ['session'] as const;
 
@@ -29,19 +28,4 @@ export function useSessionStarted() {
     setCsrfToken(session.csrfToken);
     queryClient.setQueryData(SESSION_KEY, session);
   };
-}
-
-/** Signs out, forgets everything the cache held for this person, and goes to the sign-in page. */
-export function useSignOut() {
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  return useMutation({
-    mutationFn: signOut,
-    onSettled: async () => {
-      setCsrfToken(undefined);
-      queryClient.clear();
-      queryClient.setQueryData(SESSION_KEY, null);
-      await navigate('/signin', { replace: true });
-    },
-  });
 }
