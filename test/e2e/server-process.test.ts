@@ -24,6 +24,8 @@ describe('the server as a newcomer starts it', () => {
     running.push(first);
     const key = /API key \(shown once, keep it safe\): (\S+)/.exec(first.stdout())?.[1];
     expect(key).toMatch(/^ak_/);
+    // No ANNOTARY_BOOTSTRAP_PASSWORD: the first start prints a one-time link to set the owner's.
+    expect(first.stdout()).toMatch(/one-time link, valid 24 h\): http:\/\/localhost:\d+\/password\/[\w-]{43}\n/);
     expect((await get(`${first.url}/healthz`)).body.data).toEqual({ store: 'sqlite' });
     expect((await get(`${first.url}/v2/listProjects`, key)).status).toBe(200);
     expect((await get(`${first.url}/v2/listProjects`, 'ak_wrong')).status).toBe(401);
@@ -35,6 +37,7 @@ describe('the server as a newcomer starts it', () => {
     const second = await startServerProcess({ ANNOTARY_DATA_DIR: dataDir });
     running.push(second);
     expect(second.stdout()).not.toContain('API key');
+    expect(second.stdout()).not.toContain('/password/');
     expect((await get(`${second.url}/v2/listProjects`, key)).status).toBe(200);
     await second.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -147,4 +147,12 @@ describe.each(ENGINES)('sign-in for people on %s', (engine) => {
     const bad = await t.call('POST', '/v2/session', { key: null, body: { apiKey: 'ak_wrong' } });
     expect(bad.statusCode).toBe(401);
   });
+
+  it('describes the session routes in the OpenAPI document', async () => {
+    const doc = (await t.call('GET', '/v2/openapi.json')).json();
+    expect(Object.keys(doc.paths['/v2/session'])).toEqual(expect.arrayContaining(['post', 'get', 'delete']));
+    expect(doc.paths['/v2/session'].post.security).toEqual([]);
+    expect(Object.keys(doc.paths['/v2/password-links/{token}'])).toEqual(expect.arrayContaining(['get', 'post']));
+    expect(doc.components.securitySchemes.session).toEqual({ type: 'apiKey', in: 'cookie', name: 'annotary_session' });
+  });
 });

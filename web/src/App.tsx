@@ -1,5 +1,9 @@
 import { lazy } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { AccountPage } from './auth/AccountPage';
+import { RequireSession } from './auth/RequireSession';
+import { SetPasswordPage } from './auth/SetPasswordPage';
+import { SignInPage } from './auth/SignInPage';
 import { Layout } from './components/Layout';
 import { ProjectLayout } from './components/ProjectLayout';
 
@@ -17,8 +21,16 @@ const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
 const notBuilt = (title: string) => <NotBuiltPage title={title} />;
 
 const router = createBrowserRouter([
+  // Sign-in pages (web/src/auth): reachable without a session.
+  { path: '/signin', element: <SignInPage /> },
+  { path: '/password/:token', element: <SetPasswordPage /> },
+  { path: '/invite/:token', element: <SetPasswordPage /> },
   {
-    element: <Layout />,
+    element: (
+      <RequireSession>
+        <Layout />
+      </RequireSession>
+    ),
     children: [
       { path: '/', element: <Navigate to="/projects" replace /> },
       { path: '/projects', element: <ProjectListPage /> },
@@ -37,7 +49,7 @@ const router = createBrowserRouter([
         ],
       },
       { path: '/org', element: notBuilt('Organization') },
-      { path: '/account', element: notBuilt('Your account') },
+      { path: '/account', element: <AccountPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -114,20 +114,15 @@ export async function usePasswordLink(
     let userId = row.user_id;
     if (row.purpose === 'invite') {
       const existing = await identityRepo.findUserByEmail(trx, row.email);
-      if (existing && existing.organization_id !== row.organization_id) {
-        throw conflict(`${row.email} already belongs to another organization`);
-      }
-      const role = organizationRole;
-      userId =
-        existing?.id ??
-        (
-          await createUser(trx, ctx.clock, {
-            email: row.email,
-            orgId: row.organization_id,
-            orgRole: role,
-            ...(input.name ? { name: input.name } : {}),
-          })
-        ).id;
+      // Someone who has an account already never gets a password through an invite.
+      if (existing) throw conflict(`${row.email} already has an account: sign in, or ask an admin for a reset link`);
+      const user = await createUser(trx, ctx.clock, {
+        email: row.email,
+        orgId: row.organization_id,
+        orgRole: organizationRole,
+        ...(input.name ? { name: input.name } : {}),
+      });
+      userId = user.id;
       await trx
         .deleteFrom('invites')
         .where('id', '=', row.invite_id ?? '')
