@@ -2,9 +2,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../helpers/stores.js';
 import { type Receiver, startReceiver } from '../helpers/webhook-receiver.js';
-import { launchBrowser, pageErrors, screenshot } from './helpers/browser.js';
+import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
 import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
-import { signedInContext } from './helpers/console-session.js';
+import { signInAsOwner } from './helpers/sign-in.js';
 
 const engine = ENGINES[0] ?? 'sqlite';
 /** Long enough for a few rounds of the editor's 4 s polling on a busy machine. */
@@ -23,8 +23,10 @@ describe('the console: projects, ontology and the workflow editor', () => {
     receiver = await startReceiver({ respond: () => ({ status: 500 }) });
     server = await startConsoleServer(engine, { worker: true, env: { ANNOTARY_WEBHOOK_ALLOW_PRIVATE: 'true' } });
     browser = await launchBrowser();
-    context = await signedInContext(browser, server.url, server.ownerKey);
+    context = await newContext(browser, server.url);
     page = await context.newPage();
+    // As a person does: the sign-in form, with the owner's password.
+    await signInAsOwner(page, server, '/projects');
     errors = pageErrors(page);
   });
   afterAll(async () => {

@@ -1,7 +1,8 @@
 import { Link, useNavigate, useParams } from 'react-router';
 import { useProjectList } from '../api/projects';
 import { queryClient } from '../api/query-client';
-import { signOut, useSessionInfo } from '../api/session';
+import { signOut } from '../api/session';
+import { SESSION_KEY, useSession } from '../auth/useSession';
 
 /** Projects the switcher offers: the first hundred by name (the Projects page searches them all). */
 const SWITCHER_LIMIT = 100;
@@ -32,12 +33,13 @@ function ProjectSwitcher() {
 
 function UserMenu() {
   const navigate = useNavigate();
-  const session = useSessionInfo();
+  const session = useSession();
   const user = session.data?.user;
   const leave = async () => {
     await signOut();
     queryClient.clear();
-    navigate('/signin');
+    queryClient.setQueryData(SESSION_KEY, null);
+    await navigate('/signin', { replace: true });
   };
   return (
     <details className="user-menu">
@@ -60,7 +62,7 @@ function UserMenu() {
 }
 
 export function TopBar() {
-  const session = useSessionInfo();
+  const session = useSession();
   return (
     <header className="topbar">
       <Link className="brand" to="/projects">
