@@ -27,6 +27,12 @@ export interface Config {
   secretKey: Buffer | undefined;
   bootstrapApiKey: string | undefined;
   bootstrapEmail: string | undefined;
+  /** The first owner's password; unset means the first start prints a link to set it. */
+  bootstrapPassword: string | undefined;
+  /** Hours a console session lives without being used (sliding). */
+  sessionHours: number;
+  /** Hours an invite's accept link stays good. */
+  inviteHours: number;
   defaultPlan: Plan;
   webhookAllowPrivate: boolean;
   /** Storage hosts on loopback and private addresses are allowed (link-local never is). */
@@ -154,6 +160,17 @@ function trustProxyVar(env: Env): boolean | number | string[] {
     }
   }
   return entries;
+/** Passwords people set: long enough to resist guessing, short enough to hash cheaply. */
+export const PASSWORD_MIN = 10;
+export const PASSWORD_MAX = 256;
+
+function passwordVar(env: Env): string | undefined {
+  const raw = env.ANNOTARY_BOOTSTRAP_PASSWORD;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < PASSWORD_MIN || raw.length > PASSWORD_MAX) {
+    throw new ConfigError('ANNOTARY_BOOTSTRAP_PASSWORD', `must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
+  }
+  return raw;
 }
 
 /** Reads the configuration from the environment; throws ConfigError naming the first bad variable. */
@@ -176,6 +193,9 @@ export function loadConfig(env: Env = process.env): Config {
     secretKey: secretKeyVar(env),
     bootstrapApiKey: apiKeyVar(env),
     bootstrapEmail: emailVar(env, 'ANNOTARY_BOOTSTRAP_EMAIL'),
+    bootstrapPassword: passwordVar(env),
+    sessionHours: intVar(env, 'ANNOTARY_SESSION_HOURS', 12, 1, 24 * 365),
+    inviteHours: intVar(env, 'ANNOTARY_INVITE_HOURS', 168, 1, 24 * 365),
     defaultPlan: enumVar(env, 'ANNOTARY_DEFAULT_PLAN', PLANS, 'standard'),
     webhookAllowPrivate: boolVar(env, 'ANNOTARY_WEBHOOK_ALLOW_PRIVATE', false),
     storageAllowPrivate: boolVar(env, 'ANNOTARY_STORAGE_ALLOW_PRIVATE', false),

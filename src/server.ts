@@ -4,6 +4,7 @@ import { buildApp, type App } from './http/app.js';
 import { buildJobRegistry, WORKER_CONCURRENCY, WORKER_POLL_MS } from './job-handlers.js';
 import { JobWorker } from './jobs/worker.js';
 import { bootstrap } from './services/identity/identity.service.js';
+import { bootstrapOwnerPassword } from './services/identity/password-link.service.js';
 
 export interface RunningServer {
   app: App;
@@ -11,6 +12,8 @@ export interface RunningServer {
   worker: JobWorker | undefined;
   /** The bootstrap key, when this start created it (printed once, never stored). */
   bootstrapKey: string | undefined;
+  /** The one-time link to set the first owner's password, when this start made one. */
+  ownerPasswordLink: string | undefined;
   url: string;
   stop(): Promise<void>;
 }
@@ -37,6 +40,7 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
     email: config.bootstrapEmail,
     plan: config.defaultPlan,
   });
+  const ownerLink = await bootstrapOwnerPassword(ctx, boot !== undefined);
   const app = await buildApp(ctx);
   const worker = config.runWorker ? startWorker(ctx) : undefined;
   const address = await app.listen({ port: config.port, host: config.host });
@@ -45,6 +49,7 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
     ctx,
     worker,
     bootstrapKey: boot?.apiKey,
+    ownerPasswordLink: ownerLink?.url,
     url: address,
     async stop() {
       await app.close();

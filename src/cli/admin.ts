@@ -9,6 +9,7 @@ import {
   normalizeEmail,
   setOrganizationPlan,
 } from '../services/identity/identity.service.js';
+import { resetLink, resetPasswordTo } from '../services/identity/password-reset.service.js';
 import { findUserByEmail } from '../store/repositories/identity.repository.js';
 import { migrateToLatest } from '../store/migrate.js';
 
@@ -20,6 +21,12 @@ async function withContext<T>(fn: (ctx: AppContext) => Promise<T>): Promise<T> {
   } finally {
     await ctx.close();
   }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function print(value: unknown): void {
@@ -87,6 +94,23 @@ export function registerAdminCommands(program: Command, positiveInt: (v: string)
         await db.deleteFrom('invites').where('email', '=', email).where('organization_id', '=', orgId).execute();
         const apiKey = o.key ? await issueApiKey(db, ctx.clock, user.id) : undefined;
         print({ user: { id: user.id, email: user.email, organization: orgId, role }, ...(apiKey ? { apiKey } : {}) });
+      }),
+    );
+
+  users
+    .command('password')
+    .description("reset a user's console password: prints a one-time link, or sets the password read from stdin")
+    .requiredOption('--email <email>', "the user's e-mail")
+    .option('--stdin', 'read the new password from standard input (its last line break is dropped)')
+    .action((o: { email: string; stdin?: boolean }) =>
+      withContext(async (ctx) => {
+        if (!o.stdin) {
+          const link = await resetLink(ctx, o.email);
+          print({ email: link.email, link: link.url, expiresAt: link.expiresAt });
+          return;
+        }
+        const password = (await readStdin()).replace(/\r?\n$/, '');
+        print({ ...(await resetPasswordTo(ctx, o.email, password)), password: 'set', sessions: 'ended' });
       }),
     );
 

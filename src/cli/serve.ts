@@ -50,6 +50,12 @@ export async function serveCommand(): Promise<void> {
       ].join('\n') + '\n',
     );
   }
+  if (server.ownerPasswordLink) {
+    // One-time: only its hash is stored, and it stops working once used or after a day.
+    process.stdout.write(
+      `\n  Set the owner's console password (one-time link, valid 24 h): ${server.ownerPasswordLink}\n\n`,
+    );
+  }
   const { engine } = server.ctx.store;
   process.stdout.write(
     [

@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -7,7 +8,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import { describeError } from '../log-safe.js';
 import { registerConsole } from './console.js';
-import { identifyHook, requireKeyHook } from './plugins/auth.js';
+import { csrfHook, identifyHook, requireKeyHook } from './plugins/auth.js';
 import { handleClientError, handleError, handleNotFound, MAX_PARAM_LENGTH } from './plugins/errors.js';
 import { methodNotAllowed } from './plugins/method-not-allowed.js';
 import { normalizeInput } from './plugins/nulls.js';
@@ -69,9 +70,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
 
+  // Parses the Cookie header before our hooks: the console's session rides on it.
+  await app.register(cookie);
   app.addHook('onRequest', identifyHook(ctx));
   app.addHook('onRequest', rateLimitHook(ctx));
   app.addHook('onRequest', requireKeyHook);
+  app.addHook('onRequest', csrfHook(ctx));
   app.addHook('preValidation', async (req) => {
     if (req.body !== undefined && req.body !== null) req.body = normalizeInput(req.body);
     if (req.query && typeof req.query === 'object') normalizeInput(req.query);

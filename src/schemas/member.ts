@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { StringEnum } from './common.js';
+import { Success } from './envelope.js';
 
 /** Members and invites of an organization (DECISIONS section 2, [client] requests). */
 export const OrgIdParams = Type.Object({ orgId: Type.String({ maxLength: 64 }) });
@@ -30,6 +31,24 @@ export const CreateInvitesRequest = Type.Object({
 });
 
 /** `invites` is what the [client] sends; `to` (the creation's name) stays accepted as an alias. */
+export const CreateInvitesResponse = Success(
+  Type.Object({
+    invited: Type.Integer(),
+    links: Type.Array(
+      Type.Object({
+        email: Type.String(),
+        url: Type.String({ description: '`<publicUrl>/invite/<token>`: one-time; the invitee sets a password there' }),
+        expiresAt: Type.String({ description: 'after ANNOTARY_INVITE_HOURS (default 7 days)' }),
+      }),
+      {
+        description:
+          'One accept link per invited person who has no account yet. Shown once (only a hash is stored): ' +
+          'send it to the invitee. Inviting again makes a new link and voids the old one.',
+      },
+    ),
+  }),
+);
+
 export const DeleteInvitesRequest = Type.Object({
   invites: Type.Optional(Type.Array(Email, { minItems: 1, maxItems: 1000 })),
   to: Type.Optional(Type.Array(Email, { minItems: 1, maxItems: 1000 })),

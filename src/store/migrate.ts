@@ -10,6 +10,7 @@ import * as m007 from './migrations/007-task-counts.js';
 import * as m008 from './migrations/008-metric-figures.js';
 import * as m009 from './migrations/009-job-indexes.js';
 import * as m010 from './migrations/010-client-requests.js';
+import * as m011 from './migrations/011-sign-in.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '008-metric-figures': m008,
   '009-job-indexes': m009,
   '010-client-requests': m010,
+  '011-sign-in': m011,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -48,6 +48,39 @@ export interface InviteTable {
   created_at: string;
 }
 
+/** A person's password: `scrypt$<params>$<salt>$<hash>` (adapters/crypto/password-hash.ts). */
+export interface UserPasswordTable {
+  user_id: string;
+  hash: string;
+  updated_at: string;
+}
+
+/** A signed-in browser. The cookie carries the token; only its SHA-256 is kept. */
+export interface SessionTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: string;
+  last_seen_at: string;
+  /** Slides to last_seen_at + ANNOTARY_SESSION_HOURS while the session is used. */
+  expires_at: string;
+}
+
+/** A one-time link to set a password: purpose 'owner' | 'reset' | 'invite'. */
+export interface PasswordLinkTable {
+  id: string;
+  token_hash: string;
+  purpose: string;
+  email: string;
+  organization_id: string;
+  /** Set for owner and reset links; an invite's user does not exist yet. */
+  user_id: string | null;
+  /** Set for invite links: the invite the link accepts. */
+  invite_id: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface ProjectTable {
   id: string;
   organization_id: string;
@@ -338,6 +371,9 @@ export interface Database {
   users: UserTable;
   api_keys: ApiKeyTable;
   invites: InviteTable;
+  user_passwords: UserPasswordTable;
+  sessions: SessionTable;
+  password_links: PasswordLinkTable;
   projects: ProjectTable;
   project_members: ProjectMemberTable;
   batches: BatchTable;
@@ -360,6 +396,8 @@ export interface Database {
 
 export type OrganizationRow = Selectable<OrganizationTable>;
 export type UserRow = Selectable<UserTable>;
+export type SessionRow = Selectable<SessionTable>;
+export type PasswordLinkRow = Selectable<PasswordLinkTable>;
 export type ProjectRow = Selectable<ProjectTable>;
 export type NewProject = Insertable<ProjectTable>;
 export type ProjectPatch = Updateable<ProjectTable>;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../helpers/stores.js';
 import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
 import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
+import { signInAsOwner } from './helpers/sign-in.js';
 
 // The console is the same on both engines; its browser tests run on the first one configured.
 const engine = ENGINES[0] ?? 'sqlite';
@@ -22,8 +23,11 @@ describe('the console is served at /', () => {
   it('loads in a real browser with no page errors', async () => {
     const context = await newContext(browser, server.url);
     const page = await context.newPage();
+    await signInAsOwner(page, server);
+    // Collected after sign-in: before it, the console's GET /v2/session answers 401 (not signed in).
     const errors = pageErrors(page);
     await page.goto('/');
+    await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
     await expect(page.getByRole('link', { name: 'Annotary' }).isVisible()).resolves.toBe(true);
     await screenshot(page, 'console-shell');
     expect(errors).toEqual([]);

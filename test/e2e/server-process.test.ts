@@ -24,6 +24,8 @@ describe('the server as a newcomer starts it', () => {
     running.push(first);
     const key = /API key \(shown once, keep it safe\): (\S+)/.exec(first.stdout())?.[1];
     expect(key).toMatch(/^ak_/);
+    // No ANNOTARY_BOOTSTRAP_PASSWORD: the first start prints a one-time link to set the owner's.
+    expect(first.stdout()).toMatch(/one-time link, valid 24 h\): http:\/\/localhost:\d+\/password\/[\w-]{43}\n/);
     expect((await get(`${first.url}/healthz`)).body.data).toEqual({ store: 'sqlite', deployment: 'eu' });
     // PORT=0: the banner names the port the socket really got, and where the docs are.
     const port = new URL(first.url).port;
@@ -45,6 +47,7 @@ describe('the server as a newcomer starts it', () => {
     expect((await get(`${second.url}/healthz`)).body.data).toEqual({ store: 'sqlite', deployment: 'us' });
     const doc = (await (await fetch(`${second.url}/v2/openapi.json`)).json()) as { servers: { description: string }[] };
     expect(doc.servers[0]?.description).toContain('us deployment');
+    expect(second.stdout()).not.toContain('/password/');
     expect((await get(`${second.url}/v2/listProjects`, key)).status).toBe(200);
     await second.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import { buildApp, type App } from '../../src/http/app.js';
 import type { Clock } from '../../src/adapters/clock.js';
 import { bootstrap, createUser, issueApiKey } from '../../src/services/identity/identity.service.js';
 import type { OrgRole } from '../../src/services/identity/access.js';
+import { bootstrapOwnerPassword } from '../../src/services/identity/password-link.service.js';
 import type { Engine } from '../../src/store/db.js';
 import { makeStore, type TestStore } from './stores.js';
 
@@ -12,8 +13,11 @@ export interface TestApp {
   app: App;
   ctx: AppContext;
   store: TestStore;
-  /** The bootstrap owner's key and organization. */
+  /** The bootstrap owner's key, e-mail and organization. */
   ownerKey: string;
+  ownerEmail: string;
+  /** The first start's one-time link to set the owner's password (unset with ANNOTARY_BOOTSTRAP_PASSWORD). */
+  ownerPasswordLink: string | undefined;
   orgId: string;
   /** Sends a request through the app; `body` objects go as JSON. */
   call(
@@ -44,6 +48,7 @@ export async function makeTestApp(engine: Engine, opts: TestAppOptions = {}): Pr
   const ctx = await createContext(config, { store, migrated: true, ...(opts.clock ? { clock: opts.clock } : {}) });
   const boot = await bootstrap(store.db, ctx.clock, { plan: config.defaultPlan });
   if (!boot?.apiKey) throw new Error('bootstrap made no key');
+  const ownerLink = await bootstrapOwnerPassword(ctx, true);
   const app = await buildApp(ctx, opts.beforeRoutes ? { beforeRoutes: opts.beforeRoutes } : {});
   await app.ready();
   const ownerKey = boot.apiKey;
@@ -52,6 +57,8 @@ export async function makeTestApp(engine: Engine, opts: TestAppOptions = {}): Pr
     ctx,
     store,
     ownerKey,
+    ownerEmail: boot.email,
+    ownerPasswordLink: ownerLink?.url,
     orgId: boot.orgId,
     call(method, url, o = {}) {
       const headers: Record<string, string> = { ...o.headers };

@@ -19,21 +19,23 @@ export function childDatabaseUrl(databaseUrl: string, pgSchema: string): string 
   return `${databaseUrl}?options=${encodeURIComponent(`-c search_path=${pgSchema}`)}`;
 }
 
-/** Runs the annotary CLI to completion (migrate, users, keys, orgs). */
+/** Runs the annotary CLI to completion (migrate, users, keys, orgs); `input` is piped to its stdin. */
 export function runCli(
   args: string[],
   env: Record<string, string>,
+  input?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
       cwd: ROOT,
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (input !== undefined) child.stdin?.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });

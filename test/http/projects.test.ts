@@ -177,6 +177,26 @@ describe.each(ENGINES)('projects on %s', (engine) => {
     }
   });
 
+  it('searches projects by a part of their name, case-insensitively, wildcards taken literally', async () => {
+    for (const name of ['Street Scenes 2026', 'street signs', 'Cats 100%', 'Cats_extra']) {
+      expect((await t.call('POST', '/v2/project', { body: { name } })).statusCode).toBe(201);
+    }
+    const names = async (q: string) =>
+      (await t.call('GET', `/v2/listProjects?limit=100&sort=name&name=${encodeURIComponent(q)}`)).json().data as {
+        projects: { name: string }[];
+        total: number;
+      };
+    const street = await names('STREET');
+    expect(street.projects.map((p) => p.name)).toEqual(['Street Scenes 2026', 'street signs']);
+    expect(street.total).toBe(2);
+    expect((await names('0%')).projects.map((p) => p.name)).toEqual(['Cats 100%']);
+    expect((await names('s_e')).projects.map((p) => p.name)).toEqual(['Cats_extra']);
+    expect((await names('no such project')).total).toBe(0);
+    const tooLong = await t.call('GET', `/v2/listProjects?name=${'x'.repeat(201)}`);
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().errors[0].field).toContain('name');
+  });
+
   it('deletes softly: the project is gone from reads and lists', async () => {
     const p = await createProject('Doomed');
     const del = await t.call('DELETE', `/v2/project/${p._id}`);

@@ -1,16 +1,61 @@
-/** The console's shell: the pages arrive with the console issue; this is the frame they live in. */
+import { lazy } from 'react';
+import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { AccountPage } from './auth/AccountPage';
+import { RequireSession } from './auth/RequireSession';
+import { SetPasswordPage } from './auth/SetPasswordPage';
+import { SignInPage } from './auth/SignInPage';
+import { Layout } from './components/Layout';
+import { ProjectLayout } from './components/ProjectLayout';
+
+// Each page is its own chunk: the first load carries the shell and the page it opens, no more.
+const ProjectListPage = lazy(() => import('./pages/projects/ProjectListPage'));
+const ProjectSettingsPage = lazy(() => import('./pages/projects/ProjectSettingsPage'));
+const WorkflowPage = lazy(() => import('./pages/workflow/WorkflowPage'));
+const AssetsPage = lazy(() => import('./pages/assets/AssetsPage'));
+const TasksPage = lazy(() => import('./pages/tasks/TasksPage'));
+const OverviewPage = lazy(() => import('./pages/overview/OverviewPage'));
+const OntologyPage = lazy(() => import('./pages/ontology/OntologyPage'));
+const NotBuiltPage = lazy(() => import('./pages/NotBuiltPage'));
+const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
+
+const notBuilt = (title: string) => <NotBuiltPage title={title} />;
+
+const router = createBrowserRouter([
+  // Sign-in pages (web/src/auth): reachable without a session.
+  { path: '/signin', element: <SignInPage /> },
+  { path: '/password/:token', element: <SetPasswordPage /> },
+  { path: '/invite/:token', element: <SetPasswordPage /> },
+  {
+    element: (
+      <RequireSession>
+        <Layout />
+      </RequireSession>
+    ),
+    children: [
+      { path: '/', element: <Navigate to="/projects" replace /> },
+      { path: '/projects', element: <ProjectListPage /> },
+      {
+        path: '/projects/:projectId',
+        element: <ProjectLayout />,
+        children: [
+          { index: true, element: <Navigate to="workflow" replace /> },
+          { path: 'workflow', element: <WorkflowPage /> },
+          { path: 'ontology', element: <OntologyPage /> },
+          { path: 'tasks', element: <TasksPage /> },
+          { path: 'assets', element: <AssetsPage /> },
+          { path: 'overview', element: <OverviewPage /> },
+          { path: 'exports', element: notBuilt('Exports') },
+          { path: 'settings', element: <ProjectSettingsPage /> },
+        ],
+      },
+      { path: '/org', element: notBuilt('Organization') },
+      { path: '/account', element: <AccountPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+]);
+
+/** The console: the router over the shell; sign-in pages join from web/src/auth/. */
 export function App() {
-  return (
-    <div className="shell">
-      <header className="topbar">
-        <a className="brand" href="/">
-          Annotary
-        </a>
-      </header>
-      <main className="page">
-        <h1>Annotary console</h1>
-        <p>Projects, workflows, tasks and exports of your organization.</p>
-      </main>
-    </div>
-  );
+  return <RouterProvider router={router} />;
 }

@@ -84,8 +84,14 @@ export function swaggerOptions(config: Config): SwaggerOptions {
       },
       servers: [{ url: `${config.publicUrl}/v2`, description: `this server: the ${config.deployment} deployment` }],
       tags: TAGS.map(([name, description]) => ({ name, description })),
-      components: { securitySchemes: { apikey: { type: 'apiKey', in: 'header', name: 'apikey' } } },
-      security: [{ apikey: [] }],
+      components: {
+        securitySchemes: {
+          apikey: { type: 'apiKey', in: 'header', name: 'apikey' },
+          // The console's session (POST /v2/session); its writes also need the x-csrf-token header.
+          session: { type: 'apiKey', in: 'cookie', name: 'annotary_session' },
+        },
+      },
+      security: [{ apikey: [] }, { session: [] }],
     },
     // Named schemas keep their names in the document (the default numbers them `def-N`).
     refResolver: {

@@ -1,9 +1,11 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { AppError } from '../../errors.js';
+import { AppError, forbidden } from '../../errors.js';
 import type { Principal } from '../../services/identity/access.js';
 import { authenticate } from '../../services/identity/identity.service.js';
 import { authFailureLimiter } from './rate-limit.js';
+import { authenticateSession, CSRF_HEADER, SESSION_COOKIE } from '../../services/identity/session.service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,20 +26,29 @@ export function principalOf(req: FastifyRequest): Principal {
   return req.principal;
 }
 
+function headerOf(req: FastifyRequest, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
 /**
- * Resolves the apikey header to its caller. Refuses only an address over its budget of invalid
- * keys (before the lookup); a missing or invalid key is refused later, after the rate limiter.
+ * Resolves the caller: the apikey header (scripts) wins over the session cookie (the console).
+ * Refuses only an address over its budget of invalid keys (before the lookup); a missing or
+ * invalid key is refused later, after the rate limiter.
  */
 export function identifyHook(ctx: AppContext) {
   const failures = authFailureLimiter(ctx);
   return async function identify(req: FastifyRequest): Promise<void> {
-    const header = req.headers.apikey;
-    const key = Array.isArray(header) ? header[0] : header;
+    const key = headerOf(req, 'apikey');
     req.principal = undefined;
-    if (!key) return;
-    await failures.check(req);
-    req.principal = await authenticate(ctx.store.db, key.trim());
-    if (!req.principal) await failures.failed(req);
+    if (key) {
+      await failures.check(req);
+      req.principal = await authenticate(ctx.store.db, key.trim());
+      if (!req.principal) await failures.failed(req);
+      return;
+    }
+    const cookie = req.cookies[SESSION_COOKIE];
+    req.principal = cookie ? await authenticateSession(ctx, cookie) : undefined;
   };
 }
 
@@ -45,7 +56,45 @@ export function identifyHook(ctx: AppContext) {
 export async function requireKeyHook(req: FastifyRequest, _reply: FastifyReply): Promise<void> {
   if (req.routeOptions.url === undefined || req.routeOptions.config.public) return;
   if (!req.principal) {
-    const sent = req.headers.apikey !== undefined;
-    throw new AppError('UNAUTHENTICATED', sent ? 'invalid API key' : 'missing API key: send it in the apikey header');
+    if (req.headers.apikey !== undefined) throw new AppError('UNAUTHENTICATED', 'invalid API key');
+    if (req.cookies[SESSION_COOKIE]) throw new AppError('UNAUTHENTICATED', 'your session has ended: sign in again');
+    throw new AppError('UNAUTHENTICATED', 'missing API key: send it in the apikey header');
   }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The origins a same-origin request may name: the public URL's and the one it was sent to. */
+function sameOrigin(ctx: AppContext, req: FastifyRequest, origin: string): boolean {
+  if (origin === new URL(ctx.config.publicUrl).origin) return true;
+  return origin === `${req.protocol}://${req.host}`;
+}
+
+/**
+ * Cross-site request forgery: a browser sends the session cookie with any request to us, so a
+ * cookie-authenticated write must carry the session's CSRF token in the x-csrf-token header
+ * (another site cannot read it, nor set a custom header without our consent, which we never
+ * give). Writes without an API key, sign-in included, are also refused when the browser says
+ * they come from another site (Origin, Sec-Fetch-Site). API-key requests are unaffected.
+ */
+export function csrfHook(ctx: AppContext) {
+  return async function csrf(req: FastifyRequest): Promise<void> {
+    if (SAFE_METHODS.has(req.method) || req.headers.apikey !== undefined) return;
+    const site = headerOf(req, 'sec-fetch-site');
+    const origin = headerOf(req, 'origin');
+    if (
+      (site !== undefined && site !== 'same-origin' && site !== 'none') ||
+      (origin && !sameOrigin(ctx, req, origin))
+    ) {
+      throw forbidden('cross-site request refused');
+    }
+    const session = req.principal?.session;
+    if (!session) return;
+    const sent = headerOf(req, CSRF_HEADER) ?? '';
+    const expected = Buffer.from(session.csrfToken);
+    const given = Buffer.from(sent);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      throw forbidden(`missing or wrong ${CSRF_HEADER} header: send the csrfToken of GET /v2/session`);
+    }
+  };
 }

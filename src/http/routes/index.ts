@@ -11,6 +11,7 @@ import { memberRoutes } from './members.routes.js';
 import { performanceRoutes } from './performance.routes.js';
 import { pluginRoutes } from './plugins.routes.js';
 import { projectRoutes } from './projects.routes.js';
+import { sessionRoutes } from './session.routes.js';
 import { storageRoutes } from './storages.routes.js';
 import { taskRoutes } from './tasks.routes.js';
 import { uploadRoutes } from './uploads.routes.js';
@@ -18,6 +19,7 @@ import { workflowRoutes } from './workflow.routes.js';
 
 /** Every /v2 route of the contract, one file per domain. */
 export async function registerRoutes(v2: FastifyInstance, ctx: AppContext): Promise<void> {
+  await v2.register(sessionRoutes, { ctx });
   await v2.register(projectRoutes, { ctx });
   await v2.register(memberRoutes, { ctx });
   await v2.register(storageRoutes, { ctx });

@@ -6,6 +6,7 @@ import {
   AddUsersRequest,
   AssignMembersRequest,
   CreateInvitesRequest,
+  CreateInvitesResponse,
   DeleteInvitesRequest,
   OrgIdParams,
   RemoveUsersRequest,
@@ -37,7 +38,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
   );
   app.post(
     '/organization/:orgId/invites',
-    { schema: { tags, params: OrgIdParams, body: CreateInvitesRequest } },
+    { schema: { tags, params: OrgIdParams, body: CreateInvitesRequest, response: { 201: CreateInvitesResponse } } },
     async (req, reply) =>
       created(reply, await members.createInvites(ctx, principalOf(req), req.params.orgId, req.body)),
   );

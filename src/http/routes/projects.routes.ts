@@ -11,13 +11,16 @@ const tags = ['projects'];
 const ProjectIdParams = Type.Object({ projectId: Type.String({ maxLength: 64 }) });
 const ListQuery = Type.Intersect([
   PaginationQuery(1000),
-  Type.Object({ sort: Type.Optional(SortQuery(['createdAt', 'updatedAt', 'name'] as const, '-createdAt')) }),
+  Type.Object({
+    sort: Type.Optional(SortQuery(['createdAt', 'updatedAt', 'name'] as const, '-createdAt')),
+    name: Type.Optional(Type.String({ maxLength: 200, description: 'only projects whose name contains this text' })),
+  }),
 ]);
 
 export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/listProjects', { schema: { tags, querystring: ListQuery } }, async (req) => {
-    const { page = 1, limit = 10, sort = '-createdAt' } = req.query;
-    return ok(await projects.listProjects(ctx, principalOf(req), { page, limit, sort }));
+    const { page = 1, limit = 10, sort = '-createdAt', name } = req.query;
+    return ok(await projects.listProjects(ctx, principalOf(req), { page, limit, sort, name }));
   });
 
   app.get('/project/:projectId', { schema: { tags, params: ProjectIdParams } }, async (req) =>

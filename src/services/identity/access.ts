@@ -1,7 +1,8 @@
 import { forbidden } from '../../errors.js';
 
-/** The caller behind a valid API key. */
+/** The caller behind a valid API key or console session. */
 export interface Principal {
+  /** The API key's id, or `session:<id>` for a console session (the rate limiter's counter). */
   keyId: string;
   userId: string;
   email: string;
@@ -10,6 +11,8 @@ export interface Principal {
   plan: string;
   /** Enterprise plans carry their own number; null means "the plan's fixed limit". */
   planLimit: number | null;
+  /** Set when a session cookie authenticated the request: its writes must carry this CSRF token. */
+  session?: { id: string; csrfToken: string; expiresAt: string };
 }
 
 export const ORG_ROLES = ['owner', 'admin', 'member'] as const;

@@ -4,9 +4,11 @@ import { newId } from '../../ids.js';
 import type { Executor } from '../../store/db.js';
 import * as identityRepo from '../../store/repositories/identity.repository.js';
 import * as projectRepo from '../../store/repositories/project.repository.js';
+import * as sessionRepo from '../../store/repositories/session.repository.js';
 import type { UserRow } from '../../store/schema.js';
 import { demandOrgAdmin, isProjectRole, type Principal } from './access.js';
 import { createUser, isEmail, normalizeEmail } from './identity.service.js';
+import { createPasswordLink } from './password-link.service.js';
 import { loadProject, getProject } from '../projects/project.service.js';
 
 /** Roles that members and invites may be given; there is one owner, made at bootstrap. */
@@ -97,6 +99,7 @@ async function removeUser(trx: Executor, orgId: string, user: UserRow): Promise<
     .where('project_id', 'in', projectIds)
     .execute();
   await trx.deleteFrom('api_keys').where('user_id', '=', user.id).execute();
+  await sessionRepo.deleteUserSignIn(trx, user.id);
   await trx.deleteFrom('users').where('id', '=', user.id).execute();
 }
 
@@ -127,7 +130,9 @@ export interface InviteInput {
 
 /**
  * Records invites. Project roles are keyed by e-mail, so the assignments take effect at once:
- * the invited person has them as soon as their user exists (CLI or POST users).
+ * the invited person has them as soon as their user exists (accept link, CLI or POST users).
+ * Each invited person without an account gets a one-time accept link, answered to the caller
+ * (only its hash is stored): the invitee opens it, sets a password and is signed in.
  */
 export async function createInvites(ctx: AppContext, p: Principal, orgId: string, input: InviteInput) {
   ensureOrg(p, orgId);
@@ -143,14 +148,16 @@ export async function createInvites(ctx: AppContext, p: Principal, orgId: string
         throw invalidField(`projectAssignments[${i}].projectId`, 'no such project in this organization');
       });
     }
+    const links: { email: string; url: string; expiresAt: string }[] = [];
     for (const email of emails) {
       const user = await identityRepo.findUserByEmail(trx, email);
       if (user && user.organization_id !== orgId) throw conflict(`${email} already belongs to another organization`);
       await trx.deleteFrom('invites').where('organization_id', '=', orgId).where('email', '=', email).execute();
+      const inviteId = newId(ctx.clock.now());
       await trx
         .insertInto('invites')
         .values({
-          id: newId(ctx.clock.now()),
+          id: inviteId,
           organization_id: orgId,
           email,
           organization_role: input.organizationRole ?? 'member',
@@ -162,8 +169,12 @@ export async function createInvites(ctx: AppContext, p: Principal, orgId: string
       for (const a of assignments) {
         await projectRepo.upsertMembers(trx, a.projectId, [{ email, role: a.projectRole }], now);
       }
+      // A person who already has an account signs in as before (a forgotten password is a reset,
+      // not an invite): an accept link could otherwise set another member's, or the owner's, password.
+      if (!user)
+        links.push({ email, ...(await createPasswordLink(trx, ctx, { purpose: 'invite', email, orgId, inviteId })) });
     }
-    return { invited: emails.length };
+    return { invited: emails.length, links };
   });
 }
 

@@ -44,7 +44,11 @@ async function fullView(db: Executor, row: ProjectRow, role?: ProjectRole) {
 
 export const PROJECT_SORT = { createdAt: 'created_at', updatedAt: 'updated_at', name: 'name' } as const;
 
-export async function listProjects(ctx: AppContext, p: Principal, q: { page: number; limit: number; sort: string }) {
+export async function listProjects(
+  ctx: AppContext,
+  p: Principal,
+  q: { page: number; limit: number; sort: string; name?: string | undefined },
+) {
   const descending = q.sort.startsWith('-');
   const key = (descending ? q.sort.slice(1) : q.sort) as keyof typeof PROJECT_SORT;
   const sort = PROJECT_SORT[key];
@@ -56,6 +60,7 @@ export async function listProjects(ctx: AppContext, p: Principal, q: { page: num
     limit: q.limit,
     sort,
     descending,
+    name: q.name,
   });
   return { projects: rows.map(projectListItem), total };
 }

@@ -90,3 +90,7 @@ export async function replaceApiKey(
     })
     .execute();
 }
+
+export async function findUserById(db: Executor, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../db.js';
 import type { NewProject, ProjectPatch, ProjectRow } from '../schema.js';
 
@@ -36,7 +37,12 @@ export interface ProjectListQuery {
   limit: number;
   sort: ProjectSortColumn;
   descending: boolean;
+  /** Only projects whose name contains this text, case-insensitively. */
+  name?: string | undefined;
 }
+
+// LIKE wildcards in the user's text are matched literally.
+const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export async function listProjects(db: Executor, q: ProjectListQuery): Promise<{ rows: ProjectRow[]; total: number }> {
   let base = db.selectFrom('projects as p').where('p.organization_id', '=', q.orgId).where('p.deleted', '=', 0);
@@ -51,6 +57,10 @@ export async function listProjects(db: Executor, q: ProjectListQuery): Promise<{
           .where('m.email', '=', email),
       ),
     );
+  }
+  if (q.name) {
+    const pattern = `%${likeEscaped(q.name.toLowerCase())}%`;
+    base = base.where(sql<boolean>`lower(p.name) like ${pattern} escape '\\'`);
   }
   const direction = q.descending ? 'desc' : 'asc';
   const [rows, count] = await Promise.all([

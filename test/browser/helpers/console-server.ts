@@ -3,6 +3,7 @@ import { startWorker } from '../../../src/server.js';
 import type { JobWorker } from '../../../src/jobs/worker.js';
 import type { Engine } from '../../../src/store/db.js';
 import { makeTestApp, type TestApp, type TestAppOptions } from '../../helpers/app.js';
+import { OWNER_PASSWORD } from '../../helpers/sessions.js';
 
 export interface ConsoleServer extends TestApp {
   /** http://127.0.0.1:<port>, the address the browser opens. */
@@ -24,7 +25,7 @@ async function freePort(): Promise<number> {
 
 /**
  * The app on a real socket for a browser: the same test store and bootstrap owner as
- * makeTestApp, its public URL the address it listens on (signed file URLs must reach it), and
+ * makeTestApp (whose console password is OWNER_PASSWORD: sign in with signInAsOwner), its public URL the address it listens on (signed file URLs must reach it), and
  * the job worker when the test needs webhooks or plugins to run.
  */
 export async function startConsoleServer(
@@ -33,7 +34,10 @@ export async function startConsoleServer(
 ): Promise<ConsoleServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const t = await makeTestApp(engine, { ...opts, env: { ANNOTARY_PUBLIC_URL: url, ...opts.env } });
+  const t = await makeTestApp(engine, {
+    ...opts,
+    env: { ANNOTARY_PUBLIC_URL: url, ANNOTARY_BOOTSTRAP_PASSWORD: OWNER_PASSWORD, ...opts.env },
+  });
   await t.app.listen({ port, host: '127.0.0.1' });
   const worker = opts.worker ? startWorker(t.ctx) : undefined;
   return {

@@ -1,0 +1,118 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../errors.js';
+import { describeLink, usePasswordLink } from '../../services/identity/password-link.service.js';
+import {
+  authenticateSession,
+  createSession,
+  endSession,
+  SESSION_COOKIE,
+  sessionView,
+} from '../../services/identity/session.service.js';
+import { signIn } from '../../services/identity/sign-in.service.js';
+import { ErrorResponse } from '../../schemas/envelope.js';
+import {
+  LinkTokenParams,
+  PasswordLinkView,
+  SessionResponse,
+  SignInRequest,
+  SignOutResponse,
+  UsePasswordLinkRequest,
+} from '../../schemas/session.js';
+import { principalOf } from '../plugins/auth.js';
+import { ok } from '../reply.js';
+
+const tags = ['session'];
+const publicRoute = { public: true };
+
+/** Sets the session cookie and answers who signed in. */
+async function startedSession(ctx: AppContext, reply: FastifyReply, token: string) {
+  const principal = await authenticateSession(ctx, token);
+  if (!principal) throw new AppError('INTERNAL', 'the new session could not be read back');
+  void reply.setCookie(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure: ctx.config.publicUrl.startsWith('https:'),
+  });
+  return ok(await sessionView(ctx, principal));
+}
+
+export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.post(
+    '/session',
+    {
+      config: publicRoute,
+      schema: {
+        tags,
+        summary: 'Sign in: sets the session cookie',
+        description:
+          'Email and password, or an API key pasted once. Wrong e-mail and wrong password answer the same 401. ' +
+          'At most 10 attempts a minute per account and 30 per client address (429 with Retry-After).',
+        body: SignInRequest,
+        security: [],
+        response: { 200: SessionResponse, 401: ErrorResponse, 429: ErrorResponse },
+      },
+    },
+    async (req, reply) => {
+      const { token } = await signIn(ctx, req.body, req.ip);
+      return startedSession(ctx, reply, token);
+    },
+  );
+  app.get(
+    '/session',
+    {
+      schema: {
+        tags,
+        summary: 'Who am I: works with the session cookie or the apikey header',
+        response: { 200: SessionResponse },
+      },
+    },
+    async (req) => ok(await sessionView(ctx, principalOf(req))),
+  );
+  app.delete(
+    '/session',
+    {
+      schema: { tags, summary: 'Sign out: ends the session and clears the cookie', response: { 200: SignOutResponse } },
+    },
+    async (req, reply) => {
+      const signedOut = await endSession(ctx, principalOf(req));
+      void reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return ok({ signedOut });
+    },
+  );
+  app.get(
+    '/password-links/:token',
+    {
+      config: publicRoute,
+      schema: {
+        tags,
+        summary: 'What a password or invite link is for (before the person chooses a password)',
+        params: LinkTokenParams,
+        security: [],
+        response: { 200: PasswordLinkView, 404: ErrorResponse },
+      },
+    },
+    async (req) => ok(await describeLink(ctx, req.params.token)),
+  );
+  app.post(
+    '/password-links/:token',
+    {
+      config: publicRoute,
+      schema: {
+        tags,
+        summary: 'Set the password through a one-time link (reset, first owner, invite accept) and sign in',
+        params: LinkTokenParams,
+        body: UsePasswordLinkRequest,
+        security: [],
+        response: { 200: SessionResponse, 404: ErrorResponse },
+      },
+    },
+    async (req, reply) => {
+      const { userId } = await usePasswordLink(ctx, req.params.token, req.body);
+      const { token } = await createSession(ctx, userId);
+      return startedSession(ctx, reply, token);
+    },
+  );
+};

@@ -1,0 +1,49 @@
+import { Type } from 'typebox';
+import { StringEnum } from './common.js';
+import { Success } from './envelope.js';
+
+/** Console sign-in (issue 15): sessions, and the one-time links that set a password. */
+export const SignInRequest = Type.Object(
+  {
+    email: Type.Optional(Type.String({ minLength: 1, maxLength: 320 })),
+    password: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+    apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+  },
+  { description: 'Either email and password, or apiKey (pasted once; the session then stands for its user).' },
+);
+
+const OrgRole = StringEnum(['owner', 'admin', 'member'] as const);
+
+export const SessionView = Type.Object({
+  user: Type.Object({ _id: Type.String(), email: Type.String(), name: Type.String() }),
+  organization: Type.Object({ _id: Type.String(), name: Type.String(), plan: Type.String() }),
+  organizationRole: OrgRole,
+  projectRoles: Type.Array(Type.Object({ projectId: Type.String(), role: Type.String() }), {
+    description: "The caller's project roles; owners and admins act as Manager on every project.",
+  }),
+  via: StringEnum(['session', 'apikey'] as const, { description: 'what authenticated this request' }),
+  csrfToken: Type.Optional(
+    Type.String({ description: 'Send it in the x-csrf-token header on every cookie-authenticated write.' }),
+  ),
+  expiresAt: Type.Optional(Type.String({ description: 'When the session ends unless it is used before.' })),
+});
+
+export const SessionResponse = Success(SessionView);
+export const SignOutResponse = Success(Type.Object({ signedOut: Type.Boolean() }));
+
+export const LinkTokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) });
+
+export const PasswordLinkView = Success(
+  Type.Object({
+    purpose: StringEnum(['owner', 'reset', 'invite'] as const),
+    email: Type.String(),
+    organization: Type.Object({ _id: Type.String(), name: Type.String() }),
+    organizationRole: OrgRole,
+    expiresAt: Type.String(),
+  }),
+);
+
+export const UsePasswordLinkRequest = Type.Object({
+  password: Type.String({ maxLength: 1024, description: 'at least 10 characters' }),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'display name (invites)' })),
+});

@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import { hashPassword } from '../../adapters/crypto/password-hash.js';
+import type { AppContext } from '../../context.js';
+import { conflict, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { Executor } from '../../store/db.js';
+import * as identityRepo from '../../store/repositories/identity.repository.js';
+import * as repo from '../../store/repositories/session.repository.js';
+import type { PasswordLinkRow } from '../../store/schema.js';
+import { isOrgRole, type OrgRole } from './access.js';
+import { createUser, DEFAULT_BOOTSTRAP_EMAIL, normalizeEmail } from './identity.service.js';
+import { hashToken } from './session.service.js';
+import { checkPassword, setPassword } from './sign-in.service.js';
+
+/** Hours a reset (or first owner's) link stays good; invites use ANNOTARY_INVITE_HOURS. */
+export const RESET_LINK_HOURS = 24;
+
+export type LinkPurpose = 'owner' | 'reset' | 'invite';
+
+export interface PasswordLink {
+  /** The page that sets the password: `<publicUrl>/password/<token>` or `<publicUrl>/invite/<token>`. */
+  url: string;
+  expiresAt: string;
+}
+
+/** Makes a one-time link; only the SHA-256 of its token is stored. */
+export async function createPasswordLink(
+  db: Executor,
+  ctx: AppContext,
+  link: { purpose: LinkPurpose; email: string; orgId: string; userId?: string; inviteId?: string },
+): Promise<PasswordLink> {
+  const now = ctx.clock.now();
+  const hours = link.purpose === 'invite' ? ctx.config.inviteHours : RESET_LINK_HOURS;
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now + hours * 3_600_000).toISOString();
+  await repo.insertPasswordLink(db, {
+    id: newId(now),
+    token_hash: hashToken(token),
+    purpose: link.purpose,
+    email: link.email,
+    organization_id: link.orgId,
+    user_id: link.userId ?? null,
+    invite_id: link.inviteId ?? null,
+    created_at: new Date(now).toISOString(),
+    expires_at: expiresAt,
+  });
+  const page = link.purpose === 'invite' ? 'invite' : 'password';
+  return { url: `${ctx.config.publicUrl}/${page}/${token}`, expiresAt };
+}
+
+function roleOf(value: string): OrgRole {
+  return isOrgRole(value) ? value : 'member';
+}
+
+interface LiveLink {
+  row: PasswordLinkRow;
+  purpose: LinkPurpose;
+  organizationRole: OrgRole;
+  organizationName: string;
+}
+
+/** The link behind a token while it is good: not used, not expired, its invite not withdrawn. */
+async function liveLink(db: Executor, ctx: AppContext, token: string): Promise<LiveLink> {
+  const gone = notFound('link (it may have expired or been used)');
+  if (token.length > 128) throw gone;
+  const row = await repo.findPasswordLink(db, hashToken(token), new Date(ctx.clock.now()).toISOString());
+  if (!row) throw gone;
+  const org = await identityRepo.findOrganization(db, row.organization_id);
+  if (!org) throw gone;
+  if (row.purpose === 'invite') {
+    const invite = await db
+      .selectFrom('invites')
+      .select('organization_role')
+      .where('id', '=', row.invite_id ?? '')
+      .executeTakeFirst();
+    if (!invite) throw gone;
+    return { row, purpose: 'invite', organizationRole: roleOf(invite.organization_role), organizationName: org.name };
+  }
+  const user = row.user_id ? await identityRepo.findUserById(db, row.user_id) : undefined;
+  if (!user) throw gone;
+  const purpose = row.purpose === 'owner' ? 'owner' : 'reset';
+  return { row, purpose, organizationRole: roleOf(user.org_role), organizationName: org.name };
+}
+
+/** What the password page shows before the person chooses a password. */
+export async function describeLink(ctx: AppContext, token: string) {
+  const { row, purpose, organizationRole, organizationName } = await liveLink(ctx.store.db, ctx, token);
+  return {
+    purpose,
+    email: row.email,
+    organization: { _id: row.organization_id, name: organizationName },
+    organizationRole,
+    expiresAt: row.expires_at,
+  };
+}
+
+/**
+ * Sets the password through a link, once. An invite link makes the user with the invited role
+ * (project roles were given to the e-mail when the invite was made) and ends the invite. Any
+ * other session of the user ends: a reset is often the answer to a lost or shared device.
+ */
+export async function usePasswordLink(
+  ctx: AppContext,
+  token: string,
+  input: { password: string; name?: string | undefined },
+): Promise<{ userId: string }> {
+  checkPassword(input.password);
+  const hash = await hashPassword(input.password);
+  const nowIso = new Date(ctx.clock.now()).toISOString();
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const { row, organizationRole } = await liveLink(trx, ctx, token);
+    // Deleting first makes a second use (even a concurrent one) find nothing.
+    if ((await repo.deletePasswordLink(trx, row.id)) === 0) throw notFound('link (it may have expired or been used)');
+    let userId = row.user_id;
+    if (row.purpose === 'invite') {
+      const existing = await identityRepo.findUserByEmail(trx, row.email);
+      // Someone who has an account already never gets a password through an invite.
+      if (existing) throw conflict(`${row.email} already has an account: sign in, or ask an admin for a reset link`);
+      const user = await createUser(trx, ctx.clock, {
+        email: row.email,
+        orgId: row.organization_id,
+        orgRole: organizationRole,
+        ...(input.name ? { name: input.name } : {}),
+      });
+      userId = user.id;
+      await trx
+        .deleteFrom('invites')
+        .where('id', '=', row.invite_id ?? '')
+        .execute();
+    }
+    if (!userId) throw notFound('link (it may have expired or been used)');
+    await repo.deleteUserSessions(trx, userId);
+    await repo.savePasswordHash(trx, userId, hash, nowIso);
+    return { userId };
+  });
+}
+
+/**
+ * The first owner's password: ANNOTARY_BOOTSTRAP_PASSWORD when set (only while the owner has
+ * none, so a password changed later is kept), else, on the start that made the owner, a
+ * one-time link to set it, which the caller prints.
+ */
+export async function bootstrapOwnerPassword(ctx: AppContext, created: boolean): Promise<PasswordLink | undefined> {
+  const db = ctx.store.db;
+  const user = await identityRepo.findUserByEmail(
+    db,
+    normalizeEmail(ctx.config.bootstrapEmail ?? DEFAULT_BOOTSTRAP_EMAIL),
+  );
+  if (!user || user.org_role !== 'owner') return undefined;
+  if (await repo.findPasswordHash(db, user.id)) return undefined;
+  if (ctx.config.bootstrapPassword) {
+    await setPassword(db, ctx, user.id, ctx.config.bootstrapPassword);
+    return undefined;
+  }
+  if (!created) return undefined;
+  return createPasswordLink(db, ctx, {
+    purpose: 'owner',
+    email: user.email,
+    orgId: user.organization_id,
+    userId: user.id,
+  });
+}

@@ -1,0 +1,91 @@
+import { hashPassword, needsRehash, verifyNothing, verifyPassword } from '../../adapters/crypto/password-hash.js';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../../config.js';
+import type { AppContext } from '../../context.js';
+import { AppError, invalidField } from '../../errors.js';
+import { describeError } from '../../log-safe.js';
+import * as identityRepo from '../../store/repositories/identity.repository.js';
+import * as repo from '../../store/repositories/session.repository.js';
+import type { Executor } from '../../store/db.js';
+import { authenticate, normalizeEmail } from './identity.service.js';
+import { createSession } from './session.service.js';
+
+/** Sign-in attempts per minute: per account (e-mail) and per client address. */
+export const SIGN_IN_LIMITS = { perAccount: 10, perAddress: 30, windowMs: 60_000 } as const;
+
+/** One message for a wrong e-mail, a wrong password and a user without a password. */
+export const WRONG_CREDENTIALS = 'wrong e-mail or password';
+
+export interface SignInInput {
+  email?: string | undefined;
+  password?: string | undefined;
+  apiKey?: string | undefined;
+}
+
+export function checkPassword(password: string, field = 'password'): void {
+  if (password.length < PASSWORD_MIN) throw invalidField(field, `must be at least ${PASSWORD_MIN} characters`);
+  if (password.length > PASSWORD_MAX) throw invalidField(field, `must be at most ${PASSWORD_MAX} characters`);
+}
+
+export async function setPassword(db: Executor, ctx: AppContext, userId: string, password: string): Promise<void> {
+  checkPassword(password);
+  const hash = await hashPassword(password);
+  await repo.savePasswordHash(db, userId, hash, new Date(ctx.clock.now()).toISOString());
+}
+
+/** Counts one attempt against a budget; over it, 429 with Retry-After. Counters are shared through Redis. */
+async function spend(ctx: AppContext, key: string, limit: number): Promise<void> {
+  const now = ctx.clock.now();
+  let hit: { count: number; resetAt: number };
+  try {
+    hit = await ctx.rateLimits.hit(key, SIGN_IN_LIMITS.windowMs, now);
+  } catch (err) {
+    // Like the request limiter: a counter store that is down must not lock everyone out.
+    ctx.log.warn({ error: describeError(err) }, 'rate-limit store unavailable; sign-in attempt not counted');
+    return;
+  }
+  if (hit.count <= limit) return;
+  const seconds = Math.max(1, Math.ceil((hit.resetAt - now) / 1000));
+  throw new AppError('RATE_LIMITED', `too many sign-in attempts: try again in ${seconds} s`, undefined, {
+    'retry-after': String(seconds),
+  });
+}
+
+async function userIdByPassword(ctx: AppContext, rawEmail: string, password: string): Promise<string> {
+  const email = normalizeEmail(rawEmail);
+  await spend(ctx, `signin:account:${email}`, SIGN_IN_LIMITS.perAccount);
+  const db = ctx.store.db;
+  const user = await identityRepo.findUserByEmail(db, email);
+  const stored = user ? await repo.findPasswordHash(db, user.id) : undefined;
+  // Without a user or a password the same work is done, so the answer and its time are the same.
+  const matches = stored ? await verifyPassword(password, stored) : await verifyNothing(password);
+  if (!user || !stored || !matches) throw new AppError('UNAUTHENTICATED', WRONG_CREDENTIALS);
+  if (needsRehash(stored)) await setPassword(db, ctx, user.id, password);
+  return user.id;
+}
+
+/** Checks the credentials and starts a session; answers the cookie token and the user's id. */
+export async function signIn(
+  ctx: AppContext,
+  input: SignInInput,
+  address: string,
+): Promise<{ token: string; userId: string }> {
+  const byKey = input.apiKey !== undefined;
+  if (byKey && (input.email !== undefined || input.password !== undefined)) {
+    throw invalidField('apiKey', 'send either apiKey, or email and password, not both');
+  }
+  if (!byKey) {
+    if (input.email === undefined) throw invalidField('email', 'is required (or send apiKey)');
+    if (input.password === undefined) throw invalidField('password', 'is required');
+  }
+  await spend(ctx, `signin:address:${address}`, SIGN_IN_LIMITS.perAddress);
+  let userId: string;
+  if (byKey) {
+    const owner = await authenticate(ctx.store.db, input.apiKey?.trim());
+    if (!owner) throw new AppError('UNAUTHENTICATED', 'invalid API key');
+    userId = owner.userId;
+  } else {
+    userId = await userIdByPassword(ctx, input.email ?? '', input.password ?? '');
+  }
+  const { token } = await createSession(ctx, userId);
+  return { token, userId };
+}

@@ -1,0 +1,249 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../helpers/stores.js';
+import { type Receiver, startReceiver } from '../helpers/webhook-receiver.js';
+import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
+import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
+import { signInAsOwner } from './helpers/sign-in.js';
+
+const engine = ENGINES[0] ?? 'sqlite';
+/** Long enough for a few rounds of the editor's 4 s polling on a busy machine. */
+const LIVE = { timeout: 30_000 };
+
+describe('the console: projects, ontology and the workflow editor', () => {
+  let server: ConsoleServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let errors: string[];
+  let receiver: Receiver;
+  let projectId = '';
+
+  beforeAll(async () => {
+    receiver = await startReceiver({ respond: () => ({ status: 500 }) });
+    server = await startConsoleServer(engine, { worker: true, env: { ANNOTARY_WEBHOOK_ALLOW_PRIVATE: 'true' } });
+    browser = await launchBrowser();
+    context = await newContext(browser, server.url);
+    page = await context.newPage();
+    // As a person does: the sign-in form, with the owner's password.
+    await signInAsOwner(page, server, '/projects');
+    errors = pageErrors(page);
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.close();
+    await receiver?.close();
+  });
+
+  it('creates a project from the project list, which then finds it by name', async () => {
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
+    await page.getByText('There are no projects yet.').waitFor();
+    await screenshot(page, 'console-projects-empty');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.getByText('is required').or(page.getByText('must NOT have fewer')).first().waitFor();
+    await page.getByLabel('Project name').fill('Street scenes');
+    await page.getByLabel('Description').fill('Cars and signs in city streets');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.waitForURL(/\/projects\/[^/]+\/workflow$/);
+    projectId = /\/projects\/([^/]+)\//.exec(page.url())?.[1] ?? '';
+    expect(projectId).not.toBe('');
+    await page.getByRole('link', { name: 'Projects', exact: true }).click();
+    await page.getByLabel('Search projects by name').fill('STREET');
+    await page.getByRole('link', { name: 'Street scenes' }).waitFor();
+    await page.getByLabel('Search projects by name').fill('nothing like it');
+    await page.getByText("No project's name contains “nothing like it”.").waitFor();
+    await screenshot(page, 'console-projects-search');
+  });
+
+  it('sets the ontology: the server names a bad colour on its field, then saves', async () => {
+    await page.goto(`/projects/${projectId}/ontology`);
+    await page.getByRole('button', { name: 'Add tool' }).click();
+    await page.getByLabel('Tool 1 title').fill('Car');
+    await page.getByLabel('Tool 1 colour', { exact: true }).fill('red');
+    await page.getByLabel('Tool 1 shortcut key').fill('c');
+    await page.getByRole('button', { name: 'Add question', exact: true }).click();
+    await page.getByLabel('Question 1 title').fill('Weather');
+    await page.getByRole('button', { name: 'Add option to Question 1' }).click();
+    await page.getByLabel('Question 1 option 1', { exact: true }).fill('Sunny');
+    await page.getByRole('button', { name: 'Add option to Question 1' }).click();
+    await page.getByLabel('Question 1 option 2', { exact: true }).fill('Rainy');
+    await page.getByRole('button', { name: 'Add question to Question 1 option 2' }).click();
+    await page.getByLabel('Question 1 option 2 › Question 1 title').fill('How hard?');
+    await page.getByRole('button', { name: 'Add relation' }).click();
+    await page.getByLabel('Relation 1 title').fill('Follows');
+    await page.getByRole('button', { name: 'Save ontology' }).click();
+    const colour = page.getByLabel('Tool 1 colour', { exact: true });
+    await expect.poll(() => colour.getAttribute('aria-invalid')).toBe('true');
+    await screenshot(page, 'console-ontology-error');
+    await colour.fill('#d92d20');
+    await page.getByRole('button', { name: 'Save ontology' }).click();
+    await page.getByText('Ontology saved.').waitFor();
+    await screenshot(page, 'console-ontology');
+    const saved = (await server.call('GET', `/v2/project/${projectId}`)).json().data.project.categorySchema;
+    expect(saved.tools).toMatchObject([{ title: 'Car', tool: 'bounding-box', color: '#d92d20', shortcutKey: 'c' }]);
+    expect(saved.classifications[0].options.map((o: { value: string }) => o.value)).toEqual(['Sunny', 'Rainy']);
+    expect(saved.classifications[0].options[1].children[0].title).toBe('How hard?');
+    expect(saved.relations).toMatchObject([{ title: 'Follows', tool: 'one-to-one' }]);
+  });
+
+  it('builds Start -> Label -> Review -> Webhook -> Complete, with the missing URL named on its field', async () => {
+    await page.getByRole('link', { name: 'Workflow' }).click();
+    await page.getByRole('heading', { name: 'Workflow' }).waitFor();
+    await page.getByLabel('New stage type').selectOption('Review');
+    await page.getByLabel('New stage name').fill('Review');
+    await page.getByRole('button', { name: 'Add stage' }).click();
+    await page.getByLabel('Accepted goes to').waitFor();
+    await page.getByLabel('New stage type').selectOption('Webhook');
+    await page.getByLabel('New stage name').fill('Notify');
+    await page.getByRole('button', { name: 'Add stage' }).click();
+    await page.getByLabel('Next stage').selectOption({ label: 'Complete' });
+    await page.getByLabel('Retries').fill('0');
+    await page.getByLabel('Timeout (milliseconds)').fill('5000');
+    // Label -> Review: picked on the diagram itself.
+    await page.locator('.react-flow__node[data-id="Label"]').click();
+    await page.getByRole('region', { name: 'Settings of Label' }).waitFor();
+    await page.getByLabel('Next stage').selectOption({ label: 'Review' });
+    await page.getByLabel('Edit stage').selectOption({ label: 'Review (Review)' });
+    await page.getByLabel('Accepted goes to').selectOption({ label: 'Notify' });
+    await page.getByLabel('Rejected goes to').selectOption({ label: 'Label' });
+    await page.getByRole('button', { name: 'Save workflow' }).click();
+    // The webhook URL is still empty: the server names it, the form shows it on the field.
+    await page.getByText('The workflow was not saved:').waitFor();
+    await page.getByRole('button', { name: 'Notify' }).click();
+    const url = page.getByLabel('Webhook URL');
+    await expect.poll(() => url.getAttribute('aria-invalid')).toBe('true');
+    await screenshot(page, 'console-workflow-error');
+    await url.fill(receiver.url);
+    // Dragging a stage moves it; its position is saved with the workflow.
+    const complete = page.locator('.react-flow__node[data-id="Complete"]');
+    const before = await complete.boundingBox();
+    if (!before) throw new Error('the Complete stage is not drawn');
+    await page.mouse.move(before.x + 20, before.y + 10);
+    await page.mouse.down();
+    await page.mouse.move(before.x + 20, before.y + 160, { steps: 8 });
+    await page.mouse.up();
+    await page.getByRole('button', { name: 'Save workflow' }).click();
+    await page.getByText('Workflow saved.').waitFor();
+    await screenshot(page, 'console-workflow');
+    const stages = (await server.call('GET', `/v2/project/${projectId}`)).json().data.project.stages as {
+      id: string;
+      type: string;
+      next: string[];
+      position: { y: number };
+      webhook?: { url: string; retryCount: number };
+    }[];
+    const byId = new Map(stages.map((s) => [s.id, s]));
+    expect(byId.get('Start')?.next).toEqual(['Label']);
+    expect(byId.get('Label')?.next).toEqual(['Review']);
+    expect(byId.get('Review')?.next).toEqual(['Notify', 'Label']);
+    expect(byId.get('Notify')).toMatchObject({ type: 'Webhook', next: ['Complete'] });
+    expect(byId.get('Notify')?.webhook).toMatchObject({ url: receiver.url, retryCount: 0 });
+    expect(byId.get('Complete')?.position.y).toBeGreaterThan(100);
+  });
+
+  it('imports three assets on the Assets page and shows them as counts on the diagram', async () => {
+    await page.getByRole('link', { name: 'Assets' }).click();
+    await page.getByText('No assets yet: import some with the form.').waitFor();
+    const urls = ['a', 'b', 'c'].map((n) => `https://example.com/street-${n}.jpg`).join('\n');
+    await page.getByLabel('Asset URLs (one a line)').fill(urls);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByText('Imported 3 assets.').waitFor();
+    await page.getByRole('cell', { name: 'street-b.jpg', exact: true }).waitFor();
+    await screenshot(page, 'console-assets');
+    await page.getByRole('link', { name: 'Workflow' }).click();
+    await page.getByLabel('3 tasks in Label').waitFor(LIVE);
+    await screenshot(page, 'console-workflow-counts');
+  });
+
+  it('requeues on a filter from the task table; a failing webhook warns, and a re-run moves the tasks on', async () => {
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    await page.getByRole('heading', { name: '3 tasks' }).waitFor();
+    await page.getByLabel('Stage', { exact: true }).selectOption({ label: 'Label' });
+    await page.getByRole('heading', { name: '3 tasks' }).waitFor();
+    await page.getByLabel('All 3 matching the filter').check();
+    await page.getByLabel('Requeue to stage').selectOption({ label: 'Notify' });
+    await page.getByRole('button', { name: 'Requeue' }).click();
+    await page.getByText('Requeued: 3 tasks.').waitFor();
+    // The receiver answers 500: the tasks stay in the Webhook stage and the editor warns.
+    await page.getByRole('link', { name: 'Workflow' }).click();
+    await page.getByLabel('Warning: 3 failed').waitFor(LIVE);
+    await page.getByLabel('Edit stage').selectOption({ label: 'Notify (Webhook)' });
+    const settings = page.getByRole('region', { name: 'Settings of Notify' });
+    await settings.getByText('3 tasks failed in this stage').waitFor(LIVE);
+    await settings.getByRole('table', { name: 'Webhook log' }).getByText('500').first().waitFor(LIVE);
+    await screenshot(page, 'console-webhook-warning');
+    receiver.respond(() => ({ status: 200 }));
+    await settings.getByRole('button', { name: 'Re-run webhook' }).click();
+    await settings.getByText('3 requests queued.').waitFor(LIVE);
+    await page.getByLabel('3 tasks in Complete').waitFor(LIVE);
+    await page.getByLabel('0 tasks in Notify').waitFor(LIVE);
+    await expect.poll(() => page.getByLabel('Warning: 3 failed').count(), LIVE).toBe(0);
+    await screenshot(page, 'console-webhook-recovered');
+    expect(receiver.received.filter((r) => r.answered === 200)).toHaveLength(3);
+  });
+
+  it('filters and sorts the task table on the server', async () => {
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    await page.getByLabel('Stage', { exact: true }).selectOption({ label: 'Label' });
+    await page.getByText('No task matches the filter.').waitFor();
+    await page.getByLabel('Stage', { exact: true }).selectOption({ label: 'Complete' });
+    await page.getByRole('heading', { name: '3 tasks' }).waitFor();
+    await page.getByRole('button', { name: 'External id' }).click();
+    const ids = () => page.getByRole('table', { name: 'Tasks' }).locator('tbody tr td:nth-child(2)').allTextContents();
+    await expect.poll(ids).toEqual(['street-a.jpg', 'street-b.jpg', 'street-c.jpg']);
+    await page.getByRole('button', { name: 'External id ↑' }).click();
+    await expect.poll(ids).toEqual(['street-c.jpg', 'street-b.jpg', 'street-a.jpg']);
+    await page.getByLabel('External id', { exact: true }).fill('street-b.jpg');
+    await page.getByRole('heading', { name: '1 task', exact: true }).waitFor();
+    await expect.poll(ids).toEqual(['street-b.jpg']);
+    await screenshot(page, 'console-tasks');
+  });
+
+  it('draws the overview charts from the real figures of the project', async () => {
+    await page.getByRole('link', { name: 'Overview' }).click();
+    const perStage = page.getByRole('img', { name: /^Tasks per stage:/ });
+    await perStage.waitFor();
+    expect(await perStage.getAttribute('aria-label')).toBe(
+      'Tasks per stage: Start 0, Label 0, Complete 3, Review 0, Notify 0',
+    );
+    // Drawn, not only described: the SVG holds a bar per stage and the axis names them.
+    await expect.poll(() => perStage.locator('svg path').count()).toBeGreaterThan(5);
+    await perStage.locator('svg text', { hasText: 'Notify' }).first().waitFor();
+    await page.getByRole('img', { name: 'Tasks by status: Completed 3' }).waitFor();
+    await page.getByRole('img', { name: 'Assets by file type: jpg 3' }).waitFor();
+    await page.getByRole('region', { name: 'Consensus scores' }).getByText('Nothing to show yet.').waitFor();
+    await screenshot(page, 'console-overview');
+  });
+
+  it('keeps settings and members, with the server naming a bad value', async () => {
+    await server.addUser('lead@example.com');
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByLabel('Labelers may skip tasks').check();
+    await page.getByLabel('Idle timeout (seconds)').fill('600');
+    await page.getByLabel('Project name').fill('');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    const name = page.getByLabel('Project name');
+    await expect.poll(() => name.getAttribute('aria-invalid')).toBe('true');
+    await name.fill('Street scenes (city)');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+    await page.getByLabel('Member e-mail').fill('lead@example.com');
+    await page.getByLabel('Role', { exact: true }).selectOption('Reviewer');
+    await page.getByRole('button', { name: 'Add or change role' }).click();
+    await page.getByRole('cell', { name: 'lead@example.com' }).waitFor();
+    await screenshot(page, 'console-settings');
+    const project = (await server.call('GET', `/v2/project/${projectId}`)).json().data.project;
+    expect(project).toMatchObject({ name: 'Street scenes (city)', taskSkipEnabled: true, idleTimeout: 600 });
+    expect(project.assignedTo).toContainEqual({ assignee: 'lead@example.com', role: 'Reviewer' });
+    // The switcher in the top bar knows the new name.
+    await expect
+      .poll(() => page.getByLabel('Project', { exact: true }).locator('option:checked').textContent())
+      .toBe('Street scenes (city)');
+    // The four refusals this file provoked on purpose (empty name twice, colour, webhook URL) are
+    // the browser's only complaints.
+    const refused = 'Failed to load resource: the server responded with a status of 400 (Bad Request)';
+    expect(errors).toEqual([refused, refused, refused, refused]);
+  });
+});

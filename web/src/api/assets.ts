@@ -1,0 +1,67 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from './client';
+import { projectKeys } from './projects';
+
+export interface AssetRow {
+  _id: string;
+  externalId: string;
+  data: string;
+  batches?: string[];
+  createdAt?: string;
+}
+
+export interface AssetInput {
+  data: string;
+  externalId?: string;
+}
+
+export function useAssetList(projectId: string, page: number, limit: number) {
+  return useQuery({
+    queryKey: ['assets', projectId, page, limit],
+    queryFn: () =>
+      unwrap<{ assets: AssetRow[]; total: number }>(
+        'GET',
+        '/v2/project/{projectId}/assets',
+        api.GET('/v2/project/{projectId}/assets', { params: { path: { projectId }, query: { page, limit } } }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** One import request: all of its assets and their tasks, or none. */
+export function importChunk(projectId: string, assets: AssetInput[], batchIds: string[]) {
+  return unwrap<{ assetsCreated?: number }>(
+    'POST',
+    '/v2/project/{projectId}/cloud',
+    api.POST('/v2/project/{projectId}/cloud', {
+      params: { path: { projectId }, query: batchIds.length ? { batches: JSON.stringify(batchIds) } : {} },
+      body: { assets },
+    }),
+  );
+}
+
+export function useCreateBatch(projectId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) =>
+      unwrap<unknown>(
+        'POST',
+        '/v2/batches/{projectId}',
+        api.POST('/v2/batches/{projectId}', { params: { path: { projectId } }, body: { batches: name } }),
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: projectKeys.one(projectId) }),
+  });
+}
+
+export function useAssignBatch(projectId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { batch: string; assets: string[] }) =>
+      unwrap<unknown>(
+        'POST',
+        '/v2/assignBatches',
+        api.POST('/v2/assignBatches', { body: { project: projectId, batches: [input.batch], assets: input.assets } }),
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['assets', projectId] }),
+  });
+}

@@ -1,0 +1,76 @@
+import { useQuery } from '@tanstack/react-query';
+import { ApiErrorNotice } from './ApiErrorNotice';
+import { listOrganizationPeople, type SessionView } from './session-api';
+import { useSession } from './useSession';
+
+/** /account: who is signed in, with which roles, and (for owners and admins) the organization's people. */
+export function AccountPage() {
+  const session = useSession();
+  if (!session.data) return null;
+  const me = session.data;
+  return (
+    <section className="account" aria-labelledby="account-title">
+      <h1 id="account-title">Your account</h1>
+      <dl className="account-facts">
+        <dt>E-mail</dt>
+        <dd>{me.user.email}</dd>
+        <dt>Name</dt>
+        <dd>{me.user.name}</dd>
+        <dt>Organization</dt>
+        <dd>{me.organization.name}</dd>
+        <dt>Organization role</dt>
+        <dd>{me.organizationRole}</dd>
+        <dt>Project roles</dt>
+        <dd>
+          {me.organizationRole === 'member'
+            ? me.projectRoles.length === 0
+              ? 'none yet'
+              : me.projectRoles.map((r) => `${r.role} on project ${r.projectId}`).join(', ')
+            : 'Manager on every project of the organization'}
+        </dd>
+        {me.expiresAt && (
+          <>
+            <dt>Session</dt>
+            <dd>ends at {new Date(me.expiresAt).toLocaleString()} unless you keep using it</dd>
+          </>
+        )}
+      </dl>
+      <People me={me} />
+    </section>
+  );
+}
+
+function People({ me }: { me: SessionView }) {
+  const people = useQuery({
+    queryKey: ['organization', me.organization._id, 'users'],
+    queryFn: () => listOrganizationPeople(me.organization._id),
+    retry: false,
+  });
+  return (
+    <section aria-labelledby="people-title">
+      <h2 id="people-title">People in {me.organization.name}</h2>
+      {people.isPending && <p role="status">Loading…</p>}
+      {people.isError && <ApiErrorNotice error={people.error} what="the organization's people" />}
+      {people.data && (
+        <table className="account-people">
+          <thead>
+            <tr>
+              <th scope="col">E-mail</th>
+              <th scope="col">Name</th>
+              <th scope="col">Role</th>
+            </tr>
+          </thead>
+          <tbody>
+            {people.data.users.map((u) => (
+              <tr key={u._id}>
+                <td>{u.email}</td>
+                <td>{u.name}</td>
+                <td>{u.organizationRole}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,234 @@
+import { useState } from 'react';
+import { useOutletContext } from 'react-router';
+import { useUpdateProject } from '../../api/projects';
+import type { CategorySchema, Project, Relation, Tool } from '../../api/types';
+import { CheckboxField, SelectField, TextField } from '../../components/Field';
+import { errorLookup, fieldErrorsOf } from '../../components/field-errors';
+import { Empty, errorText } from '../../components/States';
+import { ClassificationList } from './ClassificationEditor';
+import { ColourField } from './ColourField';
+import {
+  blankRelation,
+  blankTool,
+  emptySchema,
+  RELATION_KINDS,
+  removeAt,
+  replaceAt,
+  TOOL_KINDS,
+} from './ontology-model';
+
+type ErrorOf = (field: string) => string | undefined;
+
+function ToolEditor({
+  tool,
+  i,
+  onChange,
+  onRemove,
+  errorOf,
+}: {
+  tool: Tool;
+  i: number;
+  onChange: (t: Tool) => void;
+  onRemove: () => void;
+  errorOf: ErrorOf;
+}) {
+  const label = `Tool ${i + 1}`;
+  const path = `categorySchema.tools[${i}]`;
+  const set = (patch: Partial<Tool>) => onChange({ ...tool, ...patch });
+  return (
+    <fieldset className="ontology-item">
+      <legend>{tool.title || label}</legend>
+      <div className="row">
+        <TextField
+          label={`${label} title`}
+          value={tool.title}
+          onChange={(title) => set({ title })}
+          error={errorOf(`${path}.title`)}
+        />
+        <SelectField
+          label={`${label} kind`}
+          value={tool.tool}
+          options={TOOL_KINDS}
+          onChange={(kind) => set({ tool: kind })}
+          error={errorOf(`${path}.tool`)}
+        />
+        <ColourField
+          label={`${label} colour`}
+          value={tool.color ?? ''}
+          onChange={(color) => set({ color })}
+          error={errorOf(`${path}.color`)}
+        />
+        <TextField
+          label={`${label} shortcut key`}
+          value={tool.shortcutKey ?? ''}
+          onChange={(shortcutKey) => set({ shortcutKey })}
+          error={errorOf(`${path}.shortcutKey`)}
+        />
+      </div>
+      <CheckboxField
+        label={`${label} is required`}
+        checked={tool.required ?? false}
+        onChange={(required) => set({ required })}
+      />
+      <ClassificationList
+        items={tool.classifications ?? []}
+        onChange={(classifications) => set({ classifications })}
+        errorOf={errorOf}
+        path={`${path}.classifications`}
+        label={`${label} › `}
+      />
+      <button type="button" className="danger" onClick={onRemove}>
+        Remove {label}
+      </button>
+    </fieldset>
+  );
+}
+
+function RelationEditor({
+  relation,
+  i,
+  onChange,
+  onRemove,
+  errorOf,
+}: {
+  relation: Relation;
+  i: number;
+  onChange: (r: Relation) => void;
+  onRemove: () => void;
+  errorOf: ErrorOf;
+}) {
+  const label = `Relation ${i + 1}`;
+  const path = `categorySchema.relations[${i}]`;
+  const set = (patch: Partial<Relation>) => onChange({ ...relation, ...patch });
+  return (
+    <fieldset className="ontology-item">
+      <legend>{relation.title || label}</legend>
+      <div className="row">
+        <TextField
+          label={`${label} title`}
+          value={relation.title}
+          onChange={(title) => set({ title })}
+          error={errorOf(`${path}.title`)}
+        />
+        <SelectField
+          label={`${label} kind`}
+          value={relation.tool}
+          options={RELATION_KINDS}
+          onChange={(tool) => set({ tool })}
+          error={errorOf(`${path}.tool`)}
+        />
+        <ColourField
+          label={`${label} colour`}
+          value={relation.color ?? ''}
+          onChange={(color) => set({ color })}
+          error={errorOf(`${path}.color`)}
+        />
+        <TextField
+          label={`${label} shortcut key`}
+          value={relation.shortcutKey ?? ''}
+          onChange={(shortcutKey) => set({ shortcutKey })}
+          error={errorOf(`${path}.shortcutKey`)}
+        />
+      </div>
+      <button type="button" className="danger" onClick={onRemove}>
+        Remove {label}
+      </button>
+    </fieldset>
+  );
+}
+
+/** The project's ontology: tools, questions (classifications) with nested children, relations. */
+export default function OntologyPage() {
+  const project = useOutletContext<Project>();
+  const [draft, setDraft] = useState<CategorySchema>(() => emptySchema(project.categorySchema));
+  const [dirty, setDirty] = useState(false);
+  const update = useUpdateProject(project._id);
+  const errors = fieldErrorsOf(update.error);
+  const errorOf = errorLookup(errors);
+  const edit = (next: CategorySchema) => {
+    setDraft(next);
+    setDirty(true);
+  };
+  const save = () => update.mutate({ categorySchema: draft }, { onSuccess: () => setDirty(false) });
+  return (
+    <div className="ontology-page">
+      <div className="page-head">
+        <h1>Ontology</h1>
+        <div className="save-bar">
+          {dirty && <span className="muted">Unsaved changes</span>}
+          {update.isSuccess && !dirty && <span role="status">Ontology saved.</span>}
+          <button type="button" className="primary" onClick={save} disabled={update.isPending || !dirty}>
+            {update.isPending ? 'Saving…' : 'Save ontology'}
+          </button>
+        </div>
+      </div>
+      {update.isError && (
+        <div className="form-error" role="alert">
+          <p>
+            {errors.length > 0
+              ? 'The ontology was not saved: the fields marked below need fixing.'
+              : errorText(update.error)}
+          </p>
+          {errors.length > 0 && (
+            <ul>
+              {errors.map((e) => (
+                <li key={e.field}>
+                  {e.field.replace(/^categorySchema\.?/, '') || 'ontology'}: {e.message}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      <section className="card" aria-labelledby="ontology-tools">
+        <h2 id="ontology-tools">Tools</h2>
+        {draft.tools.length === 0 && <Empty title="No tools yet: add one for each kind of object to mark." />}
+        {draft.tools.map((t, i) => (
+          <ToolEditor
+            key={t.schemaId}
+            tool={t}
+            i={i}
+            errorOf={errorOf}
+            onChange={(tool) => edit({ ...draft, tools: replaceAt(draft.tools, i, tool) })}
+            onRemove={() => edit({ ...draft, tools: removeAt(draft.tools, i) })}
+          />
+        ))}
+        <button
+          type="button"
+          onClick={() => edit({ ...draft, tools: [...draft.tools, blankTool(draft.tools.length)] })}
+        >
+          Add tool
+        </button>
+      </section>
+      <section className="card" aria-labelledby="ontology-classifications">
+        <h2 id="ontology-classifications">Questions about the whole asset</h2>
+        <ClassificationList
+          items={draft.classifications}
+          onChange={(classifications) => edit({ ...draft, classifications })}
+          errorOf={errorOf}
+          path="categorySchema.classifications"
+          label=""
+        />
+      </section>
+      <section className="card" aria-labelledby="ontology-relations">
+        <h2 id="ontology-relations">Relations</h2>
+        {draft.relations.map((r, i) => (
+          <RelationEditor
+            key={r.schemaId}
+            relation={r}
+            i={i}
+            errorOf={errorOf}
+            onChange={(relation) => edit({ ...draft, relations: replaceAt(draft.relations, i, relation) })}
+            onRemove={() => edit({ ...draft, relations: removeAt(draft.relations, i) })}
+          />
+        ))}
+        <button
+          type="button"
+          onClick={() => edit({ ...draft, relations: [...draft.relations, blankRelation(draft.relations.length)] })}
+        >
+          Add relation
+        </button>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import { type FormEvent, useState } from 'react';
+import { useOutletContext } from 'react-router';
+import { useUpdateProject } from '../../api/projects';
+import type { Project } from '../../api/types';
+import { CheckboxField, NumberField, TextField } from '../../components/Field';
+import { errorLookup, fieldErrorsOf } from '../../components/field-errors';
+import { errorText } from '../../components/States';
+import { ProjectMembers } from './ProjectMembers';
+
+/** Name, description and the project settings a manager changes most; then the members. */
+export default function ProjectSettingsPage() {
+  const project = useOutletContext<Project>();
+  const [name, setName] = useState(project.name);
+  const [description, setDescription] = useState(project.description ?? '');
+  const [taskSkipEnabled, setTaskSkip] = useState(project.taskSkipEnabled ?? false);
+  const [unassignSkippedTask, setUnassignSkipped] = useState(project.unassignSkippedTask ?? false);
+  const [idleTimeout, setIdleTimeout] = useState<number | undefined>(project.idleTimeout);
+  const update = useUpdateProject(project._id);
+  const errorOf = errorLookup(fieldErrorsOf(update.error));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    update.mutate({
+      name,
+      description,
+      taskSkipEnabled,
+      unassignSkippedTask,
+      ...(idleTimeout !== undefined ? { idleTimeout } : {}),
+    });
+  };
+  return (
+    <div className="settings-page">
+      <h1>Settings</h1>
+      <section className="card" aria-labelledby="settings-general">
+        <h2 id="settings-general">General</h2>
+        <form onSubmit={submit} noValidate>
+          <TextField label="Project name" value={name} onChange={setName} error={errorOf('name')} />
+          <TextField
+            label="Description"
+            value={description}
+            onChange={setDescription}
+            error={errorOf('description')}
+            multiline
+          />
+          <CheckboxField
+            label="Labelers may skip tasks"
+            checked={taskSkipEnabled}
+            onChange={setTaskSkip}
+            error={errorOf('taskSkipEnabled')}
+          />
+          <CheckboxField
+            label="Unassign a task its labeler skipped"
+            checked={unassignSkippedTask}
+            onChange={setUnassignSkipped}
+            error={errorOf('unassignSkippedTask')}
+          />
+          <NumberField
+            label="Idle timeout (seconds)"
+            hint="After this long without activity a labeler's task goes back to the queue."
+            value={idleTimeout}
+            onChange={setIdleTimeout}
+            min={0}
+            error={errorOf('idleTimeout')}
+          />
+          {update.isError && fieldErrorsOf(update.error).length === 0 && (
+            <p className="form-error" role="alert">
+              {errorText(update.error)}
+            </p>
+          )}
+          {update.isSuccess && (
+            <p className="form-ok" role="status">
+              Settings saved.
+            </p>
+          )}
+          <button type="submit" className="primary" disabled={update.isPending}>
+            {update.isPending ? 'Saving…' : 'Save settings'}
+          </button>
+        </form>
+      </section>
+      <ProjectMembers project={project} />
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+import type { RowSelectionState } from '@tanstack/react-table';
+import { useDeferredValue, useState } from 'react';
+import { useOutletContext } from 'react-router';
+import { NO_FILTERS, type TaskFilters, useTaskList } from '../../api/tasks';
+import type { Project } from '../../api/types';
+import { SelectField } from '../../components/Field';
+import { Empty, ErrorNotice, Loading } from '../../components/States';
+import { BulkActions } from './BulkActions';
+import { TaskFiltersForm } from './TaskFiltersForm';
+import { TaskTable } from './TaskTable';
+
+const PAGE_SIZES = ['50', '100', '500', '1000'] as const;
+
+/** Every task of the project, a server page at a time: never the whole list in the browser. */
+export default function TasksPage() {
+  const project = useOutletContext<Project>();
+  const [filters, setFilters] = useState<TaskFilters>(NO_FILTERS);
+  const [sort, setSort] = useState('-createdAt');
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState<(typeof PAGE_SIZES)[number]>('100');
+  const [selection, setSelection] = useState<RowSelectionState>({});
+  // Typing in a text filter asks once the typing pauses, not per keystroke.
+  const asked = useDeferredValue(filters);
+  const list = useTaskList(project._id, { page, limit: Number(limit), sort, filters: asked });
+  const total = list.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / Number(limit)));
+  const reset = () => {
+    setPage(1);
+    setSelection({});
+  };
+  return (
+    <div>
+      <h1>Tasks</h1>
+      <TaskFiltersForm
+        project={project}
+        filters={filters}
+        onChange={(f) => {
+          setFilters(f);
+          reset();
+        }}
+      />
+      <section className="card" aria-labelledby="task-list-title">
+        <div className="page-head">
+          <h2 id="task-list-title" aria-live="polite">
+            {list.data ? `${total} task${total === 1 ? '' : 's'}` : 'Tasks'}
+            {list.isFetching && list.data ? ' (updating…)' : ''}
+          </h2>
+          <nav className="pager" aria-label="Task pages">
+            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              Previous page
+            </button>
+            <span>
+              Page {page} of {pages}
+            </span>
+            <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+              Next page
+            </button>
+            <SelectField
+              label="Tasks per page"
+              value={limit}
+              options={PAGE_SIZES}
+              onChange={(l) => {
+                setLimit(l);
+                reset();
+              }}
+            />
+          </nav>
+        </div>
+        {list.isPending && <Loading what="tasks" />}
+        {list.isError && <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />}
+        {list.data?.tasks.length === 0 && (
+          <Empty
+            title={asked === NO_FILTERS ? 'No tasks yet: import assets to make some.' : 'No task matches the filter.'}
+          />
+        )}
+        {list.data && list.data.tasks.length > 0 && (
+          <TaskTable
+            rows={list.data.tasks}
+            sort={sort}
+            onSort={(s) => {
+              setSort(s);
+              reset();
+            }}
+            selection={selection}
+            onSelection={setSelection}
+          />
+        )}
+      </section>
+      <BulkActions
+        project={project}
+        filters={asked}
+        selected={Object.keys(selection).filter((id) => selection[id])}
+        matching={total}
+        onDone={() => setSelection({})}
+      />
+    </div>
+  );
+}
