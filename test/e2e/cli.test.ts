@@ -153,7 +153,7 @@ describe.each(ENGINES)('the built annotary command against a server on %s', (eng
       (await runBuilt(['import', projectId, csv, '--json'], env)).stdout,
     );
     expect(again).toMatchObject({ skipped: ROWS, imported: 0 });
-  });
+  }, 900_000);
 
   it('exports to NDJSON and to a zip, and filters task lists', async () => {
     const out = path.join(dir, 'tasks.ndjson');
@@ -180,5 +180,5 @@ describe.each(ENGINES)('the built annotary command against a server on %s', (eng
     expect(page.tasks[0]?.externalId).toBe('street-7');
     const metric = await runBuilt(['metrics', projectId, 'AnnotationStatus', '--json'], env);
     expect(metric.code).toBe(0);
-  });
+  }, 600_000);
 });
