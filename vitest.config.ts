@@ -7,6 +7,8 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 120_000,
     hookTimeout: 60_000,
-    reporters: process.env.CI ? ['default'] : ['default'],
+    // Builds the console once for the browser tests when its sources changed.
+    globalSetup: ['test/browser/global-setup.ts'],
+    reporters: ['default'],
   },
 });

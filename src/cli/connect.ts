@@ -1,5 +1,11 @@
 import { Annotary } from '../client/index.js';
-import type { ApiOptions } from './user-commands.js';
+
+/** The options every API command takes (src/cli/user-commands.ts declares them). */
+export interface ApiOptions {
+  deployment?: string;
+  url?: string;
+  json?: boolean;
+}
 
 const USER_AGENT = 'annotary-cli';
 

@@ -4,11 +4,10 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { ApiQuery } from '../client/index.js';
-import { connect } from './connect.js';
+import { type ApiOptions, connect } from './connect.js';
 import { UsageError } from './exit.js';
 import { asRecord, printJson } from './output.js';
 import { startProgress } from './progress.js';
-import type { ApiOptions } from './user-commands.js';
 
 interface ExportOptions extends ApiOptions {
   output: string;

@@ -1,12 +1,11 @@
 import type { Annotary } from '../client/index.js';
-import { connect } from './connect.js';
+import { type ApiOptions, connect } from './connect.js';
 import { UsageError } from './exit.js';
 import { existingExternalIds } from './import-existing.js';
 import { assertUniqueExternalIds, type ImportFormat, type ImportRow, readImportFile } from './import-rows.js';
 import { storageRows } from './import-storage.js';
 import { asRecord, printJson } from './output.js';
 import { startProgress } from './progress.js';
-import type { ApiOptions } from './user-commands.js';
 
 interface ImportOptions extends ApiOptions {
   storage?: string;

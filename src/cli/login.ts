@@ -1,10 +1,9 @@
 import readline from 'node:readline/promises';
 import { Writable } from 'node:stream';
 import { checkDeployment, resolveConnection, saveDeploymentProfile } from '../client/index.js';
-import { connect } from './connect.js';
+import { type ApiOptions, connect } from './connect.js';
 import { UsageError } from './exit.js';
 import { printJson } from './output.js';
-import type { ApiOptions } from './user-commands.js';
 
 /** Asks for the key on the terminal without echoing it. */
 async function promptKey(): Promise<string> {

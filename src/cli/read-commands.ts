@@ -1,7 +1,6 @@
 import type { ApiQuery } from '../client/index.js';
-import { connect } from './connect.js';
+import { type ApiOptions, connect } from './connect.js';
 import { asRecord, printFields, printJson, printTable } from './output.js';
-import type { ApiOptions } from './user-commands.js';
 
 export async function listProjects(o: ApiOptions & { page: number; limit: number; sort: string }): Promise<void> {
   const client = connect(o);

@@ -1,27 +1,13 @@
 import { type Command, Option } from 'commander';
 import { commaList, intInRange, positiveInt } from './args.js';
 
-type Modules = {
-  login: typeof import('./login.js');
-  read: typeof import('./read-commands.js');
-  import: typeof import('./import.js');
-  export: typeof import('./export.js');
-};
-
 /** Each command's module loads when it runs (the client, csv-parse, cli-progress, yauzl...). */
 const load = {
   login: () => import('./login.js'),
   read: () => import('./read-commands.js'),
   import: () => import('./import.js'),
   export: () => import('./export.js'),
-} satisfies { [K in keyof Modules]: () => Promise<Modules[K]> };
-
-/** The options every API command takes. */
-export interface ApiOptions {
-  deployment?: string;
-  url?: string;
-  json?: boolean;
-}
+};
 
 function api(cmd: Command): Command {
   return cmd

@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import { describeError } from '../log-safe.js';
+import { registerConsole } from './console.js';
 import { identifyHook, requireKeyHook } from './plugins/auth.js';
 import { handleError, handleNotFound } from './plugins/errors.js';
 import { normalizeInput } from './plugins/nulls.js';
@@ -107,5 +108,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     },
     { prefix: '/v2' },
   );
+  // The web console (single-page app) at `/`.
+  await registerConsole(app);
   return app;
 }

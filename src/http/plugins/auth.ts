@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
-import type { Principal } from '../../services/access.js';
-import { authenticate } from '../../services/identity.service.js';
+import type { Principal } from '../../services/identity/access.js';
+import { authenticate } from '../../services/identity/identity.service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
