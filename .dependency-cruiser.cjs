@@ -48,6 +48,24 @@ module.exports = {
       from: { path: '^src/services/' },
       to: { path: '^src/(http|cli)/|^src/(server|job-handlers)\\.ts$' },
     },
+    {
+      name: 'client-stands-alone',
+      severity: 'error',
+      comment:
+        'src/client/ ships as `annotary/client`: it imports nothing of the server, only its own files and ' +
+        'its libraries (its types come from the generated schema.d.ts).',
+      from: { path: '^src/client/' },
+      to: { path: '^src/', pathNot: '^src/client/' },
+    },
+    {
+      name: 'cli-user-commands-use-the-api',
+      severity: 'error',
+      comment:
+        'The daily-work commands call the API through the client; only serve/worker and the admin ' +
+        'commands (serve.ts, admin-actions.ts) open the store and the services.',
+      from: { path: '^src/cli/', pathNot: '^src/cli/(serve|admin-actions)\\.ts$' },
+      to: { path: '^src/(services|store|http|workflow|jobs|adapters)/|^src/(server|context|job-handlers)\\.ts$' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

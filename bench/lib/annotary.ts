@@ -26,7 +26,7 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const BENCH_API_KEY = 'ak_bench_0123456789abcdefghijklmnop';
 export const BENCH_OWNER_EMAIL = 'bench-owner@annotary.local';
 /** Fixed so the CLI prints nothing about generating one, and every process agrees. */
-const BENCH_SECRET_KEY = '42'.repeat(32);
+export const BENCH_SECRET_KEY = '42'.repeat(32);
 const ENTERPRISE_LIMIT = 100_000_000;
 
 const run = promisify(execFile);

@@ -1,9 +1,16 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadConfig } from '../config.js';
-import { POSTGRES_ADVICE } from '../services/backups/backup-archive.js';
-import { restoreSqlite } from '../services/backups/restore.js';
-import { backupSqlite } from '../services/backups/sqlite-backup.js';
+
+/** The store's code loads only when `backup` or `restore` runs (see index.ts). */
+async function load() {
+  const [{ loadConfig }, { POSTGRES_ADVICE }, { restoreSqlite }, { backupSqlite }] = await Promise.all([
+    import('../config.js'),
+    import('../services/backups/backup-archive.js'),
+    import('../services/backups/restore.js'),
+    import('../services/backups/sqlite-backup.js'),
+  ]);
+  return { loadConfig, POSTGRES_ADVICE, restoreSqlite, backupSqlite };
+}
 
 /** `backup` and `restore` of the embedded store (see docs/operations.md). */
 export function registerBackupCommands(program: Command): void {
@@ -11,6 +18,7 @@ export function registerBackupCommands(program: Command): void {
     .command('backup <file>')
     .description('write a consistent copy of the embedded store and its files into one archive, while servers run')
     .action(async (file: string) => {
+      const { loadConfig, POSTGRES_ADVICE, backupSqlite } = await load();
       const config = loadConfig();
       if (config.databaseUrl) {
         process.stderr.write(`${POSTGRES_ADVICE}\n`);
@@ -27,6 +35,7 @@ export function registerBackupCommands(program: Command): void {
     .description('restore an archive of `backup` into the data folder (servers stopped)')
     .option('--force', 'replace the stopped store that is in the data folder')
     .action(async (file: string, o: { force?: boolean }) => {
+      const { loadConfig, POSTGRES_ADVICE, restoreSqlite } = await load();
       const config = loadConfig();
       if (config.databaseUrl) {
         process.stderr.write(`${POSTGRES_ADVICE}\n`);

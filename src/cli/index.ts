@@ -1,37 +1,51 @@
 #!/usr/bin/env node
-import { Command, InvalidArgumentError } from 'commander';
-import { ConfigError } from '../config.js';
+/**
+ * The `annotary` command. This file only declares commands: each action imports its module when
+ * it runs, so `annotary projects list` never loads the server, the store or the SDKs
+ * (bench/cli-start.ts measures the start time).
+ */
+import { Command, CommanderError } from 'commander';
 import { registerAdminCommands } from './admin.js';
 import { registerBackupCommands } from './backup.js';
-import { serveCommand, workerCommand } from './serve.js';
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive whole number');
-  return n;
-}
+import { exitCodeOf, reportError } from './exit.js';
+import { registerUserCommands } from './user-commands.js';
 
 const program = new Command()
   .name('annotary')
-  .description('Annotary: self-hosted annotation-platform server (REST API v2)')
-  .showHelpAfterError();
+  .description(
+    'Annotary: self-hosted annotation-platform server (REST API v2).\n\n' +
+      'Daily work (over the API, with the key `annotary login` stored or ANNOTARY_API_KEY):\n' +
+      '  login, projects, tasks, metrics, import, export\n' +
+      'Running and administering a server (on its store, no key): serve, worker, migrate, orgs, users, keys, backup, restore',
+  )
+  .exitOverride()
+  .showHelpAfterError()
+  .configureHelp({ sortSubcommands: false, showGlobalOptions: true });
 
 program
   .command('serve')
   .description('run the API (and the job worker, unless ANNOTARY_RUN_WORKER=false)')
-  .action(() => serveCommand());
+  .action(async () => (await import('./serve.js')).serveCommand());
 program
   .command('worker')
   .description('run only the job worker')
-  .action(() => workerCommand());
-registerAdminCommands(program, positiveInt);
+  .action(async () => (await import('./serve.js')).workerCommand());
+registerAdminCommands(program);
 registerBackupCommands(program);
+registerUserCommands(program);
 
-program.parseAsync(process.argv).catch((err: unknown) => {
-  if (err instanceof ConfigError) {
-    process.stderr.write(`configuration error: ${err.message}\n`);
-  } else {
-    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
-  }
-  process.exit(1);
-});
+program.parseAsync(process.argv).then(
+  () => {
+    // Commands that finish leave no work behind; serve and worker keep the loop alive themselves.
+    if (process.exitCode === undefined) process.exitCode = 0;
+  },
+  (err: unknown) => {
+    if (err instanceof CommanderError) {
+      // Commander already printed the message (or the help): 0 for help and version, else usage.
+      process.exitCode = err.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    reportError(err);
+    process.exitCode = exitCodeOf(err);
+  },
+);

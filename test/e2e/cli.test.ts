@@ -1,0 +1,184 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOnce, runBuilt, runBuiltOnPty, startBuiltServer, type BuiltServer } from '../helpers/built-cli.js';
+import { childDatabaseUrl } from '../helpers/server-process.js';
+import { ENGINES, makeStore, type TestStore } from '../helpers/stores.js';
+import { waitFor } from '../helpers/wait.js';
+
+const KEY = 'ak_cli_test_key_0123456789abcdef';
+const ROWS = 100_000;
+
+beforeAll(() => buildOnce(), 600_000);
+
+function json<T = Record<string, unknown>>(text: string): T {
+  return JSON.parse(text) as T;
+}
+
+describe.each(ENGINES)('the built annotary command against a server on %s', (engine) => {
+  let store: TestStore;
+  let server: BuiltServer;
+  let dir: string;
+  let env: Record<string, string>;
+  let projectId: string;
+
+  beforeAll(async () => {
+    store = await makeStore(engine);
+    server = await startBuiltServer({
+      ANNOTARY_DATA_DIR: store.dataDir,
+      ANNOTARY_BOOTSTRAP_API_KEY: KEY,
+      ...(store.databaseUrl && store.pgSchema
+        ? { DATABASE_URL: childDatabaseUrl(store.databaseUrl, store.pgSchema) }
+        : {}),
+    });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-cli-'));
+    // Nothing from the developer's own profile or environment leaks in.
+    env = { ANNOTARY_CONFIG: path.join(dir, 'config.json'), ANNOTARY_API_KEY: '', ANNOTARY_URL_EU: '' };
+  }, 120_000);
+  afterAll(async () => {
+    await server.stop();
+    await store.cleanup();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('logs in with the key on standard input and stores it, mode 600, per deployment', async () => {
+    const wrong = await runBuilt(['login', '--url', `${server.url}/v2`], env, 'ak_wrong_key_0000000000000000000\n');
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/^error: /);
+    expect(fs.existsSync(env.ANNOTARY_CONFIG as string)).toBe(false);
+
+    const ok = await runBuilt(['login', '--url', `${server.url}/v2`, '--json'], env, `${KEY}\n`);
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    expect(json(ok.stdout)).toEqual({ deployment: 'eu', url: `${server.url}/v2`, profile: env.ANNOTARY_CONFIG });
+    const file = env.ANNOTARY_CONFIG as string;
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(json(fs.readFileSync(file, 'utf8'))).toEqual({
+      deployments: { eu: { url: `${server.url}/v2`, apiKey: KEY } },
+    });
+
+    const us = await runBuilt(['login', '--deployment', 'us', '--url', `${server.url}/v2`, '--key', KEY], env);
+    expect(us.code).toBe(0);
+    expect(us.stdout).toContain('Logged in to us');
+    const saved = json<{ deployments: Record<string, unknown> }>(fs.readFileSync(file, 'utf8'));
+    expect(Object.keys(saved.deployments).sort()).toEqual(['eu', 'us']);
+  });
+
+  it('answers usage mistakes with exit code 2 and help with 0, describing every command', async () => {
+    const help = await runBuilt(['--help'], env);
+    expect(help.code).toBe(0);
+    for (const c of [
+      'login',
+      'projects',
+      'tasks',
+      'metrics',
+      'import',
+      'export',
+      'serve',
+      'worker',
+      'migrate',
+      'keys',
+    ]) {
+      expect(help.stdout).toMatch(new RegExp(`^  ${c}\\b.*\\S`, 'm'));
+    }
+    expect((await runBuilt(['import', '--help'], env)).stdout).toContain('--storage <storageId>');
+    expect((await runBuilt(['bogus'], env)).code).toBe(2);
+    expect((await runBuilt(['projects', 'list', '--limit', 'many'], env)).code).toBe(2);
+    expect((await runBuilt(['projects', 'list', '--deployment', 'mars'], env)).code).toBe(2);
+    const noFile = await runBuilt(['import', 'p1'], env);
+    expect([noFile.code, noFile.stderr]).toEqual([
+      2,
+      'error: give a file to import, or --storage S --bucket B [--path P]\n',
+    ]);
+  });
+
+  it('creates, lists and reads projects: tables for people, JSON with --json', async () => {
+    const created = await runBuilt(['projects', 'create', '--name', 'Street scenes', '--json'], env);
+    expect(created.code).toBe(0);
+    projectId = String(json(created.stdout)._id);
+
+    const table = await runBuilt(['projects', 'list'], env);
+    expect(table.code).toBe(0);
+    expect(table.stdout.split('\n')[0]).toMatch(/^_id\s+name\s+createdAt/);
+    expect(table.stdout).toContain(`${projectId}  Street scenes`);
+    const listed = json<{ projects: { _id: string }[]; total: number }>(
+      (await runBuilt(['projects', 'list', '--json'], env)).stdout,
+    );
+    expect(listed.projects.map((p) => p._id)).toContain(projectId);
+
+    const got = await runBuilt(['projects', 'get', projectId, '--json'], env);
+    expect(json(got.stdout)).toMatchObject({ _id: projectId, name: 'Street scenes' });
+    const missing = await runBuilt(['projects', 'get', '000000000000000000000000'], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^error: .*not found/i);
+  });
+
+  it(`imports a ${ROWS.toLocaleString('en')}-row CSV with a bar on a terminal, resumes after a kill, no duplicates`, async () => {
+    const csv = path.join(dir, 'assets.csv');
+    const lines = ['data,externalId,batches,metadata'];
+    for (let i = 0; i < ROWS; i++) {
+      lines.push(`https://cdn.example.com/street/${i}.jpg,street-${i},${i % 2 ? 'odd' : 'even;all'},"{""n"":${i}}"`);
+    }
+    fs.writeFileSync(csv, `${lines.join('\n')}\n`);
+
+    const pty = runBuiltOnPty(['import', projectId, csv, '--chunk', '5000'], env);
+    const progressed = () => {
+      const counts = [...pty.output().matchAll(/(\d+)\/100000/g)].map((m) => Number(m[1]));
+      return Math.max(0, ...counts);
+    };
+    await waitFor(() => progressed() >= 10_000, 'the import to get 10,000 assets in', 240_000, 50);
+    pty.child.kill('SIGKILL');
+    await pty.exited;
+    expect(pty.output()).toMatch(/import \[[█░]+\] \d+% \| \d+\/100000 \| \d+ assets\/s \| ETA /);
+
+    const tasks = async () =>
+      json<{ total: number }>((await runBuilt(['tasks', 'list', projectId, '--limit', '1', '--json'], env)).stdout)
+        .total;
+    const before = await tasks();
+    expect(before).toBeGreaterThanOrEqual(10_000);
+    expect(before).toBeLessThan(ROWS);
+
+    const resumed = await runBuilt(['import', projectId, csv, '--json'], env);
+    expect(resumed.code).toBe(0);
+    const summary = json<{ read: number; skipped: number; imported: number }>(resumed.stdout);
+    // A request in flight at the kill may still have landed after `before` was read.
+    expect(summary.read).toBe(ROWS);
+    expect(summary.skipped).toBeGreaterThanOrEqual(before);
+    expect(summary.skipped + summary.imported).toBe(ROWS);
+    expect(resumed.stderr).toMatch(/^import: \d+\/\d+ \(\d+ assets\/s\)$/m);
+    expect(await tasks()).toBe(ROWS);
+
+    const again = json<{ skipped: number; imported: number }>(
+      (await runBuilt(['import', projectId, csv, '--json'], env)).stdout,
+    );
+    expect(again).toMatchObject({ skipped: ROWS, imported: 0 });
+  }, 900_000);
+
+  it('exports to NDJSON and to a zip, and filters task lists', async () => {
+    const out = path.join(dir, 'tasks.ndjson');
+    const run = await runBuilt(['export', projectId, '-o', out, '--batches', 'odd', '--json'], env);
+    expect(run.code).toBe(0);
+    expect(json(run.stdout)).toMatchObject({ output: out, format: 'ndjson' });
+    const items = fs
+      .readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => json<{ externalId: string; batches: string[] }>(l));
+    expect(items).toHaveLength(ROWS / 2);
+    expect(new Set(items.map((i) => i.externalId)).size).toBe(ROWS / 2);
+    expect(items.every((i) => i.batches.includes('odd'))).toBe(true);
+
+    const zip = path.join(dir, 'tasks.zip');
+    expect((await runBuilt(['export', projectId, '-o', zip, '--stage', 'Label'], env)).code).toBe(0);
+    expect(fs.readFileSync(zip).subarray(0, 2).toString()).toBe('PK');
+
+    const page = json<{ tasks: { externalId: string }[]; total: number }>(
+      (await runBuilt(['tasks', 'list', projectId, '--filter', '{"externalId":"street-7"}', '--json'], env)).stdout,
+    );
+    expect(page.total).toBe(1);
+    expect(page.tasks[0]?.externalId).toBe('street-7');
+    const metric = await runBuilt(['metrics', projectId, 'AnnotationStatus', '--json'], env);
+    expect(metric.code).toBe(0);
+  }, 600_000);
+});
