@@ -7,7 +7,7 @@
  *
  *   npm run bench -- metrics [--engine sqlite|postgres|both] [--tasks 1000000] [--rounds 3]
  */
-import { METRICS } from '../src/services/metrics.service.js';
+import { METRICS } from '../src/services/metrics/metrics.service.js';
 import { startAnnotary } from './lib/annotary.js';
 import { num } from './lib/format.js';
 import { describeOtherCpu, type OtherCpu, watchOtherCpu } from './lib/interference.js';

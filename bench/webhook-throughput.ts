@@ -21,7 +21,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { openStore, type Store } from '../src/store/db.js';
-import { WEBHOOK_CONNECTIONS_PER_ORIGIN, WORKER_CONCURRENCY } from '../src/jobs/app-registry.js';
+import { WEBHOOK_CONNECTIONS_PER_ORIGIN, WORKER_CONCURRENCY } from '../src/job-handlers.js';
 import { type AnnotaryServer, REPO_ROOT, startAnnotary } from './lib/annotary.js';
 import { LOAD_CORE, SERVER_CORE, pinnedCommand } from './lib/cpu.js';
 import { num } from './lib/format.js';

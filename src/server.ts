@@ -1,9 +1,9 @@
 import type { Config } from './config.js';
 import { type AppContext, createContext, type ContextOverrides } from './context.js';
 import { buildApp, type App } from './http/app.js';
-import { buildJobRegistry, WORKER_CONCURRENCY, WORKER_POLL_MS } from './jobs/app-registry.js';
+import { buildJobRegistry, WORKER_CONCURRENCY, WORKER_POLL_MS } from './job-handlers.js';
 import { JobWorker } from './jobs/worker.js';
-import { bootstrap } from './services/identity.service.js';
+import { bootstrap } from './services/identity/identity.service.js';
 import { bootstrapOwnerPassword } from './services/identity/password-link.service.js';
 
 export interface RunningServer {

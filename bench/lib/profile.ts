@@ -54,7 +54,7 @@ export interface ProfileSummary {
   ownInclusive: TimeShare[];
 }
 
-/** "fastify", "kysely", "src/services/project.service.ts", "node internals", "(garbage collector)"... */
+/** "fastify", "kysely", "src/services/projects/project.service.ts", "node internals", "(garbage collector)"... */
 export function ownerOf(url: string, functionName: string, root: string): string {
   if (!url) return functionName.startsWith('(') ? functionName : '(native)';
   if (url.startsWith('node:')) return 'node internals';

@@ -1,4 +1,4 @@
-import { loadTaskExtras } from '../../src/services/task-view.js';
+import { loadTaskExtras } from '../../src/services/tasks/task-view.js';
 import { openStore } from '../../src/store/db.js';
 import {
   countQuery,

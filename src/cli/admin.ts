@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
 import { loadConfig, PLANS } from '../config.js';
 import { type AppContext, createContext, createLogger } from '../context.js';
-import { isOrgRole } from '../services/access.js';
+import { isOrgRole } from '../services/identity/access.js';
 import {
   createOrganization,
   createUser,
   issueApiKey,
   normalizeEmail,
   setOrganizationPlan,
-} from '../services/identity.service.js';
+} from '../services/identity/identity.service.js';
 import { resetLink, resetPasswordTo } from '../services/identity/password-reset.service.js';
 import { findUserByEmail } from '../store/repositories/identity.repository.js';
 import { migrateToLatest } from '../store/migrate.js';

@@ -1,7 +1,7 @@
 import { type Readable, Transform } from 'node:stream';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { payloadTooLarge, type FormSource } from '../services/upload-form.js';
+import { payloadTooLarge, type FormSource } from '../services/files/upload-form.js';
 
 /** busboy's default largest text field (1 MiB); a longer value arrives truncated, so it is refused. */
 const FIELD_SIZE_LIMIT = 1024 * 1024;

@@ -8,8 +8,7 @@
 
 import { WEBHOOK_LIMITS } from '../schemas/stage.js';
 import type { Claim } from './claims.js';
-import type { PluginCallJob } from '../workflow/behaviors/plugin.js';
-import type { WebhookDeliveryJob } from '../workflow/behaviors/webhook.js';
+import type { PluginCallJob, WebhookDeliveryJob } from './kinds.js';
 
 /**
  * Payload type of every job kind of the application, by kind name. Modules that add a kind

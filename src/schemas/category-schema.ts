@@ -3,7 +3,7 @@ import { HexColor, KEEP_UNKNOWN, FreeObject, OptionalField, Nullable, StringEnum
 
 /**
  * The ontology (`categorySchema`) of the contract. Shape only: uniqueness of schemaIds, the
- * pct-only fields and relation kinds per project type are checked by services/ontology.ts.
+ * pct-only fields and relation kinds per project type are checked by services/projects/ontology.ts.
  * Unknown properties are kept as sent, so no object forbids additional properties.
  * Static types describe the stored form (optional nulls removed, pct sizes as strings).
  */

@@ -2,42 +2,12 @@ import { AppError } from '../errors.js';
 import type { Stage } from '../schemas/stage.js';
 import { BEHAVIORS } from './behaviors/index.js';
 import { stageById } from './graph.js';
+import { type ExitRecord, recordExit } from './stage-exit.js';
 import { type RoutingEnv, statusFor } from './stage-behavior.js';
-import type { TaskState, Trigger } from './types.js';
+import type { TaskState } from './types.js';
 
 /** A workflow whose automatic stages send a task round in circles stops it after this many hops. */
 export const MAX_HOPS = 64;
-
-export interface ExitRecord {
-  trigger: Trigger;
-  reviewStatus?: string | null;
-  isSkipped?: boolean;
-}
-
-/**
- * Writes the history entry of the stage the task is leaving. The entry keeps the answer as it
- * was when the task left, and the time reported for the stage.
- */
-export function recordExit(task: TaskState, stage: Stage | undefined, env: RoutingEnv, exit: ExitRecord): void {
-  const row = task.row;
-  env.effects.history.push({
-    id: env.newId(),
-    task_id: row.id,
-    project_id: row.project_id,
-    asset_id: row.asset_id,
-    stage_id: row.stage_id,
-    stage_name: stage?.name ?? row.stage_id,
-    stage_type: stage?.type ?? 'Unknown',
-    answer: row.answer,
-    duration: row.duration,
-    completed_at: env.now(),
-    completed_by: env.actor,
-    review_status: exit.reviewStatus ?? null,
-    is_skipped: exit.isSkipped ? 1 : 0,
-    consensus_id: stage?.consensusId ?? null,
-    trigger: exit.trigger,
-  });
-}
 
 /** Puts the task's row in `stage`: stage, status, the clock of the stage, the assignee. */
 async function place(task: TaskState, stage: Stage, env: RoutingEnv): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Clock } from '../adapters/clock.js';
 import type { Sampler } from '../adapters/random.js';
 import type { Stage } from '../schemas/stage.js';
+import type { StageEntryJob } from '../jobs/kinds.js';
 import type { Executor } from '../store/db.js';
 import type { Effects, ProjectInfo, TaskFacts, TaskState, Trigger } from './types.js';
 
@@ -42,19 +43,6 @@ export function statusFor(stageType: string): 'Completed' | 'Archived' | 'TODO' 
   if (stageType === 'Complete') return 'Completed';
   if (stageType === 'Archive') return 'Archived';
   return 'TODO';
-}
-
-/**
- * What a job queued by a stage on entry remembers. `enteredAt` is the task's stage_entered_at
- * when it entered: a task that left the stage, or left and came back (which queued a job of its
- * own), no longer matches, and the job is dropped. No URL or secret here: the handler reads the
- * current settings when it runs.
- */
-export interface StageEntryJob {
-  projectId: string;
-  taskId: string;
-  stageId: string;
-  enteredAt: string;
 }
 
 /**

@@ -27,7 +27,7 @@ describe.each(ENGINES)('/next under concurrency on %s', (engine) => {
       migrated: true,
     });
     second = { app: await buildApp(ctx), ctx };
-    const { setOrganizationPlan } = await import('../../src/services/identity.service.js');
+    const { setOrganizationPlan } = await import('../../src/services/identity/identity.service.js');
     await setOrganizationPlan(t.store.db, t.orgId, 'enterprise', 1_000_000);
     projectId = (await t.call('POST', '/v2/project', { body: { name: 'Race' } })).json().data.project._id;
     const assets = Array.from({ length: CALLERS + 10 }, (_, i) => ({ data: `https://cdn.example.com/race/${i}.jpg` }));

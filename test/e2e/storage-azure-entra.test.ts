@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setStorageTestOverrides } from '../../src/adapters/storage/index.js';
-import { signObjectUrl } from '../../src/services/storage.service.js';
+import { signObjectUrl } from '../../src/services/storages/storage.service.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { AZURITE_ACCOUNT, fillContainer, selfSignedCert, startAzurite } from '../helpers/emulators.js';
 import { type FakeEntra, startFakeEntra } from '../helpers/fake-servers.js';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearAwsSessions } from '../../src/adapters/storage/aws-sessions.js';
 import { setStorageTestOverrides, type TestOverrides } from '../../src/adapters/storage/index.js';
-import { signObjectUploadUrl, signObjectUrl } from '../../src/services/storage.service.js';
+import { signObjectUploadUrl, signObjectUrl } from '../../src/services/storages/storage.service.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import {
   AZURITE_ACCOUNT,

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { setOrganizationPlan } from '../../src/services/identity.service.js';
-import { WEBHOOK_DELIVERY_JOB } from '../../src/workflow/behaviors/webhook.js';
+import { setOrganizationPlan } from '../../src/services/identity/identity.service.js';
+import { WEBHOOK_DELIVERY_JOB } from '../../src/jobs/kinds.js';
 import { type AnnotaryChild, CHILD_API_KEY, spawnAnnotary, startServe, storeEnv } from '../helpers/annotary-child.js';
 import { ENGINES, makeStore, type TestStore } from '../helpers/stores.js';
 import { type Received, startReceiver, type Receiver } from '../helpers/webhook-receiver.js';

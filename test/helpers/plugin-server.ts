@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createUndiciSender } from '../../src/adapters/webhook/undici-sender.js';
 import { JOB_KINDS, JobRegistry, type JobPayloads } from '../../src/jobs/registry.js';
 import { JobWorker } from '../../src/jobs/worker.js';
-import { pluginCallHandler } from '../../src/services/plugin-call.js';
+import { pluginCallHandler } from '../../src/services/plugins/plugin-call.js';
 import type { TestApp } from './app.js';
 
 /**

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { buildJobRegistry } from '../../src/jobs/app-registry.js';
+import { buildJobRegistry } from '../../src/job-handlers.js';
 import { JobWorker } from '../../src/jobs/worker.js';
 import type { TestApp } from './app.js';
 import { waitFor } from './wait.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { framed } from '../../src/services/export-chunks.js';
-import { taskPages } from '../../src/services/export-items.js';
-import type { ExportPlan } from '../../src/services/export-options.js';
+import { framed } from '../../src/services/exports/export-chunks.js';
+import { taskPages } from '../../src/services/exports/export-items.js';
+import type { ExportPlan } from '../../src/services/exports/export-options.js';
 import type { Stage } from '../../src/schemas/stage.js';
 import type { PageLimits } from '../../src/store/repositories/export.repository.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';

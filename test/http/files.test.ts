@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createContext } from '../../src/context.js';
 import { buildApp } from '../../src/http/app.js';
-import { bootstrap } from '../../src/services/identity.service.js';
+import { bootstrap } from '../../src/services/identity/identity.service.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { eventually, filesUnder, listen, PUBLIC_URL, rawPut } from '../helpers/files.js';
 import { addRoleUsers, type RoleUsers } from '../helpers/roles.js';

@@ -74,7 +74,7 @@ describe.each(ENGINES)('malformed requests on %s', (engine) => {
   beforeAll(async () => {
     // A high enterprise limit: this battery sends thousands of requests.
     t = await makeTestApp(engine);
-    const { setOrganizationPlan } = await import('../../src/services/identity.service.js');
+    const { setOrganizationPlan } = await import('../../src/services/identity/identity.service.js');
     await setOrganizationPlan(t.store.db, t.orgId, 'enterprise', 1_000_000);
     projectId = (await t.call('POST', '/v2/project', { body: { name: 'Target' } })).json().data.project._id;
     ops = operations((await t.call('GET', '/v2/openapi.json')).json());

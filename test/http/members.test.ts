@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiKey } from '../../src/services/identity.service.js';
+import { issueApiKey } from '../../src/services/identity/identity.service.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { ENGINES } from '../helpers/stores.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildJobRegistry } from '../../src/jobs/app-registry.js';
+import { buildJobRegistry } from '../../src/job-handlers.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { ENGINES } from '../helpers/stores.js';
 

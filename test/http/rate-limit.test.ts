@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/adapters/clock.js';
-import { setOrganizationPlan } from '../../src/services/identity.service.js';
+import { setOrganizationPlan } from '../../src/services/identity/identity.service.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { ENGINES } from '../helpers/stores.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../src/services/identity.service.js';
+import { createUser } from '../../src/services/identity/identity.service.js';
 import { setPassword } from '../../src/services/identity/sign-in.service.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { asBrowser, OWNER_PASSWORD, signInWith } from '../helpers/sessions.js';

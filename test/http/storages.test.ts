@@ -9,10 +9,15 @@ import { SecretBox } from '../../src/adapters/crypto/secret-box.js';
 import { loadConfig } from '../../src/config.js';
 import { createContext, REDACTED_PATHS } from '../../src/context.js';
 import { buildApp } from '../../src/http/app.js';
-import { bootstrap, createOrganization, createUser, issueApiKey } from '../../src/services/identity.service.js';
-import { rotateStorageSecrets } from '../../src/services/storage-key-rotation.js';
-import { listFiles, STORAGE_SECRETS_PURPOSE, secretsAad } from '../../src/services/storage.service.js';
-import type { Principal } from '../../src/services/access.js';
+import {
+  bootstrap,
+  createOrganization,
+  createUser,
+  issueApiKey,
+} from '../../src/services/identity/identity.service.js';
+import { rotateStorageSecrets } from '../../src/services/storages/storage-key-rotation.js';
+import { listFiles, STORAGE_SECRETS_PURPOSE, secretsAad } from '../../src/services/storages/storage.service.js';
+import type { Principal } from '../../src/services/identity/access.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { makeServiceAccount } from '../helpers/fake-servers.js';
 import { ENGINES, makeStore } from '../helpers/stores.js';

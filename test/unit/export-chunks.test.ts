@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChunkWriter, framed, type NextPage } from '../../src/services/export-chunks.js';
+import { ChunkWriter, framed, type NextPage } from '../../src/services/exports/export-chunks.js';
 
 const CHUNK = 64 * 1024;
 

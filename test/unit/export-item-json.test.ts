@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerFields, consensusAverage } from '../../src/services/export-item-json.js';
+import { answerFields, consensusAverage } from '../../src/services/exports/export-item-json.js';
 
 const asObject = (fields: string) => JSON.parse(`{${fields}}`) as Record<string, unknown>;
 

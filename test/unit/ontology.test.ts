@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizePctConfig, validateCategorySchema } from '../../src/services/ontology.js';
+import { normalizePctConfig, validateCategorySchema } from '../../src/services/projects/ontology.js';
 
 const box = (schemaId: string, extra: Record<string, unknown> = {}) => ({
   schemaId,

@@ -14,7 +14,7 @@ import { ListingSpool } from '../../src/adapters/storage/listing-spool.js';
 import { backoffMs, withRetry } from '../../src/adapters/storage/retry.js';
 import { classifyS3 } from '../../src/adapters/storage/s3.js';
 import { DEFAULT_RETRY, StorageFailure } from '../../src/adapters/storage/storage-adapter.js';
-import { folderPrefix } from '../../src/services/storage.service.js';
+import { folderPrefix } from '../../src/services/storages/storage.service.js';
 import { makeServiceAccount } from '../helpers/fake-servers.js';
 
 describe('SecretBox (AES-256-GCM)', () => {

@@ -9,7 +9,7 @@ import {
 } from '@azure/storage-blob';
 import { createHash } from 'node:crypto';
 
-import type { AdapterOptions } from './index.js';
+import type { AdapterOptions } from './adapter-options.js';
 import { withRetry } from './retry.js';
 import {
   type Connection,

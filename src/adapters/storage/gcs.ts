@@ -1,7 +1,7 @@
 import { createHash, createPrivateKey, sign as rsaSign } from 'node:crypto';
 import { Storage } from '@google-cloud/storage';
 
-import type { AdapterOptions } from './index.js';
+import type { AdapterOptions } from './adapter-options.js';
 import { withRetry } from './retry.js';
 import {
   type Connection,

@@ -1,7 +1,7 @@
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { S3RequestPresigner, getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { assumedRoleCredentials, type AwsCredentials } from './aws-sessions.js';
-import type { AdapterOptions } from './index.js';
+import type { AdapterOptions } from './adapter-options.js';
 import { withRetry } from './retry.js';
 import {
   type Connection,

@@ -2,8 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError, forbidden } from '../../errors.js';
-import type { Principal } from '../../services/access.js';
-import { authenticate } from '../../services/identity.service.js';
+import type { Principal } from '../../services/identity/access.js';
+import { authenticate } from '../../services/identity/identity.service.js';
 import { authenticateSession, CSRF_HEADER, SESSION_COOKIE } from '../../services/identity/session.service.js';
 
 declare module 'fastify' {

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { describeError } from '../../log-safe.js';
-import type { Principal } from '../../services/access.js';
+import type { Principal } from '../../services/identity/access.js';
 
 export const RATE_WINDOW_MS = 60_000;
 

@@ -9,10 +9,10 @@ import {
   ListAssetsQuery,
   ProjectIdParams,
 } from '../../schemas/asset.js';
-import * as assets from '../../services/asset.service.js';
-import * as assetList from '../../services/asset-list.service.js';
-import * as batches from '../../services/batch.service.js';
-import { idList } from '../../services/task.service.js';
+import * as assets from '../../services/assets/asset.service.js';
+import * as assetList from '../../services/assets/asset-list.service.js';
+import * as batches from '../../services/projects/batch.service.js';
+import { idList } from '../../services/tasks/task.service.js';
 import { principalOf } from '../plugins/auth.js';
 import { created, ok } from '../reply.js';
 

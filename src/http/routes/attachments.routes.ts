@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { AttachmentsRequest } from '../../schemas/attachment.js';
-import { addAttachments } from '../../services/attachment.service.js';
+import { addAttachments } from '../../services/assets/attachment.service.js';
 import { principalOf } from '../plugins/auth.js';
 import { created } from '../reply.js';
 

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { ExportDownloadParams, ExportQuery, OverviewParams } from '../../schemas/export.js';
-import { createExport, openExportDownload } from '../../services/export.service.js';
-import { projectMetric } from '../../services/metrics.service.js';
+import { createExport, openExportDownload } from '../../services/exports/export.service.js';
+import { projectMetric } from '../../services/metrics/metrics.service.js';
 import { principalOf } from '../plugins/auth.js';
 import { ok } from '../reply.js';
 

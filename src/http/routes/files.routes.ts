@@ -5,8 +5,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { badRequest, notFound } from '../../errors.js';
 import { FileLinkParams } from '../../schemas/file.js';
-import { READ_URL_SECONDS, receiveUpload, resolveReadLink } from '../../services/file.service.js';
-import { type FileLink, fileStoreOf } from '../../services/file-url.js';
+import { READ_URL_SECONDS, receiveUpload, resolveReadLink } from '../../services/files/file.service.js';
+import { type FileLink, fileStoreOf } from '../../services/files/file-url.js';
 import { ok } from '../reply.js';
 
 /*

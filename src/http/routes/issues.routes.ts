@@ -8,7 +8,7 @@ import {
   ListIssuesQuery,
   UpdateIssueRequest,
 } from '../../schemas/issue.js';
-import * as issues from '../../services/issue.service.js';
+import * as issues from '../../services/issues/issue.service.js';
 import { principalOf } from '../plugins/auth.js';
 import { created, ok } from '../reply.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { ImportLabelsRequest } from '../../schemas/prelabel.js';
-import { importLabels } from '../../services/prelabel.service.js';
+import { importLabels } from '../../services/assets/prelabel.service.js';
 import { principalOf } from '../plugins/auth.js';
 import { ok } from '../reply.js';
 

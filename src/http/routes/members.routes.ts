@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
-import * as members from '../../services/member.service.js';
+import * as members from '../../services/identity/member.service.js';
 import {
   AddUsersRequest,
   AssignMembersRequest,

@@ -10,8 +10,8 @@ import {
   PluginResponseRequest,
   RerunPluginRequest,
 } from '../../schemas/plugin.js';
-import * as plugins from '../../services/plugin.service.js';
-import * as sessions from '../../services/plugin-session.service.js';
+import * as plugins from '../../services/plugins/plugin.service.js';
+import * as sessions from '../../services/plugins/plugin-session.service.js';
 import { principalOf } from '../plugins/auth.js';
 import { created, ok } from '../reply.js';
 

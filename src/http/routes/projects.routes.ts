@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { PaginationQuery, SortQuery } from '../../schemas/common.js';
 import { ProjectCreateRequest, ProjectUpdateRequest } from '../../schemas/project.js';
-import * as projects from '../../services/project.service.js';
+import * as projects from '../../services/projects/project.service.js';
 import { principalOf } from '../plugins/auth.js';
 import { created, ok } from '../reply.js';
 

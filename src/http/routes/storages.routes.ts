@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { ListFilesQuery, ListStoragesQuery, StorageCreateRequest, StorageIdParams } from '../../schemas/storage.js';
-import * as storages from '../../services/storage.service.js';
+import * as storages from '../../services/storages/storage.service.js';
 import { principalOf } from '../plugins/auth.js';
 import { created, ok } from '../reply.js';
 

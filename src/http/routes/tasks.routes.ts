@@ -15,9 +15,9 @@ import {
   TaskIdParams,
   UpdatePriorityRequest,
 } from '../../schemas/task.js';
-import * as bulk from '../../services/bulk-move.service.js';
-import * as tasks from '../../services/task.service.js';
-import * as work from '../../services/work.service.js';
+import * as bulk from '../../services/tasks/bulk-move.service.js';
+import * as tasks from '../../services/tasks/task.service.js';
+import * as work from '../../services/tasks/work.service.js';
 import { principalOf } from '../plugins/auth.js';
 import { ok } from '../reply.js';
 

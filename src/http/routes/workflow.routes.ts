@@ -8,8 +8,8 @@ import {
   WebhookLogsQuery,
   WebhookLogsResponse,
 } from '../../schemas/webhook.js';
-import { stageStatus } from '../../services/stage-status.service.js';
-import { listWebhookLogs, rerunWebhook } from '../../services/webhook.service.js';
+import { stageStatus } from '../../services/stages/stage-status.service.js';
+import { listWebhookLogs, rerunWebhook } from '../../services/webhooks/webhook.service.js';
 import { principalOf } from '../plugins/auth.js';
 import { ok } from '../reply.js';
 

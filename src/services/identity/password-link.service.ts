@@ -7,8 +7,8 @@ import type { Executor } from '../../store/db.js';
 import * as identityRepo from '../../store/repositories/identity.repository.js';
 import * as repo from '../../store/repositories/session.repository.js';
 import type { PasswordLinkRow } from '../../store/schema.js';
-import { isOrgRole, type OrgRole } from '../access.js';
-import { createUser, DEFAULT_BOOTSTRAP_EMAIL, normalizeEmail } from '../identity.service.js';
+import { isOrgRole, type OrgRole } from './access.js';
+import { createUser, DEFAULT_BOOTSTRAP_EMAIL, normalizeEmail } from './identity.service.js';
 import { hashToken } from './session.service.js';
 import { checkPassword, setPassword } from './sign-in.service.js';
 

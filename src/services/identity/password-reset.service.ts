@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { notFound } from '../../errors.js';
 import * as identityRepo from '../../store/repositories/identity.repository.js';
 import * as repo from '../../store/repositories/session.repository.js';
-import { normalizeEmail } from '../identity.service.js';
+import { normalizeEmail } from './identity.service.js';
 import { createPasswordLink, type PasswordLink } from './password-link.service.js';
 import { setPassword } from './sign-in.service.js';
 

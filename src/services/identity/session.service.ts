@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { newId } from '../../ids.js';
 import * as repo from '../../store/repositories/session.repository.js';
-import { isOrgRole, type Principal } from '../access.js';
+import { isOrgRole, type Principal } from './access.js';
 
 /** The console's session cookie; its value is a random token whose SHA-256 the store keeps. */
 export const SESSION_COOKIE = 'annotary_session';

@@ -6,7 +6,7 @@ import { describeError } from '../../log-safe.js';
 import * as identityRepo from '../../store/repositories/identity.repository.js';
 import * as repo from '../../store/repositories/session.repository.js';
 import type { Executor } from '../../store/db.js';
-import { authenticate, normalizeEmail } from '../identity.service.js';
+import { authenticate, normalizeEmail } from './identity.service.js';
 import { createSession } from './session.service.js';
 
 /** Sign-in attempts per minute: per account (e-mail) and per client address. */

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import { unfinishedPayloads } from '../../jobs/queue.js';
-import { WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJob } from '../../workflow/behaviors/webhook.js';
+import { WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJob } from '../../jobs/kinds.js';
 import type { Executor } from '../db.js';
 import type { WebhookFailureTable, WebhookLogTable } from '../schema.js';
 

@@ -5,7 +5,7 @@ import type { TaskRow } from '../../store/schema.js';
 import { adjudicate, type AdjudicationMethod } from '../consensus/adjudicate.js';
 import { bySubmission, makeCopy, retireCopies, roundCopies, subStageFor } from '../consensus/copies.js';
 import { agreementScore } from '../consensus/score.js';
-import { recordExit } from '../engine.js';
+import { recordExit } from '../stage-exit.js';
 import { consensusSubStages } from '../graph.js';
 import { type RoutingEnv, type StageBehavior, WAIT } from '../stage-behavior.js';
 import type { TaskAnswer, TaskState } from '../types.js';

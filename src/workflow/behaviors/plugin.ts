@@ -1,13 +1,5 @@
-import { queuesJobOnEntry, type StageEntryJob } from '../stage-behavior.js';
-
-/** Job kind of a plugin call (declared in jobs/registry.ts, handled by services/plugin-call.ts). */
-export const PLUGIN_CALL_JOB = 'plugin.call';
-
-/**
- * What a queued plugin call remembers. The job id is the call's session (sent to the plugin, and
- * matched when it answers), stable across the attempts of one call.
- */
-export type PluginCallJob = StageEntryJob;
+import { PLUGIN_CALL_JOB } from '../../jobs/kinds.js';
+import { queuesJobOnEntry } from '../stage-behavior.js';
 
 /**
  * A task entering a Plugin stage waits there while one call is queued with the move. The plugin

@@ -1,0 +1,64 @@
+/**
+ * The shape of the server, checked by `npm run check` (docs/architecture.md explains each rule).
+ * Layers, top to bottom: http/ and cli/ -> services/ -> workflow/ and jobs/ -> store/ and
+ * adapters/ (schemas/, errors, ids, config below all). An import points down or sideways within
+ * its layer, never up, and no chain of imports comes back to where it started.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'No module imports itself back through any chain, type-only imports included: move the shared ' +
+        'part into a module below both.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'store-adapters-stay-below',
+      severity: 'error',
+      comment:
+        'store/ and adapters/ are the floor: they know rows and outside systems, never workflow rules ' +
+        'or services (a job kind comes from jobs/kinds.ts).',
+      from: { path: '^src/(store|adapters)/' },
+      to: { path: '^src/(services|workflow|http|cli)/|^src/(server|job-handlers)\\.ts$' },
+    },
+    {
+      name: 'jobs-stay-below-services',
+      severity: 'error',
+      comment:
+        'jobs/ is the queue and the worker; services queue jobs, so jobs/ never imports a service. ' +
+        'Handlers are wired in src/job-handlers.ts, where the process is assembled.',
+      from: { path: '^src/jobs/' },
+      to: { path: '^src/(services|workflow|http|cli)/|^src/(server|job-handlers)\\.ts$' },
+    },
+    {
+      name: 'workflow-stays-below-services',
+      severity: 'error',
+      comment: 'workflow/ holds the routing rules; services call it, it never calls them.',
+      from: { path: '^src/workflow/' },
+      to: { path: '^src/(services|http|cli)/|^src/(server|job-handlers)\\.ts$' },
+    },
+    {
+      name: 'services-stay-below-http',
+      severity: 'error',
+      comment: 'services/ answer http/ and cli/; they never import a route, a plugin or the app.',
+      from: { path: '^src/services/' },
+      to: { path: '^src/(http|cli)/|^src/(server|job-handlers)\\.ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Type-only imports count: a circle of types is still two modules that cannot be read apart.
+    tsPreCompilationDeps: true,
+    // Resolves the `.js` suffixes of our NodeNext imports to the `.ts` sources.
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.json'],
+    },
+  },
+};

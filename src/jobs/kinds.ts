@@ -1,0 +1,36 @@
+/*
+ * The names and payloads of the application's job kinds. Whoever queues, handles or reads the
+ * jobs of a kind imports them from here: workflow behaviours queue them, services handle them,
+ * repositories look for the unfinished ones. This module imports nothing, so any layer may.
+ */
+
+/** Job kind of a webhook delivery (handled by services/webhooks/webhook-delivery.ts). */
+export const WEBHOOK_DELIVERY_JOB = 'webhook.deliver';
+
+/** Job kind of a plugin call (handled by services/plugins/plugin-call.ts). */
+export const PLUGIN_CALL_JOB = 'plugin.call';
+
+/**
+ * What a job queued by a stage on entry remembers. `enteredAt` is the task's stage_entered_at
+ * when it entered: a task that left the stage, or left and came back (which queued a job of its
+ * own), no longer matches, and the job is dropped. No URL or secret here: the handler reads the
+ * current settings when it runs.
+ */
+export interface StageEntryJob {
+  projectId: string;
+  taskId: string;
+  stageId: string;
+  enteredAt: string;
+}
+
+/**
+ * What a queued delivery remembers. The job id is the delivery id (X-Annotary-Delivery), so it
+ * stays the same across the attempts of one delivery.
+ */
+export type WebhookDeliveryJob = StageEntryJob;
+
+/**
+ * What a queued plugin call remembers. The job id is the call's session (sent to the plugin, and
+ * matched when it answers), stable across the attempts of one call.
+ */
+export type PluginCallJob = StageEntryJob;

@@ -1,0 +1,163 @@
+import type { AppContext } from '../../context.js';
+import { invalidField } from '../../errors.js';
+import { chunked } from '../../store/chunks.js';
+import type { Principal } from '../identity/access.js';
+import { batchResolver } from './asset.service.js';
+import { loadProject } from '../projects/project.service.js';
+
+export interface AssetListQuery {
+  page: number;
+  limit: number;
+  filters?: string | undefined;
+}
+
+interface AssetFilters {
+  ids?: string[];
+  externalIds?: string[];
+  isPreLabeled?: boolean;
+  batches?: string[];
+}
+
+function stringList(value: unknown, field: string): string[] {
+  const list = Array.isArray(value) ? value : [value];
+  if (!list.every((v) => typeof v === 'string') || list.length > 10_000) {
+    throw invalidField(field, 'must be a string or an array of strings');
+  }
+  return list as string[];
+}
+
+/** `filters` JSON of the asset listing: `_id`, `externalId`, `isPreLabeled`, `batches` (all of them). */
+export function parseAssetFilters(raw: string | undefined): AssetFilters {
+  if (raw === undefined || raw.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw invalidField('filters', 'must be a JSON object');
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw invalidField('filters', 'must be a JSON object');
+  const out: AssetFilters = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (key === '_id') out.ids = stringList(value, 'filters._id');
+    else if (key === 'externalId') out.externalIds = stringList(value, 'filters.externalId');
+    else if (key === 'batches') out.batches = stringList(value, 'filters.batches');
+    else if (key === 'isPreLabeled') {
+      if (typeof value !== 'boolean') throw invalidField('filters.isPreLabeled', 'must be true or false');
+      out.isPreLabeled = value;
+    } else throw invalidField(`filters.${key}`, 'cannot filter on this; use _id, externalId, isPreLabeled, batches');
+  }
+  return out;
+}
+
+export async function listAssets(ctx: AppContext, p: Principal, projectId: string, q: AssetListQuery) {
+  const db = ctx.store.db;
+  const { row } = await loadProject(db, p, projectId, 'readAll');
+  const f = parseAssetFilters(q.filters);
+  let base = db.selectFrom('assets as a').where('a.project_id', '=', row.id).where('a.deleted', '=', 0);
+  if (f.ids) base = base.where('a.id', 'in', f.ids.length ? f.ids : ['']);
+  if (f.externalIds) base = base.where('a.external_id', 'in', f.externalIds.length ? f.externalIds : ['']);
+  if (f.isPreLabeled !== undefined) {
+    const flag = f.isPreLabeled ? 1 : 0;
+    base = base.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('tasks as t')
+          .select('t.id')
+          .whereRef('t.asset_id', '=', 'a.id')
+          .where('t.type', '=', 'default')
+          .where('t.is_pre_labeled', '=', flag),
+      ),
+    );
+  }
+  if (f.batches?.length) {
+    const resolve = await batchResolver(db, row.id);
+    for (const ref of f.batches) {
+      const batchId = resolve(ref)?.id ?? ref;
+      base = base.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('asset_batches as ab')
+            .select('ab.asset_id')
+            .whereRef('ab.asset_id', '=', 'a.id')
+            .where('ab.batch_id', '=', batchId),
+        ),
+      );
+    }
+  }
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll('a')
+      .orderBy('a.created_at')
+      .orderBy('a.id')
+      .offset((q.page - 1) * q.limit)
+      .limit(q.limit)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  const ids = rows.map((r) => r.id);
+  const links = ids.length
+    ? await db.selectFrom('asset_batches').select(['asset_id', 'batch_id']).where('asset_id', 'in', ids).execute()
+    : [];
+  const tasks = ids.length
+    ? await db
+        .selectFrom('tasks')
+        .select(['id', 'asset_id', 'is_pre_labeled'])
+        .where('asset_id', 'in', ids)
+        .where('type', '=', 'default')
+        .where('deleted', '=', 0)
+        .execute()
+    : [];
+  const taskByAsset = new Map(tasks.map((t) => [t.asset_id, t]));
+  const batchesByAsset = new Map<string, string[]>();
+  for (const l of links) batchesByAsset.set(l.asset_id, [...(batchesByAsset.get(l.asset_id) ?? []), l.batch_id]);
+  const assets = rows.map((a) => {
+    const task = taskByAsset.get(a.id);
+    return {
+      _id: a.id,
+      project: a.project_id,
+      externalId: a.external_id,
+      data: a.data,
+      contextData: a.context_data === null ? null : (JSON.parse(a.context_data) as unknown),
+      metadata: a.metadata === null ? {} : (JSON.parse(a.metadata) as unknown),
+      storage: a.storage_id,
+      attachments: JSON.parse(a.attachments) as unknown,
+      batches: batchesByAsset.get(a.id) ?? [],
+      taskId: task?.id ?? null,
+      isPreLabeled: task?.is_pre_labeled === 1,
+      createdAt: a.created_at,
+      createdBy: a.created_by,
+    };
+  });
+  return { assets, total: Number(count.n) };
+}
+
+/** DELETE /project/{id}/assets: soft-deletes the assets and their tasks (copies included). */
+export async function deleteAssets(ctx: AppContext, p: Principal, projectId: string, assetIds: string[]) {
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const { row } = await loadProject(trx, p, projectId, 'import');
+    let deleted = 0;
+    for (const ids of chunked([...new Set(assetIds)])) {
+      const res = await trx
+        .updateTable('assets')
+        .set({ deleted: 1 })
+        .where('project_id', '=', row.id)
+        .where('deleted', '=', 0)
+        .where('id', 'in', ids)
+        .executeTakeFirst();
+      deleted += Number(res.numUpdatedRows);
+      await trx
+        .updateTable('tasks')
+        .set({ deleted: 1 })
+        .where('project_id', '=', row.id)
+        .where('asset_id', 'in', ids)
+        .execute();
+    }
+    await trx
+      .updateTable('projects')
+      .set((eb) => ({ asset_count: eb('asset_count', '-', deleted) }))
+      .where('id', '=', row.id)
+      .execute();
+    return { deletedCount: deleted };
+  });
+}

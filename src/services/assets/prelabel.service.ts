@@ -1,0 +1,191 @@
+import type { AppContext } from '../../context.js';
+import { invalid, invalidField, type FieldError } from '../../errors.js';
+import type { CategorySchema } from '../../schemas/category-schema.js';
+import { MAX_PRELABEL_ITEMS } from '../../schemas/prelabel.js';
+import { chunked } from '../../store/chunks.js';
+import type { Executor } from '../../store/db.js';
+import { validateAnswer } from '../../workflow/answer.js';
+import { startStage } from '../../workflow/graph.js';
+import type { TaskAnswer } from '../../workflow/types.js';
+import type { Principal } from '../identity/access.js';
+import { loadProject } from '../projects/project.service.js';
+import { projectInfo } from '../projects/project-view.js';
+
+interface PreLabel {
+  index: number;
+  assetId?: string;
+  externalId?: string;
+  answer: TaskAnswer;
+}
+
+export type SkipReason = 'not_found' | 'not_in_start' | 'consensus_copy' | 'duplicate';
+
+export interface Skipped {
+  index: number;
+  assetId?: string;
+  externalId?: string;
+  reason: SkipReason;
+  message: string;
+}
+
+const SHAPE = 'must be a JSON array of pre-labels, or a JSON string of one';
+
+/** `jsonContent` as sent: an array, or a JSON string holding one. */
+function itemsOf(jsonContent: string | unknown[]): unknown[] {
+  if (Array.isArray(jsonContent)) return jsonContent;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(jsonContent);
+  } catch {
+    throw invalidField('jsonContent', SHAPE);
+  }
+  if (!Array.isArray(parsed)) throw invalidField('jsonContent', SHAPE);
+  if (parsed.length > MAX_PRELABEL_ITEMS) {
+    throw invalidField('jsonContent', `must hold at most ${MAX_PRELABEL_ITEMS} items`);
+  }
+  return parsed;
+}
+
+/** Checks every item against the ontology (as a save, not a submit); any error refuses all. */
+function prepare(items: unknown[], schema: CategorySchema): PreLabel[] {
+  const errors: FieldError[] = [];
+  const out: PreLabel[] = [];
+  for (const [index, raw] of items.entries()) {
+    if (errors.length >= 50) break;
+    const base = `jsonContent[${index}]`;
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+      errors.push({ field: base, message: 'must be an object' });
+      continue;
+    }
+    // A JSON string is not cleaned of nulls by the HTTP layer: null counts as absent here too.
+    const item = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null)) as Record<string, unknown>;
+    const ref: Pick<PreLabel, 'assetId' | 'externalId'> = {};
+    for (const key of ['assetId', 'externalId'] as const) {
+      const value = item[key];
+      if (value === undefined) continue;
+      if (typeof value !== 'string' || !value) errors.push({ field: `${base}.${key}`, message: 'must be a string' });
+      else ref[key] = value;
+    }
+    if (item.assetId === undefined && item.externalId === undefined) {
+      errors.push({ field: `${base}.externalId`, message: 'externalId or assetId is required' });
+    }
+    const lists = ['objects', 'tools', 'classifications', 'relations'] as const;
+    const bad = lists.filter((k) => item[k] !== undefined && !Array.isArray(item[k]));
+    for (const k of bad) errors.push({ field: `${base}.${k}`, message: 'must be an array' });
+    if (bad.length) continue;
+    const answer = validateAnswer(
+      {
+        tools: item.tools as unknown[] | undefined,
+        objects: item.objects as unknown[] | undefined,
+        classifications: item.classifications as unknown[] | undefined,
+        relations: item.relations as unknown[] | undefined,
+      },
+      schema,
+      { submit: false },
+      base,
+    );
+    errors.push(...answer.errors);
+    out.push({ index, ...ref, answer: answer.value });
+  }
+  if (errors.length) throw invalid(errors.slice(0, 50));
+  return out;
+}
+
+interface TaskRef {
+  id: string;
+  asset_id: string;
+  stage_id: string;
+  type: string;
+}
+
+/** Asset ids of the project by asset id and by external id; tasks of those assets, locked on PostgreSQL. */
+async function resolve(trx: Executor, engine: string, projectId: string, labels: PreLabel[]) {
+  const byId = new Set<string>();
+  const byExternal = new Map<string, string>();
+  const live = trx
+    .selectFrom('assets')
+    .select(['id', 'external_id'])
+    .where('project_id', '=', projectId)
+    .where('deleted', '=', 0);
+  for (const part of chunked([...new Set(labels.flatMap((l) => (l.assetId ? [l.assetId] : [])))])) {
+    for (const a of await live.where('id', 'in', part).execute()) byId.add(a.id);
+  }
+  for (const part of chunked([...new Set(labels.flatMap((l) => (l.externalId ? [l.externalId] : [])))])) {
+    for (const a of await live.where('external_id', 'in', part).execute()) {
+      byExternal.set(a.external_id, a.id);
+    }
+  }
+  // By assetId first, then by externalId.
+  const assetOf = (l: PreLabel) =>
+    (l.assetId !== undefined && byId.has(l.assetId) ? l.assetId : undefined) ??
+    (l.externalId !== undefined ? byExternal.get(l.externalId) : undefined);
+  const tasks = new Map<string, TaskRef>();
+  const assetIds = [...new Set(labels.flatMap((l) => assetOf(l) ?? []))];
+  for (const part of chunked(assetIds)) {
+    const query = trx
+      .selectFrom('tasks')
+      .select(['id', 'asset_id', 'stage_id', 'type'])
+      .where('project_id', '=', projectId)
+      .where('deleted', '=', 0)
+      .where('asset_id', 'in', part);
+    // Locked so that a concurrent forward cannot move a task out of Start under our write.
+    for (const t of await (engine === 'postgres' ? query.forUpdate() : query).execute()) {
+      const seen = tasks.get(t.asset_id);
+      if (!seen || (seen.type !== 'default' && t.type === 'default')) tasks.set(t.asset_id, t);
+    }
+  }
+  return (l: PreLabel) => {
+    const assetId = assetOf(l);
+    return assetId === undefined ? undefined : tasks.get(assetId);
+  };
+}
+
+/**
+ * POST /import/labels: writes each item's answer onto its asset's task while the task still
+ * sits in the Start stage, and marks it pre-labeled; other items come back skipped with a
+ * reason. When one asset appears more than once, the last item wins.
+ */
+export async function importLabels(
+  ctx: AppContext,
+  p: Principal,
+  input: { project: string; jsonContent: string | unknown[] },
+) {
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const { row } = await loadProject(trx, p, input.project, 'import');
+    const info = projectInfo(row);
+    const labels = prepare(itemsOf(input.jsonContent), info.categorySchema);
+    const startId = startStage(info.stages)?.id;
+    const taskOf = await resolve(trx, ctx.store.engine, row.id, labels);
+    const skipped: Skipped[] = [];
+    const skip = (l: PreLabel, reason: SkipReason, message: string) => {
+      const { index, assetId, externalId } = l;
+      skipped.push({
+        index,
+        ...(assetId !== undefined && { assetId }),
+        ...(externalId !== undefined && { externalId }),
+        reason,
+        message,
+      });
+    };
+    const written = new Set<string>();
+    const now = new Date(ctx.clock.now()).toISOString();
+    for (const l of [...labels].reverse()) {
+      const task = taskOf(l);
+      if (!task) skip(l, 'not_found', 'no asset with this assetId or externalId in the project');
+      else if (task.type !== 'default') skip(l, 'consensus_copy', 'the task is a consensus copy');
+      else if (task.stage_id !== startId)
+        skip(l, 'not_in_start', `the task is in stage "${task.stage_id}", not in Start`);
+      else if (written.has(task.id)) skip(l, 'duplicate', 'a later item of the request pre-labels the same asset');
+      else {
+        written.add(task.id);
+        await trx
+          .updateTable('tasks')
+          .set({ answer: JSON.stringify(l.answer), is_pre_labeled: 1, updated_at: now, updated_by: p.email })
+          .where('id', '=', task.id)
+          .execute();
+      }
+    }
+    skipped.sort((a, b) => a.index - b.index);
+    return { imported: written.size, skipped };
+  });
+}

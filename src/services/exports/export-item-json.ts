@@ -1,0 +1,87 @@
+import type { HistoryPageRow, IssuePageRow, TaskPageRow } from '../../store/repositories/export.repository.js';
+import { issueView } from '../issues/issue-rules.js';
+
+/*
+ * The JSON text of one export item (DECISIONS section 7), written piece by piece to a sink
+ * rather than built as an object and stringified, or even as one string. Answers are stored as
+ * JSON text already: parsing them only to stringify them again was half the CPU time of a large
+ * export, and most of its garbage. So the stored text of an answer,
+ * `{"tools":[...],"classifications":[...],"relations":[...]}` as every writer stores it
+ * (validateAnswer's shape, JSON.stringify), is written as it is; any other form (an older or
+ * foreign row) goes the slow, normalizing way. Metadata and context data are stored JSON text too
+ * and go out unchanged. The large pieces (answers, metadata) reach the sink as the strings the
+ * database gave, never concatenated first: joining an item into one string, then into a chunk,
+ * copied every byte of an export twice more in V8's heap before it reached the zip.
+ */
+
+/** Where item JSON goes. Each piece is written out as it comes. */
+export interface JsonSink {
+  write(text: string): void;
+}
+
+const q = JSON.stringify;
+
+/** `"tools":[...],"classifications":[...],"relations":[...]` of a stored answer. */
+export function answerFields(text: string): string {
+  if (text.startsWith('{"tools":[') && text.endsWith(']}') && text.includes('],"relations":[')) {
+    return text.slice(1, -1);
+  }
+  const a = JSON.parse(text) as { tools?: unknown; objects?: unknown; classifications?: unknown; relations?: unknown };
+  const list = (v: unknown) => (Array.isArray(v) ? v : []);
+  return `"tools":${q(list(a.tools ?? a.objects))},"classifications":${q(list(a.classifications))},"relations":${q(list(a.relations))}`;
+}
+
+/** DECISIONS 7: the 0-1 consensus score as a percentage with two decimals, or null. */
+export function consensusAverage(score: number | null): number | null {
+  return score === null ? null : Math.round(score * 10_000) / 100;
+}
+
+function writeHistoryEntry(out: JsonSink, h: HistoryPageRow, stageNames: Map<string, string>): void {
+  out.write(
+    `{"_id":${q(h.id)},"taskHistory":${q(h.id)},"stage":${q(stageNames.get(h.stage_id) ?? h.stage_name)}` +
+      `,"stageId":${q(h.stage_id)},"duration":${h.duration},"idleDuration":0,"completedAt":${q(h.completed_at)}` +
+      `,"completedBy":${q(h.completed_by)},"submittedBy":${q(h.completed_by)},"reviewStatus":${q(h.review_status)}` +
+      `,"consensusId":${q(h.consensus_id)},"isSkipped":${h.is_skipped === 1},`,
+  );
+  out.write(answerFields(h.answer));
+  out.write('}');
+}
+
+export interface TaskItemOptions {
+  includeMetadata: boolean;
+  /** The task's history entries, oldest first; undefined leaves `stageHistory` out. */
+  history: HistoryPageRow[] | undefined;
+  stageNames: Map<string, string>;
+  batchNames: string[];
+}
+
+export function writeTaskItem(out: JsonSink, t: TaskPageRow, o: TaskItemOptions): void {
+  out.write(`{"asset":${q(t.data)},"assetId":${q(t.asset_id)},"externalId":${q(t.external_id)},"dataset":[]`);
+  if (o.includeMetadata) {
+    out.write(',"metadata":');
+    out.write(t.metadata ?? '{}');
+  }
+  out.write(`,"batches":${q(o.batchNames)},"contextData":`);
+  out.write(t.context_data ?? 'null');
+  out.write(
+    `,"task":{"taskId":${q(t.id)},"stage":${q(o.stageNames.get(t.stage_id) ?? t.stage_id)},"stageId":${q(t.stage_id)}` +
+      `,"updatedAt":${q(t.updated_at)},"updatedBy":${q(t.updated_by)},`,
+  );
+  out.write(answerFields(t.answer));
+  out.write(',"brushDataUrl":');
+  out.write(q(t.brush_data_url));
+  if (o.history) {
+    out.write(',"stageHistory":[');
+    o.history.forEach((h, i) => {
+      if (i) out.write(',');
+      writeHistoryEntry(out, h, o.stageNames);
+    });
+    out.write(']');
+  }
+  out.write(`,"totalDuration":${t.total_duration},"consensusAverage":${q(consensusAverage(t.consensus_score))}}}`);
+}
+
+/** The issue resource of GET /issues, plus the asset's externalId and the stage's name. */
+export function writeIssueItem(out: JsonSink, i: IssuePageRow, stageNames: Map<string, string>): void {
+  out.write(q({ ...issueView(i), externalId: i.external_id, stageName: stageNames.get(i.stage_id) ?? i.stage_id }));
+}

@@ -1,0 +1,144 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { putFileToSignedUrl, type UploadOutcome } from '../../adapters/signed-upload.js';
+import type { AppContext } from '../../context.js';
+import { AppError, invalidField, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { ExportDownloadParams, ExportQuery } from '../../schemas/export.js';
+import type { Stage } from '../../schemas/stage.js';
+import { listBatches } from '../../store/repositories/project.repository.js';
+import type { ProjectRow } from '../../store/schema.js';
+import type { Principal } from '../identity/access.js';
+import { issuePages, taskPages } from './export-items.js';
+import { checkExportLink, exportFileName, exportsDir, signExportLink, sweepExports } from './export-link.js';
+import { exportPlan, type ExportPlan } from './export-options.js';
+import { framed } from './export-chunks.js';
+import { writeSingleEntryZip } from './export-zip.js';
+import { loadProject } from '../projects/project.service.js';
+import { parseJson, projectStorage } from '../projects/project-view.js';
+import { folderPrefix, storageUrlSigner } from '../storages/storage.service.js';
+
+/*
+ * GET /export and /exportV3. Synchronous on purpose: the zip is streamed from the database to
+ * disk before the answer, so `exportPath` works the moment the client reads it (the Python
+ * client downloads it at once and has no notion of "not ready yet"). The database is read in
+ * pages and the file written as a stream, so memory stays flat; time grows with the project
+ * (see docs/benchmarks.md). With `exportStorageEnabled` the finished zip is then uploaded to the
+ * project's export storage and the link is that storage's signed URL.
+ */
+
+export async function createExport(ctx: AppContext, p: Principal, q: ExportQuery): Promise<{ exportPath: string }> {
+  const db = ctx.store.db;
+  const { row } = await loadProject(db, p, q.project, 'manage');
+  const stages = parseJson<Stage[]>(row.stages, []);
+  const plan = exportPlan(q, stages, await listBatches(db, row.id));
+  const target = await exportTarget(ctx, row);
+
+  const dir = exportsDir(ctx.config.dataDir);
+  await fs.promises.mkdir(dir, { recursive: true });
+  const now = ctx.clock.now();
+  await sweepExports(dir, Date.now());
+  const exportId = newId(now);
+  const fileName = exportFileName(exportId);
+  const file = path.join(dir, fileName);
+  const pages = plan.type === 'task' ? taskPages(db, row.id, plan, stages) : issuePages(db, row.id, plan, stages);
+  const started = Date.now();
+  const { bytes } = await writeSingleEntryZip(file, entryName(plan), framed(pages, plan.format), new Date(now));
+  ctx.log.info(
+    { projectId: row.id, exportId, type: plan.type, format: plan.format, bytes, ms: Date.now() - started },
+    'export written',
+  );
+
+  if (target.kind === 'local') {
+    return { exportPath: signExportLink(ctx.config.publicUrl, ctx.secretKey, fileName, now) };
+  }
+  try {
+    return { exportPath: await uploadToStorage(ctx, row, target, file, fileName) };
+  } finally {
+    await fs.promises.rm(file, { force: true });
+  }
+}
+
+/** The zip's one entry: `tasks.json`, `issues.ndjson`... (clients read the first entry). */
+function entryName(plan: ExportPlan): string {
+  return `${plan.type}s.${plan.format}`;
+}
+
+type ExportTarget = { kind: 'local' } | { kind: 'storage'; storageId: string; bucket: string; folder: string };
+
+/** Where the zip goes, checked before any work so a misconfigured project fails fast. */
+async function exportTarget(ctx: AppContext, row: ProjectRow): Promise<ExportTarget> {
+  const { enabled, storageId, bucket, path: storagePath } = projectStorage(row);
+  if (!enabled) return { kind: 'local' };
+  if (!storageId) {
+    throw invalidField('exportStorageId', 'exportStorageEnabled is set but the project names no export storage');
+  }
+  if (!bucket) {
+    throw invalidField('exportStorageBucket', 'exportStorageEnabled is set but the project names no bucket');
+  }
+  // Fails with 404 when the storage is unknown, deleted or of another organization.
+  const signer = await storageUrlSigner(ctx, row.organization_id, storageId);
+  signer.close();
+  const folder = folderPrefix(storagePath);
+  return { kind: 'storage', storageId, bucket, folder };
+}
+
+function uploadError(outcome: Exclude<UploadOutcome, { ok: true }>, bucket: string): AppError {
+  const code = outcome.code ? ` (${outcome.code})` : '';
+  if (outcome.status === 0) return new AppError('BAD_REQUEST', `the export storage could not be reached${code}`);
+  if (outcome.status === 404) {
+    return new AppError('NOT_FOUND', `bucket "${bucket}" of the export storage does not exist${code}`);
+  }
+  if (outcome.status === 401 || outcome.status === 403) {
+    return new AppError('FORBIDDEN', `the export storage refused the upload${code}`);
+  }
+  return new AppError('BAD_REQUEST', `the export storage refused the upload with status ${outcome.status}${code}`);
+}
+
+async function uploadToStorage(
+  ctx: AppContext,
+  row: ProjectRow,
+  target: Extract<ExportTarget, { kind: 'storage' }>,
+  file: string,
+  fileName: string,
+): Promise<string> {
+  const signer = await storageUrlSigner(ctx, row.organization_id, target.storageId);
+  try {
+    const ref = { bucket: target.bucket, key: `${target.folder}${fileName}` };
+    const outcome = await putFileToSignedUrl(await signer.upload(ref), file);
+    if (!outcome.ok) {
+      ctx.log.warn(
+        { projectId: row.id, storageId: target.storageId, status: outcome.status, code: outcome.code },
+        'export upload failed',
+      );
+      throw uploadError(outcome, target.bucket);
+    }
+    return await signer.read(ref);
+  } finally {
+    signer.close();
+  }
+}
+
+/** The local export a signed link names: 403 when tampered with or expired, 404 once swept. */
+export async function openExportDownload(
+  ctx: AppContext,
+  params: ExportDownloadParams,
+): Promise<{ stream: Readable; size: number; fileName: string }> {
+  const check = checkExportLink(ctx.secretKey, params, ctx.clock.now());
+  if (!check.ok) {
+    throw new AppError(
+      'FORBIDDEN',
+      check.reason === 'expired'
+        ? 'this export link has expired; export again for a new one'
+        : 'the signature of this export link is not valid',
+    );
+  }
+  const file = path.join(exportsDir(ctx.config.dataDir), check.file);
+  try {
+    const stat = await fs.promises.stat(file);
+    return { stream: fs.createReadStream(file), size: stat.size, fileName: check.file };
+  } catch {
+    throw notFound('export file');
+  }
+}

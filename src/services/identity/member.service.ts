@@ -1,0 +1,214 @@
+import type { AppContext } from '../../context.js';
+import { badRequest, conflict, invalidField, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { Executor } from '../../store/db.js';
+import * as identityRepo from '../../store/repositories/identity.repository.js';
+import * as projectRepo from '../../store/repositories/project.repository.js';
+import * as sessionRepo from '../../store/repositories/session.repository.js';
+import type { UserRow } from '../../store/schema.js';
+import { demandOrgAdmin, isProjectRole, type Principal } from './access.js';
+import { createUser, isEmail, normalizeEmail } from './identity.service.js';
+import { createPasswordLink } from './password-link.service.js';
+import { loadProject, getProject } from '../projects/project.service.js';
+
+/** Roles that members and invites may be given; there is one owner, made at bootstrap. */
+export const ASSIGNABLE_ORG_ROLES = ['admin', 'member'] as const;
+export type AssignableOrgRole = (typeof ASSIGNABLE_ORG_ROLES)[number];
+
+function ensureOrg(p: Principal, orgId: string): void {
+  // Another organization is invisible, like a project the caller cannot see.
+  if (orgId !== p.orgId) throw notFound('organization');
+  demandOrgAdmin(p);
+}
+
+function userView(u: UserRow) {
+  return { _id: u.id, email: u.email, name: u.name, organizationRole: u.org_role, createdAt: u.created_at };
+}
+
+function emailsOf(list: string[], field: string): string[] {
+  return list.map((raw, i) => {
+    if (!isEmail(raw)) throw invalidField(`${field}[${i}]`, 'must be an e-mail address');
+    return normalizeEmail(raw);
+  });
+}
+
+export async function listOrgUsers(ctx: AppContext, p: Principal, orgId: string) {
+  ensureOrg(p, orgId);
+  const users = await identityRepo.listOrgUsers(ctx.store.db, orgId);
+  return { users: users.map(userView), total: users.length };
+}
+
+/** Adds users to the organization, or changes the role of those already in it. */
+export async function addOrgUsers(
+  ctx: AppContext,
+  p: Principal,
+  orgId: string,
+  users: { email: string; organizationRole?: AssignableOrgRole | undefined }[],
+) {
+  ensureOrg(p, orgId);
+  const emails = emailsOf(
+    users.map((u) => u.email),
+    'users',
+  );
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const out: UserRow[] = [];
+    for (const [i, email] of emails.entries()) {
+      const role = users[i]?.organizationRole ?? 'member';
+      const existing = await identityRepo.findUserByEmail(trx, email);
+      if (existing && existing.organization_id !== orgId) {
+        throw conflict(`${email} already belongs to another organization`);
+      }
+      if (existing?.org_role === 'owner') {
+        out.push(existing);
+        continue;
+      }
+      if (existing) {
+        await trx.updateTable('users').set({ org_role: role }).where('id', '=', existing.id).execute();
+        out.push({ ...existing, org_role: role });
+        continue;
+      }
+      out.push(await createUser(trx, ctx.clock, { email, orgId, orgRole: role }));
+      await trx.deleteFrom('invites').where('organization_id', '=', orgId).where('email', '=', email).execute();
+    }
+    return { users: out.map(userView) };
+  });
+}
+
+/** Removes users from the organization: their keys stop working and their project roles go. */
+export async function removeOrgUsers(ctx: AppContext, p: Principal, orgId: string, list: string[]) {
+  ensureOrg(p, orgId);
+  const emails = emailsOf(list, 'users');
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const removed: string[] = [];
+    for (const email of emails) {
+      const user = await identityRepo.findUserByEmail(trx, email);
+      if (!user || user.organization_id !== orgId) continue;
+      if (user.org_role === 'owner') throw badRequest('the organization owner cannot be removed');
+      await removeUser(trx, orgId, user);
+      removed.push(email);
+    }
+    return { users: removed, removed: removed.length };
+  });
+}
+
+async function removeUser(trx: Executor, orgId: string, user: UserRow): Promise<void> {
+  const projectIds = trx.selectFrom('projects').select('id').where('organization_id', '=', orgId);
+  await trx
+    .deleteFrom('project_members')
+    .where('email', '=', user.email)
+    .where('project_id', 'in', projectIds)
+    .execute();
+  await trx.deleteFrom('api_keys').where('user_id', '=', user.id).execute();
+  await sessionRepo.deleteUserSignIn(trx, user.id);
+  await trx.deleteFrom('users').where('id', '=', user.id).execute();
+}
+
+export async function listInvites(ctx: AppContext, p: Principal, orgId: string) {
+  ensureOrg(p, orgId);
+  const rows = await ctx.store.db
+    .selectFrom('invites')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .orderBy('created_at')
+    .execute();
+  const invites = rows.map((r) => ({
+    _id: r.id,
+    email: r.email,
+    organizationRole: r.organization_role,
+    projectAssignments: JSON.parse(r.project_assignments) as unknown,
+    createdBy: r.created_by,
+    createdAt: r.created_at,
+  }));
+  return { invites, total: invites.length };
+}
+
+export interface InviteInput {
+  to: string[];
+  organizationRole?: AssignableOrgRole | undefined;
+  projectAssignments?: { projectId: string; projectRole: string }[] | undefined;
+}
+
+/**
+ * Records invites. Project roles are keyed by e-mail, so the assignments take effect at once:
+ * the invited person has them as soon as their user exists (accept link, CLI or POST users).
+ * Each invited person without an account gets a one-time accept link, answered to the caller
+ * (only its hash is stored): the invitee opens it, sets a password and is signed in.
+ */
+export async function createInvites(ctx: AppContext, p: Principal, orgId: string, input: InviteInput) {
+  ensureOrg(p, orgId);
+  const emails = emailsOf(input.to, 'to');
+  const assignments = input.projectAssignments ?? [];
+  const now = new Date(ctx.clock.now()).toISOString();
+  return ctx.store.db.transaction().execute(async (trx) => {
+    for (const [i, a] of assignments.entries()) {
+      if (!isProjectRole(a.projectRole)) {
+        throw invalidField(`projectAssignments[${i}].projectRole`, 'must be one of Manager, Lead, Reviewer, Labeler');
+      }
+      await loadProject(trx, p, a.projectId, 'manage').catch(() => {
+        throw invalidField(`projectAssignments[${i}].projectId`, 'no such project in this organization');
+      });
+    }
+    const links: { email: string; url: string; expiresAt: string }[] = [];
+    for (const email of emails) {
+      const user = await identityRepo.findUserByEmail(trx, email);
+      if (user && user.organization_id !== orgId) throw conflict(`${email} already belongs to another organization`);
+      await trx.deleteFrom('invites').where('organization_id', '=', orgId).where('email', '=', email).execute();
+      const inviteId = newId(ctx.clock.now());
+      await trx
+        .insertInto('invites')
+        .values({
+          id: inviteId,
+          organization_id: orgId,
+          email,
+          organization_role: input.organizationRole ?? 'member',
+          project_assignments: JSON.stringify(assignments),
+          created_by: p.email,
+          created_at: now,
+        })
+        .execute();
+      for (const a of assignments) {
+        await projectRepo.upsertMembers(trx, a.projectId, [{ email, role: a.projectRole }], now);
+      }
+      // A person who already has an account signs in as before (a forgotten password is a reset,
+      // not an invite): an accept link could otherwise set another member's, or the owner's, password.
+      if (!user)
+        links.push({ email, ...(await createPasswordLink(trx, ctx, { purpose: 'invite', email, orgId, inviteId })) });
+    }
+    return { invited: emails.length, links };
+  });
+}
+
+export async function deleteInvites(ctx: AppContext, p: Principal, orgId: string, list: string[]) {
+  ensureOrg(p, orgId);
+  const emails = emailsOf(list, 'to');
+  if (emails.length === 0) return { deleted: 0 };
+  const res = await ctx.store.db
+    .deleteFrom('invites')
+    .where('organization_id', '=', orgId)
+    .where('email', 'in', emails)
+    .executeTakeFirst();
+  return { deleted: Number(res.numDeletedRows) };
+}
+
+/** POST /project/{id}/assigned: gives each e-mail the role on the project. */
+export async function assignProjectMembers(
+  ctx: AppContext,
+  p: Principal,
+  projectId: string,
+  input: { assignees: string[]; role: string },
+) {
+  if (!isProjectRole(input.role)) throw invalidField('role', 'must be one of Manager, Lead, Reviewer, Labeler');
+  const emails = emailsOf(input.assignees, 'assignees');
+  const now = new Date(ctx.clock.now()).toISOString();
+  const role = input.role;
+  await ctx.store.db.transaction().execute(async (trx) => {
+    const { row } = await loadProject(trx, p, projectId, 'manage');
+    await projectRepo.upsertMembers(
+      trx,
+      row.id,
+      emails.map((email) => ({ email, role })),
+      now,
+    );
+  });
+  return { project: await getProject(ctx, p, projectId) };
+}

@@ -1,0 +1,140 @@
+import type { FieldError } from '../../errors.js';
+import type { Executor, Engine } from '../../store/db.js';
+import type { IssueRow, TaskRow } from '../../store/schema.js';
+
+/**
+ * The rules an issue's fields follow (DECISIONS section 6), its view, and the one way
+ * `tasks.open_issues_count` is kept exact.
+ */
+
+const POSITION_SHAPE = 'must be a stringified [x, y] (images) or a stringified character index (text)';
+
+/** `position` is `"[x, y]"` on images and `"<index>"` on text; anything else is refused. */
+export function positionError(raw: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.trim());
+  } catch {
+    return POSITION_SHAPE;
+  }
+  const finite = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+  if (Array.isArray(value) && value.length === 2 && value.every(finite)) return undefined;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return undefined;
+  return POSITION_SHAPE;
+}
+
+/** The `objectId`s of a task's answer (tools, classifications and relations). */
+export function answerObjectIds(answer: string): Set<string> {
+  const ids = new Set<string>();
+  const parsed = JSON.parse(answer) as Record<string, unknown>;
+  for (const key of ['tools', 'classifications', 'relations']) {
+    const list = parsed[key];
+    if (!Array.isArray(list)) continue;
+    for (const item of list) {
+      const id = (item as { objectId?: unknown } | null)?.objectId;
+      if (typeof id === 'string') ids.add(id);
+    }
+  }
+  return ids;
+}
+
+/**
+ * The codes an `errorSchema` declares. Accepted shapes (kept as sent by the project update):
+ * `{codes: [...]}` or `{errorCodes: [...]}`, whose items are strings, numbers, or objects naming
+ * their code in `code`, `value` or `key` (first found); an item may itself group further codes
+ * under `codes`, `errorCodes` or `children` (categories of codes).
+ */
+export function errorCodesOf(errorSchema: unknown): Set<string> {
+  const out = new Set<string>();
+  const walk = (node: unknown, depth: number): void => {
+    if (depth > 8 || node === null || node === undefined) return;
+    if (typeof node === 'string') out.add(node);
+    else if (typeof node === 'number' && Number.isFinite(node)) out.add(String(node));
+    else if (Array.isArray(node)) node.forEach((n) => walk(n, depth + 1));
+    else if (typeof node === 'object') {
+      const obj = node as Record<string, unknown>;
+      const named = [obj.code, obj.value, obj.key].find((v) => typeof v === 'string' || typeof v === 'number');
+      if (named !== undefined) out.add(String(named));
+      for (const k of ['codes', 'errorCodes', 'children']) walk(obj[k], depth + 1);
+    }
+  };
+  if (errorSchema && typeof errorSchema === 'object' && !Array.isArray(errorSchema)) {
+    const top = errorSchema as Record<string, unknown>;
+    walk(top.codes, 1);
+    walk(top.errorCodes, 1);
+  } else if (Array.isArray(errorSchema)) walk(errorSchema, 1);
+  return out;
+}
+
+/**
+ * Checks issue error codes against the project's settings: any code needs `errorCodesEnabled`,
+ * and each must be declared by `errorSchema`. Answers the codes without duplicates.
+ */
+export function checkErrorCodes(
+  codes: readonly string[],
+  settings: Record<string, unknown>,
+  errors: FieldError[],
+): string[] {
+  if (codes.length === 0) return [];
+  if (settings.errorCodesEnabled !== true) {
+    errors.push({ field: 'errorCodes', message: 'error codes are not enabled on this project (errorCodesEnabled)' });
+    return [];
+  }
+  const known = errorCodesOf(settings.errorSchema);
+  codes.forEach((code, i) => {
+    if (!known.has(code))
+      errors.push({ field: `errorCodes[${i}]`, message: "is not a code of the project's errorSchema" });
+  });
+  return [...new Set(codes)];
+}
+
+/** Reads a task for a change to its issues, locking its row on PostgreSQL so that concurrent
+ * changes to the same task's issues count one after the other (the count is then exact). */
+export async function lockTask(trx: Executor, engine: Engine, taskId: string): Promise<TaskRow | undefined> {
+  const query = trx.selectFrom('tasks').selectAll().where('id', '=', taskId).where('deleted', '=', 0);
+  return (engine === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+}
+
+/** Sets a task's `open_issues_count` from the issues table itself, never by increments. */
+export async function refreshOpenIssuesCount(trx: Executor, taskId: string): Promise<void> {
+  await trx
+    .updateTable('tasks')
+    .set((eb) => ({
+      open_issues_count: eb
+        .selectFrom('issues')
+        .select(eb.fn.countAll<number>().as('n'))
+        .where('issues.task_id', '=', taskId)
+        .where('issues.status', '=', 'Open')
+        .where('issues.deleted', '=', 0),
+    }))
+    .where('id', '=', taskId)
+    .execute();
+}
+
+export interface IssueComment {
+  _id: string;
+  content: string;
+  createdBy: string;
+  createdAt: string;
+}
+
+/** The issue record as every issue operation answers it. */
+export function issueView(row: IssueRow): Record<string, unknown> {
+  return {
+    _id: row.id,
+    project: row.project_id,
+    labelTask: row.task_id,
+    asset: row.asset_id,
+    stage: row.stage_id,
+    content: row.content,
+    position: row.position,
+    page: row.page,
+    objectId: row.object_id,
+    errorCodes: JSON.parse(row.error_codes) as string[],
+    status: row.status,
+    comments: JSON.parse(row.comments) as IssueComment[],
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

@@ -1,0 +1,200 @@
+import type { AppContext } from '../../context.js';
+import { AppError, badRequest, forbidden, invalid, notFound, type FieldError } from '../../errors.js';
+import { isId, newId } from '../../ids.js';
+import type { IssueStatus } from '../../schemas/issue.js';
+import type { Executor } from '../../store/db.js';
+import type { IssueRow } from '../../store/schema.js';
+import { can, type Principal, type ProjectRole } from '../identity/access.js';
+import {
+  answerObjectIds,
+  checkErrorCodes,
+  type IssueComment,
+  issueView,
+  lockTask,
+  positionError,
+  refreshOpenIssuesCount,
+} from './issue-rules.js';
+import { type LoadedProject, loadProject } from '../projects/project.service.js';
+import { projectSettings } from '../projects/project-view.js';
+import { loadTask } from '../tasks/task.service.js';
+
+export { listIssues } from './issue-list.js';
+
+export interface CreateIssueInput {
+  content: string;
+  labelTask: string;
+  position?: string | undefined;
+  page?: number | undefined;
+  objectId?: string | undefined;
+  errorCodes?: string[] | undefined;
+}
+
+const nowIso = (ctx: AppContext) => new Date(ctx.clock.now()).toISOString();
+
+function cleanContent(content: string, errors: FieldError[], field = 'content'): string {
+  const text = content.trim();
+  if (!text) errors.push({ field, message: 'must not be blank' });
+  return text;
+}
+
+/**
+ * POST /issues: anyone who may read the task (a Labeler: a task assigned to them) opens an
+ * issue on it; the task's open-issue count changes in the same transaction.
+ */
+export async function createIssue(ctx: AppContext, p: Principal, input: CreateIssueInput) {
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const { project } = await loadTask(trx, p, input.labelTask, 'read').catch((err: unknown) => {
+      if (err instanceof AppError && err.status === 404) {
+        throw new AppError('NOT_FOUND', 'task not found', [{ field: 'labelTask', message: 'no such task' }]);
+      }
+      throw err;
+    });
+    const task = await lockTask(trx, ctx.store.engine, input.labelTask);
+    if (!task) throw new AppError('NOT_FOUND', 'task not found', [{ field: 'labelTask', message: 'no such task' }]);
+    const errors: FieldError[] = [];
+    const content = cleanContent(input.content, errors);
+    if (input.position !== undefined) {
+      const problem = positionError(input.position);
+      if (problem) errors.push({ field: 'position', message: problem });
+    }
+    if (input.objectId !== undefined) {
+      if (input.position !== undefined) {
+        errors.push({ field: 'objectId', message: 'cannot be given together with position' });
+      } else if (!answerObjectIds(task.answer).has(input.objectId)) {
+        errors.push({ field: 'objectId', message: "no object of the task's answer has this objectId" });
+      }
+    }
+    const codes = checkErrorCodes(input.errorCodes ?? [], projectSettings(project.row), errors);
+    if (errors.length) throw invalid(errors);
+    const now = nowIso(ctx);
+    const row: IssueRow = {
+      id: newId(ctx.clock.now()),
+      project_id: task.project_id,
+      task_id: task.id,
+      asset_id: task.asset_id,
+      stage_id: task.stage_id,
+      content,
+      position: input.position?.trim() ?? null,
+      page: input.page ?? null,
+      object_id: input.objectId ?? null,
+      error_codes: JSON.stringify(codes),
+      status: 'Open',
+      comments: '[]',
+      created_by: p.email,
+      created_at: now,
+      updated_at: now,
+      deleted: 0,
+    };
+    await trx.insertInto('issues').values(row).execute();
+    await refreshOpenIssuesCount(trx, task.id);
+    return { issue: issueView(row) };
+  });
+}
+
+interface LoadedIssue {
+  issue: IssueRow;
+  project: LoadedProject;
+}
+
+/** Who may read an issue: readers of every task, its creator, and the assignee of its task. */
+function maySee(role: ProjectRole, p: Principal, issue: IssueRow, assignee: string | null): boolean {
+  return can(role, 'readAll') || issue.created_by === p.email || assignee === p.email;
+}
+
+/**
+ * An issue as the caller may see it: 404 when it, its task or its project is gone or invisible
+ * (or it is not in `projectId` when given), 403 when a Labeler's project is visible but the
+ * issue is not theirs. Locks the issue's task on PostgreSQL before reading the issue.
+ */
+async function loadIssue(
+  ctx: AppContext,
+  trx: Executor,
+  p: Principal,
+  issueId: string,
+  projectId?: string,
+): Promise<LoadedIssue> {
+  const ref = isId(issueId)
+    ? await trx
+        .selectFrom('issues')
+        .select('task_id')
+        .where('id', '=', issueId)
+        .where('deleted', '=', 0)
+        .executeTakeFirst()
+    : undefined;
+  const task = ref ? await lockTask(trx, ctx.store.engine, ref.task_id) : undefined;
+  const issue = task
+    ? await trx.selectFrom('issues').selectAll().where('id', '=', issueId).where('deleted', '=', 0).executeTakeFirst()
+    : undefined;
+  if (!task || !issue || (projectId !== undefined && projectId !== issue.project_id)) throw notFound('issue');
+  const project = await loadProject(trx, p, issue.project_id, 'read').catch((err: unknown) => {
+    if (err instanceof AppError && err.status === 404) throw notFound('issue');
+    throw err;
+  });
+  if (!maySee(project.role, p, issue, task.assignee)) throw forbidden('this issue is not on a task of yours');
+  return { issue, project };
+}
+
+/** Its creator, or anyone who may import (Lead, Manager), changes or deletes an issue. */
+function demandOwnerOrImport(loaded: LoadedIssue, p: Principal): void {
+  if (loaded.issue.created_by !== p.email && !can(loaded.project.role, 'import')) {
+    throw forbidden('only the creator of an issue, a Lead or a Manager may change it');
+  }
+}
+
+export interface UpdateIssueInput {
+  content?: string | undefined;
+  status?: IssueStatus | undefined;
+  errorCodes?: string[] | undefined;
+}
+
+/** POST /issues/{id}: content, status (Open|Resolved) and error codes; the count follows. */
+export async function updateIssue(ctx: AppContext, p: Principal, issueId: string, input: UpdateIssueInput) {
+  if (input.content === undefined && input.status === undefined && input.errorCodes === undefined) {
+    throw badRequest('the body must hold at least one of content, status, errorCodes');
+  }
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const loaded = await loadIssue(ctx, trx, p, issueId);
+    demandOwnerOrImport(loaded, p);
+    const errors: FieldError[] = [];
+    const patch: Partial<IssueRow> = { updated_at: nowIso(ctx) };
+    if (input.content !== undefined) patch.content = cleanContent(input.content, errors);
+    if (input.status !== undefined) patch.status = input.status;
+    if (input.errorCodes !== undefined) {
+      patch.error_codes = JSON.stringify(
+        checkErrorCodes(input.errorCodes, projectSettings(loaded.project.row), errors),
+      );
+    }
+    if (errors.length) throw invalid(errors);
+    await trx.updateTable('issues').set(patch).where('id', '=', loaded.issue.id).execute();
+    await refreshOpenIssuesCount(trx, loaded.issue.task_id);
+    return { issue: issueView({ ...loaded.issue, ...patch }) };
+  });
+}
+
+/** POST /issues/{id}/comment: anyone who may read the issue adds a comment to it. */
+export async function commentIssue(ctx: AppContext, p: Principal, issueId: string, content: string) {
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const { issue } = await loadIssue(ctx, trx, p, issueId);
+    const errors: FieldError[] = [];
+    const text = cleanContent(content, errors);
+    if (errors.length) throw invalid(errors);
+    const now = nowIso(ctx);
+    const comment: IssueComment = { _id: newId(ctx.clock.now()), content: text, createdBy: p.email, createdAt: now };
+    const comments = [...(JSON.parse(issue.comments) as IssueComment[]), comment];
+    const patch = { comments: JSON.stringify(comments), updated_at: now };
+    await trx.updateTable('issues').set(patch).where('id', '=', issue.id).execute();
+    return { issue: issueView({ ...issue, ...patch }) };
+  });
+}
+
+/** DELETE /issues/{id}?project=: soft-deletes the issue; the task's count follows. */
+export async function deleteIssue(ctx: AppContext, p: Principal, issueId: string, projectId?: string) {
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const loaded = await loadIssue(ctx, trx, p, issueId, projectId);
+    demandOwnerOrImport(loaded, p);
+    const now = nowIso(ctx);
+    await trx.updateTable('issues').set({ deleted: 1, updated_at: now }).where('id', '=', loaded.issue.id).execute();
+    await refreshOpenIssuesCount(trx, loaded.issue.task_id);
+    return { issue: { ...issueView({ ...loaded.issue, updated_at: now }), deleted: true } };
+  });
+}

@@ -1,0 +1,83 @@
+import type { AppContext } from '../../context.js';
+import { conflict, invalidField } from '../../errors.js';
+import { isId } from '../../ids.js';
+import { listBatches } from '../../store/repositories/project.repository.js';
+import { chunked } from '../../store/chunks.js';
+import type { Principal } from '../identity/access.js';
+import { type BatchInput, listBatchViews, upsertBatches } from './batches.js';
+import { loadProject } from './project.service.js';
+
+/** GET /batches/{projectId} */
+export async function getBatches(ctx: AppContext, p: Principal, projectId: string) {
+  const { row } = await loadProject(ctx.store.db, p, projectId, 'read');
+  const batches = await listBatchViews(ctx.store.db, row.id);
+  return { batches, total: batches.length };
+}
+
+/** POST /batches/{projectId}: a string creates one batch; an array creates the missing ones. */
+export async function postBatches(ctx: AppContext, p: Principal, projectId: string, input: string | BatchInput[]) {
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const { row } = await loadProject(trx, p, projectId, 'import');
+    if (typeof input === 'string') {
+      const name = input.trim();
+      const clash = await trx
+        .selectFrom('batches')
+        .select('id')
+        .where('project_id', '=', row.id)
+        .where('name', '=', name)
+        .executeTakeFirst();
+      if (clash) throw conflict(`a batch named "${name}" already exists`);
+    }
+    const batches = await upsertBatches(trx, ctx.clock, row.id, typeof input === 'string' ? [{ name: input }] : input);
+    return { batches, total: batches.length };
+  });
+}
+
+/** POST /assignBatches: adds assets to batches (by name or id), all or nothing. */
+export async function assignBatches(
+  ctx: AppContext,
+  p: Principal,
+  input: { batches: string | string[]; assets: string | string[]; project?: string | undefined },
+) {
+  const refs = Array.isArray(input.batches) ? input.batches : [input.batches];
+  const assetIds = [...new Set(Array.isArray(input.assets) ? input.assets : [input.assets])];
+  return ctx.store.db.transaction().execute(async (trx) => {
+    let projectId = input.project;
+    if (projectId === undefined) {
+      const first = isId(assetIds[0])
+        ? await trx.selectFrom('assets').select('project_id').where('id', '=', assetIds[0]).executeTakeFirst()
+        : undefined;
+      if (!first) throw invalidField('assets[0]', 'no such asset');
+      projectId = first.project_id;
+    }
+    const { row } = await loadProject(trx, p, projectId, 'import');
+    const batches = await listBatches(trx, row.id);
+    const resolved = refs.map((ref, i) => {
+      const b = batches.find((x) => x.id === ref) ?? batches.find((x) => x.name === ref);
+      if (!b) throw invalidField(`batches[${i}]`, `no batch "${ref}" in this project`);
+      return b;
+    });
+    const found = new Set<string>();
+    for (const part of chunked(assetIds)) {
+      const rows = await trx
+        .selectFrom('assets')
+        .select('id')
+        .where('project_id', '=', row.id)
+        .where('deleted', '=', 0)
+        .where('id', 'in', part)
+        .execute();
+      for (const r of rows) found.add(r.id);
+    }
+    const missing = assetIds.findIndex((id) => !found.has(id));
+    if (missing >= 0) throw invalidField(`assets[${missing}]`, 'no such asset in this project');
+    const links = assetIds.flatMap((asset_id) => resolved.map((b) => ({ asset_id, batch_id: b.id })));
+    for (const part of chunked(links, 10_000)) {
+      await trx
+        .insertInto('asset_batches')
+        .values(part)
+        .onConflict((oc) => oc.columns(['asset_id', 'batch_id']).doNothing())
+        .execute();
+    }
+    return { assets: assetIds.length, batches: resolved.map((b) => ({ _id: b.id, name: b.name })) };
+  });
+}

@@ -1,0 +1,191 @@
+import type { AppContext } from '../../context.js';
+import { badRequest, invalid, invalidField, notFound, type FieldError } from '../../errors.js';
+import { isId, newId } from '../../ids.js';
+import type { Executor } from '../../store/db.js';
+import * as repo from '../../store/repositories/project.repository.js';
+import type { ProjectPatch, ProjectRow } from '../../store/schema.js';
+import { DEFAULT_WORKFLOW, validateWorkflow } from '../../workflow/graph.js';
+import { assertStagesRemovable } from '../../workflow/stage-usage.js';
+import { demand, effectiveRole, type Principal, type ProjectPermission, type ProjectRole } from '../identity/access.js';
+import { type BatchInput, listBatchViews, upsertBatches } from './batches.js';
+import { normalizePctConfig, validateCategorySchema } from './ontology.js';
+import { parseJson, projectListItem, projectView, SETTING_KEYS } from './project-view.js';
+import { unknownPluginErrors } from '../plugins/plugin.service.js';
+
+export interface LoadedProject {
+  row: ProjectRow;
+  role: ProjectRole;
+}
+
+/**
+ * The project as the caller may see it: 404 when it does not exist or is invisible to the
+ * caller (its existence is not leaked), 403 when visible but the permission is missing.
+ */
+export async function loadProject(
+  db: Executor,
+  p: Principal,
+  projectId: string,
+  permission: ProjectPermission,
+): Promise<LoadedProject> {
+  const found = isId(projectId) ? await repo.findProjectForMember(db, projectId, p.email) : undefined;
+  const role = found ? effectiveRole(p, found.row.organization_id, found.memberRole) : undefined;
+  if (!found || !role) throw notFound('project');
+  demand(role, permission);
+  return { row: found.row, role };
+}
+
+async function fullView(db: Executor, row: ProjectRow, role?: ProjectRole) {
+  const [members, batches] = await Promise.all([repo.listMembers(db, row.id), listBatchViews(db, row.id)]);
+  return projectView(row, { members, batches, role });
+}
+
+export const PROJECT_SORT = { createdAt: 'created_at', updatedAt: 'updated_at', name: 'name' } as const;
+
+export async function listProjects(
+  ctx: AppContext,
+  p: Principal,
+  q: { page: number; limit: number; sort: string; name?: string | undefined },
+) {
+  const descending = q.sort.startsWith('-');
+  const key = (descending ? q.sort.slice(1) : q.sort) as keyof typeof PROJECT_SORT;
+  const sort = PROJECT_SORT[key];
+  if (!sort) throw invalidField('sort', `must be one of ${Object.keys(PROJECT_SORT).join(', ')}, optionally with -`);
+  const { rows, total } = await repo.listProjects(ctx.store.db, {
+    orgId: p.orgId,
+    memberEmail: p.orgRole === 'member' ? p.email : undefined,
+    offset: (q.page - 1) * q.limit,
+    limit: q.limit,
+    sort,
+    descending,
+    name: q.name,
+  });
+  return { projects: rows.map(projectListItem), total };
+}
+
+export async function getProject(ctx: AppContext, p: Principal, projectId: string) {
+  const { row, role } = await loadProject(ctx.store.db, p, projectId, 'read');
+  return fullView(ctx.store.db, row, role);
+}
+
+export interface ProjectCreateInput {
+  name: string;
+  description?: string | undefined;
+  type?: string | undefined;
+  pctConfig?: unknown;
+}
+
+export async function createProject(ctx: AppContext, p: Principal, input: ProjectCreateInput) {
+  const type = input.type === undefined || input.type === 'ango' ? 'standard' : input.type;
+  if (input.pctConfig !== undefined && type !== 'pct') {
+    throw invalidField('pctConfig', 'is only allowed on projects of type pct');
+  }
+  const name = input.name.trim();
+  if (!name) throw invalidField('name', 'must not be blank');
+  const pct = type === 'pct' ? normalizePctConfig(input.pctConfig ?? {}) : undefined;
+  if (pct && pct.errors.length) throw invalid(pct.errors);
+  const now = ctx.clock.now();
+  const iso = new Date(now).toISOString();
+  const row: ProjectRow = {
+    id: newId(now),
+    organization_id: p.orgId,
+    name,
+    description: input.description ?? '',
+    type,
+    owner_email: p.email,
+    category_schema: JSON.stringify({ tools: [], classifications: [], relations: [] }),
+    stages: JSON.stringify(DEFAULT_WORKFLOW),
+    settings: '{}',
+    pct_config: pct ? JSON.stringify(pct.value) : null,
+    queue_version: 0,
+    asset_count: 0,
+    deleted: 0,
+    created_at: iso,
+    updated_at: iso,
+  };
+  await ctx.store.db.transaction().execute(async (trx) => {
+    await repo.insertProject(trx, row);
+    await repo.upsertMembers(trx, row.id, [{ email: p.email, role: 'Manager' }], iso);
+  });
+  return fullView(ctx.store.db, row, 'Manager');
+}
+
+export type ProjectUpdateInput = Record<string, unknown> & {
+  name?: string;
+  description?: string;
+  categorySchema?: unknown;
+  stages?: unknown[];
+  batches?: BatchInput[];
+  pctConfig?: unknown;
+  deleted?: boolean;
+};
+
+const UPDATE_FIELDS = new Set<string>([
+  'name',
+  'description',
+  'categorySchema',
+  'stages',
+  'batches',
+  'pctConfig',
+  'deleted',
+  ...SETTING_KEYS,
+]);
+
+export async function updateProject(ctx: AppContext, p: Principal, projectId: string, input: ProjectUpdateInput) {
+  const given = Object.keys(input).filter((k) => UPDATE_FIELDS.has(k));
+  if (given.length === 0) {
+    throw badRequest(`the body must hold at least one of ${[...UPDATE_FIELDS].join(', ')}`);
+  }
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const { row, role } = await loadProject(trx, p, projectId, 'manage');
+    const patch: ProjectPatch = {};
+    const errors: FieldError[] = [];
+    if (input.name !== undefined) {
+      if (!input.name.trim()) errors.push({ field: 'name', message: 'must not be blank' });
+      patch.name = input.name.trim();
+    }
+    if (input.description !== undefined) patch.description = input.description;
+    if (input.categorySchema !== undefined) {
+      const checked = validateCategorySchema(input.categorySchema, row.type);
+      errors.push(...checked.errors);
+      patch.category_schema = JSON.stringify(checked.value);
+    }
+    if (input.stages !== undefined) {
+      const checked = validateWorkflow(input.stages);
+      errors.push(...checked.errors);
+      errors.push(...(await unknownPluginErrors(trx, row.organization_id, checked.value)));
+      patch.stages = JSON.stringify(checked.value);
+      patch.queue_version = row.queue_version + 1;
+    }
+    if (input.pctConfig !== undefined) {
+      if (row.type !== 'pct') errors.push({ field: 'pctConfig', message: 'is only allowed on projects of type pct' });
+      else {
+        const checked = normalizePctConfig(input.pctConfig);
+        errors.push(...checked.errors);
+        patch.pct_config = JSON.stringify(checked.value);
+      }
+    }
+    const settingsPatch = Object.fromEntries(
+      SETTING_KEYS.filter((k) => input[k] !== undefined).map((k) => [k, input[k]]),
+    );
+    if (Object.keys(settingsPatch).length) {
+      patch.settings = JSON.stringify({ ...parseJson(row.settings, {}), ...settingsPatch });
+    }
+    if (errors.length) throw invalid(errors);
+    if (patch.stages !== undefined) {
+      await assertStagesRemovable(trx, row.id, parseJson(row.stages, []), parseJson(patch.stages, []));
+    }
+    if (input.batches !== undefined) await upsertBatches(trx, ctx.clock, row.id, input.batches);
+    if (input.deleted !== undefined) patch.deleted = input.deleted ? 1 : 0;
+    patch.updated_at = new Date(ctx.clock.now()).toISOString();
+    await repo.updateProject(trx, row.id, patch);
+    const updated: ProjectRow = { ...row, ...patch } as ProjectRow;
+    return fullView(trx, updated, role);
+  });
+}
+
+export async function deleteProject(ctx: AppContext, p: Principal, projectId: string) {
+  const { row } = await loadProject(ctx.store.db, p, projectId, 'manage');
+  const now = new Date(ctx.clock.now()).toISOString();
+  await repo.updateProject(ctx.store.db, row.id, { deleted: 1, updated_at: now });
+  return { project: { _id: row.id, name: row.name, deleted: true } };
+}

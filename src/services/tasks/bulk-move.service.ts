@@ -1,0 +1,182 @@
+import type { AppContext } from '../../context.js';
+import { invalidField } from '../../errors.js';
+import type { Executor } from '../../store/db.js';
+import { chunked } from '../../store/chunks.js';
+import type { TaskRow } from '../../store/schema.js';
+import { releaseConsensusParent } from '../../workflow/consensus/copies.js';
+import { stageById } from '../../workflow/graph.js';
+import { moveTask, routeTask } from '../../workflow/engine.js';
+import { saveTask } from '../../workflow/routing.js';
+import { EMPTY_ANSWER, type TaskState } from '../../workflow/types.js';
+import type { Principal } from '../identity/access.js';
+import { batchResolver } from '../assets/asset.service.js';
+import { loadProject } from '../projects/project.service.js';
+import { output, routingFor } from './task-move.js';
+
+export interface TaskSelection {
+  taskIds?: string[] | undefined;
+  externalIds?: string[] | undefined;
+  assetIds?: string[] | undefined;
+  /** Batch ids or names. */
+  batches?: string[] | undefined;
+  fromStageIds?: string[] | undefined;
+}
+
+const nonEmpty = (list: string[]) => (list.length ? list : ['']);
+
+/** The ids of the project's live tasks that match every given filter; no filter means all. */
+export async function selectTaskIds(
+  trx: Executor,
+  projectId: string,
+  f: TaskSelection,
+  opts: { includeCopies: boolean },
+): Promise<string[]> {
+  let q = trx.selectFrom('tasks').select('id').where('project_id', '=', projectId).where('deleted', '=', 0);
+  if (f.taskIds) q = q.where('id', 'in', nonEmpty(f.taskIds));
+  if (f.externalIds) q = q.where('external_id', 'in', nonEmpty(f.externalIds));
+  if (f.assetIds) q = q.where('asset_id', 'in', nonEmpty(f.assetIds));
+  if (f.fromStageIds) q = q.where('stage_id', 'in', nonEmpty(f.fromStageIds));
+  if (f.batches) {
+    const resolve = await batchResolver(trx, projectId);
+    const ids = f.batches.map((ref) => resolve(ref)?.id ?? ref);
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('asset_batches as ab')
+          .select('ab.asset_id')
+          .whereRef('ab.asset_id', '=', 'tasks.asset_id')
+          .where('ab.batch_id', 'in', nonEmpty(ids)),
+      ),
+    );
+  }
+  // Consensus copies move with their parent; only a filter naming them by id moves them.
+  if (!opts.includeCopies) q = q.where('type', '=', 'default');
+  return (await q.orderBy('created_at').orderBy('id').execute()).map((r) => r.id);
+}
+
+async function loadRows(trx: Executor, ids: string[]): Promise<TaskRow[]> {
+  const rows: TaskRow[] = [];
+  for (const part of chunked(ids, 1000)) {
+    rows.push(
+      ...(await trx
+        .selectFrom('tasks')
+        .selectAll()
+        .where('id', 'in', part)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute()),
+    );
+  }
+  return rows;
+}
+
+/** POST /project/{id}/forward: tasks waiting in a Start or Hold stage move on by next[0]. */
+export async function forwardTasks(
+  ctx: AppContext,
+  p: Principal,
+  projectId: string,
+  input: { stageId: string; batches?: string[] | undefined; taskIds?: string[] | undefined },
+) {
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const { row } = await loadProject(trx, p, projectId, 'import');
+    const run = routingFor(trx, ctx, row, p.email);
+    const stage = stageById(run.env.project.stages, input.stageId);
+    if (!stage) throw invalidField('stageId', `no stage "${input.stageId}" in this project`);
+    if (stage.type !== 'Start' && stage.type !== 'Hold')
+      throw invalidField('stageId', 'only Start and Hold stages are forwarded');
+    const to = output(stage, 0);
+    const ids = await selectTaskIds(
+      trx,
+      row.id,
+      { fromStageIds: [stage.id], batches: input.batches, taskIds: input.taskIds },
+      { includeCopies: true },
+    );
+    for (const task of await loadRows(trx, ids)) {
+      const state: TaskState = { row: task, isNew: false };
+      await moveTask(state, to, run.env, { trigger: 'forward' });
+      await saveTask(trx, state.row);
+    }
+    await run.flushEffects();
+    return { forwarded: ids.length, stageId: stage.id };
+  });
+}
+
+export interface RequeueInput {
+  toStageId: string;
+  filters?: TaskSelection | undefined;
+  options?: { removeAnnotations?: boolean; removeAssignee?: boolean; removeStageHistory?: boolean } | undefined;
+}
+
+/**
+ * POST /project/{id}/requeueTasks: the chosen tasks enter `toStageId`, whose entry behaviour
+ * runs (a Logic stage routes again, a Webhook stage fires). Tasks resting in a stage with
+ * `preventRequeue` stay where they are.
+ */
+export async function requeueTasks(ctx: AppContext, p: Principal, projectId: string, input: RequeueInput) {
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const { row } = await loadProject(trx, p, projectId, 'import');
+    const run = routingFor(trx, ctx, row, p.email);
+    const stages = run.env.project.stages;
+    if (!stageById(stages, input.toStageId))
+      throw invalidField('toStageId', `no stage "${input.toStageId}" in this project`);
+    const filters = input.filters ?? {};
+    const opts = input.options ?? {};
+    const ids = await selectTaskIds(trx, row.id, filters, { includeCopies: filters.taskIds !== undefined });
+    const locked = new Set(stages.filter((s) => s.preventRequeue).map((s) => s.id));
+    let modified = 0;
+    for (const part of chunked(ids, 1000)) {
+      const rows = (await loadRows(trx, part)).filter((t) => !locked.has(t.stage_id));
+      if (opts.removeStageHistory && rows.length) {
+        await trx
+          .deleteFrom('task_history')
+          .where(
+            'task_id',
+            'in',
+            rows.map((t) => t.id),
+          )
+          .execute();
+      }
+      for (const task of rows) {
+        // A parent leaving its Consensus stage drops the copies still being worked.
+        await releaseConsensusParent(trx, stages, task, run.env.now());
+        const state: TaskState = { row: { ...task }, isNew: false };
+        if (opts.removeAnnotations) {
+          state.row.answer = JSON.stringify(EMPTY_ANSWER);
+          state.row.is_pre_labeled = 0;
+        }
+        if (opts.removeStageHistory) await routeTask(state, input.toStageId, run.env);
+        else await moveTask(state, input.toStageId, run.env, { trigger: 'requeue' });
+        // The assignee stays with the task unless asked otherwise (or the stage remembers one).
+        if (!opts.removeAssignee && state.row.assignee === null) state.row.assignee = task.assignee;
+        state.row.updated_by = p.email;
+        await saveTask(trx, state.row);
+        modified += 1;
+      }
+      await run.flushEffects();
+    }
+    return { modifiedCount: { modified, toStageId: input.toStageId } };
+  });
+}
+
+/** POST /project/{id}/updatePriority: sets the priority of the chosen tasks. */
+export async function updatePriority(
+  ctx: AppContext,
+  p: Principal,
+  projectId: string,
+  input: { filters?: TaskSelection | undefined; priority: number },
+) {
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const { row } = await loadProject(trx, p, projectId, 'import');
+    const filters = input.filters ?? {};
+    const ids = await selectTaskIds(trx, row.id, filters, { includeCopies: true });
+    const now = new Date(ctx.clock.now()).toISOString();
+    for (const part of chunked(ids)) {
+      await trx
+        .updateTable('tasks')
+        .set({ priority: input.priority, updated_at: now, updated_by: p.email })
+        .where('id', 'in', part)
+        .execute();
+    }
+    return { modifiedCount: ids.length, priority: input.priority };
+  });
+}

@@ -1,0 +1,125 @@
+import type { Stage } from '../../schemas/stage.js';
+import type { Executor } from '../../store/db.js';
+import { chunked } from '../../store/chunks.js';
+import type { TaskRow } from '../../store/schema.js';
+
+export interface AssetBrief {
+  id: string;
+  external_id: string;
+  data: string;
+  metadata: string | null;
+}
+
+/** Assets and batch ids of a page of tasks: two queries, whatever the page size. */
+export async function loadTaskExtras(
+  db: Executor,
+  tasks: readonly TaskRow[],
+): Promise<{ assets: Map<string, AssetBrief>; batches: Map<string, string[]> }> {
+  const assetIds = [...new Set(tasks.map((t) => t.asset_id))];
+  const assets = new Map<string, AssetBrief>();
+  const batches = new Map<string, string[]>();
+  for (const ids of chunked(assetIds)) {
+    const rows = await db
+      .selectFrom('assets')
+      .select(['id', 'external_id', 'data', 'metadata'])
+      .where('id', 'in', ids)
+      .execute();
+    for (const r of rows) assets.set(r.id, r);
+    const links = await db
+      .selectFrom('asset_batches')
+      .select(['asset_id', 'batch_id'])
+      .where('asset_id', 'in', ids)
+      .orderBy('batch_id')
+      .execute();
+    for (const l of links) {
+      const list = batches.get(l.asset_id) ?? [];
+      list.push(l.batch_id);
+      batches.set(l.asset_id, list);
+    }
+  }
+  return { assets, batches };
+}
+
+export interface TaskViewOptions {
+  includeAnswer: boolean;
+  stages: readonly Stage[];
+  asset: AssetBrief | undefined;
+  batches: string[];
+}
+
+/** The task record of DECISIONS section 4. */
+export function taskView(row: TaskRow, opts: TaskViewOptions): Record<string, unknown> {
+  const stage = opts.stages.find((s) => s.id === row.stage_id);
+  const view: Record<string, unknown> = {
+    _id: row.id,
+    project: row.project_id,
+    asset: {
+      _id: row.asset_id,
+      externalId: opts.asset?.external_id ?? row.external_id,
+      data: opts.asset?.data ?? null,
+    },
+    externalId: row.external_id,
+    stage: row.stage_id,
+    stageName: stage?.name ?? row.stage_id,
+    stageType: stage?.type ?? null,
+    status: row.status,
+    assignee: row.assignee,
+    batches: opts.batches,
+    priority: row.priority,
+    reviewStatus: row.review_status,
+    duration: row.duration,
+    totalDuration: row.total_duration,
+    openIssuesCount: row.open_issues_count,
+    isPreLabeled: row.is_pre_labeled === 1,
+    type: row.type,
+    parentTask: row.parent_task_id,
+    consensusScore: row.consensus_score,
+    brushDataUrl: row.brush_data_url,
+    medicalBrushDataUrl: row.medical_brush_data_url,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    updatedBy: row.updated_by,
+    completedAt: row.completed_at,
+    completedBy: row.completed_by,
+  };
+  if (opts.includeAnswer) view.answer = JSON.parse(row.answer) as unknown;
+  return view;
+}
+
+/** Keeps only the requested fields of a view (`_id` always stays). */
+export function project(view: Record<string, unknown>, fields: readonly string[] | undefined): Record<string, unknown> {
+  if (!fields || fields.length === 0) return view;
+  const out: Record<string, unknown> = { _id: view._id };
+  for (const f of fields) if (f in view) out[f] = view[f];
+  return out;
+}
+
+export const TASK_VIEW_FIELDS = [
+  '_id',
+  'project',
+  'asset',
+  'externalId',
+  'stage',
+  'stageName',
+  'stageType',
+  'status',
+  'assignee',
+  'batches',
+  'priority',
+  'answer',
+  'reviewStatus',
+  'duration',
+  'totalDuration',
+  'openIssuesCount',
+  'isPreLabeled',
+  'type',
+  'parentTask',
+  'consensusScore',
+  'brushDataUrl',
+  'medicalBrushDataUrl',
+  'createdAt',
+  'updatedAt',
+  'updatedBy',
+  'completedAt',
+  'completedBy',
+] as const;

@@ -1,0 +1,288 @@
+import { sql } from 'kysely';
+import type { AppContext } from '../../context.js';
+import { AppError, forbidden, invalid, invalidField, notFound } from '../../errors.js';
+import type { Stage } from '../../schemas/stage.js';
+import type { Executor } from '../../store/db.js';
+import type { TaskRow } from '../../store/schema.js';
+import { type AnswerInput, validateAnswer } from '../../workflow/answer.js';
+import { stageById } from '../../workflow/graph.js';
+import { saveTask } from '../../workflow/routing.js';
+import { can, canWorkStage, type Principal, type ProjectRole } from '../identity/access.js';
+import { loadProject } from '../projects/project.service.js';
+import { projectInfo } from '../projects/project-view.js';
+import { currentStage, fullTaskView, moveAndSave, output, routingFor } from './task-move.js';
+import { loadTask } from './task.service.js';
+
+/** Labelers work only tasks assigned to them; Reviewers and up any task of a stage they may work. */
+function demandWork(role: ProjectRole, p: Principal, stage: Stage, task: TaskRow): void {
+  if (!canWorkStage(role, stage.type)) throw forbidden(`your role cannot work ${stage.type} stages`);
+  if (!can(role, 'review') && task.assignee !== p.email) throw forbidden('this task is not assigned to you');
+}
+
+export interface AnnotateInput {
+  answer?: AnswerInput | undefined;
+  brushDataUrl?: string | undefined;
+  medicalBrushDataUrl?: string | undefined;
+  duration?: number | undefined;
+}
+
+/**
+ * POST /annotate/{taskId} (and GET with a body): replaces the answer in any stage; with
+ * `nextStage` also submits the task out of its stage.
+ */
+export async function annotate(
+  ctx: AppContext,
+  p: Principal,
+  taskId: string,
+  input: AnnotateInput,
+  opts: { nextStage: boolean; isPlugin: boolean },
+) {
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const { task, project } = await loadTask(trx, p, taskId);
+    const run = routingFor(trx, ctx, project.row, p.email);
+    const stage = currentStage(run, task);
+    if (opts.isPlugin) {
+      if (!can(project.role, 'import')) throw forbidden('plugin answers need the Lead or Manager role');
+    } else demandWork(project.role, p, stage, task);
+    const checked = validateAnswer(input.answer ?? {}, run.env.project.categorySchema, { submit: opts.nextStage });
+    if (checked.errors.length) throw invalid(checked.errors);
+    const now = run.env.now();
+    const row: TaskRow = {
+      ...task,
+      answer: JSON.stringify(checked.value),
+      brush_data_url: input.brushDataUrl ?? task.brush_data_url,
+      medical_brush_data_url: input.medicalBrushDataUrl ?? task.medical_brush_data_url,
+      duration: task.duration + (input.duration ?? 0),
+      total_duration: task.total_duration + (input.duration ?? 0),
+      updated_at: now,
+      updated_by: p.email,
+    };
+    if (!opts.nextStage) {
+      await saveTask(trx, row);
+      return fullTaskView(trx, row, run.env.project.stages);
+    }
+    const moved = await submitOut(run, trx, row, stage, opts.isPlugin);
+    return fullTaskView(trx, moved, run.env.project.stages);
+  });
+}
+
+async function submitOut(
+  run: ReturnType<typeof routingFor>,
+  trx: Executor,
+  row: TaskRow,
+  stage: Stage,
+  isPlugin: boolean,
+) {
+  switch (stage.type) {
+    case 'Label':
+      return moveAndSave(run, trx, row, output(stage, 0), { trigger: 'submit' });
+    case 'Hold':
+      return moveAndSave(run, trx, row, output(stage, 0), { trigger: 'forward' });
+    case 'Review':
+      return moveAndSave(run, trx, row, output(stage, 0), { trigger: 'review', reviewStatus: 'Accepted' });
+    case 'Plugin':
+      if (isPlugin) return moveAndSave(run, trx, row, output(stage, 0), { trigger: 'plugin' });
+      break;
+    default:
+      break;
+  }
+  throw new AppError(
+    'CONFLICT',
+    `a task in a ${stage.type} stage cannot be submitted${stage.type === 'Plugin' ? ' without isPlugin=true' : ''}`,
+  );
+}
+
+/** POST /review/{taskId}: Accepted leaves by next[0], Rejected by next[1]. */
+export async function review(ctx: AppContext, p: Principal, taskId: string, reviewStatus: 'Accepted' | 'Rejected') {
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const { task, project } = await loadTask(trx, p, taskId);
+    const run = routingFor(trx, ctx, project.row, p.email);
+    const stage = currentStage(run, task);
+    if (stage.type !== 'Review')
+      throw new AppError('CONFLICT', `the task is in a ${stage.type} stage, not a Review stage`);
+    demandWork(project.role, p, stage, task);
+    const to = output(stage, reviewStatus === 'Accepted' ? 0 : 1);
+    const row = { ...task, updated_at: run.env.now(), updated_by: p.email };
+    const moved = await moveAndSave(run, trx, row, to, { trigger: 'review', reviewStatus });
+    return fullTaskView(trx, moved, run.env.project.stages);
+  });
+}
+
+function mayTake(stage: Stage, role: ProjectRole, email: string): boolean {
+  if (stage.type !== 'Label' && stage.type !== 'Review') return false;
+  if (!canWorkStage(role, stage.type)) return false;
+  const allowed = stage.assignedTo ?? [];
+  return allowed.length === 0 || allowed.some((e) => e.toLowerCase() === email);
+}
+
+/**
+ * GET /project/{id}/next: the caller's next task in a stage (its own assigned task first, then
+ * the highest priority, then the oldest), assigned to the caller in one atomic statement so two
+ * callers never get the same task.
+ */
+export async function nextTask(ctx: AppContext, p: Principal, projectId: string, stageId: string | undefined) {
+  const db = ctx.store.db;
+  const { row, role } = await loadProject(db, p, projectId, 'read');
+  const stages = projectInfo(row).stages;
+  let candidates: Stage[];
+  if (stageId !== undefined) {
+    const stage = stageById(stages, stageId);
+    if (!stage) throw invalidField('stageId', `no stage "${stageId}" in this project`);
+    if (!mayTake(stage, role, p.email)) throw forbidden(`you may not take tasks from stage "${stageId}"`);
+    candidates = [stage];
+  } else {
+    candidates = stages.filter((s) => mayTake(s, role, p.email));
+  }
+  for (const stage of candidates) {
+    const task = await claimNext(ctx, row.id, stage, p.email);
+    if (task) return { task: await fullTaskView(db, task, stages) };
+  }
+  return { task: null };
+}
+
+async function claimNext(
+  ctx: AppContext,
+  projectId: string,
+  stage: Stage,
+  email: string,
+): Promise<TaskRow | undefined> {
+  const now = new Date(ctx.clock.now()).toISOString();
+  const postgres = ctx.store.engine === 'postgres';
+  if (!postgres || stage.consensusId === undefined)
+    return claimIn(ctx.store.db, postgres, projectId, stage.id, email, now);
+  // A consensus sub-stage on PostgreSQL: one person's /next calls take turns (a lock on the
+  // person and project, held to commit), so two calls at once cannot each pick a copy of one
+  // round before either sees the other's pick. SQLite runs writers one at a time anyway.
+  return ctx.store.db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`next:${projectId}:${email}`}, 0))`.execute(trx);
+    return claimIn(trx, postgres, projectId, stage.id, email, now);
+  });
+}
+
+async function claimIn(
+  db: Executor,
+  postgres: boolean,
+  projectId: string,
+  stageId: string,
+  email: string,
+  now: string,
+): Promise<TaskRow | undefined> {
+  const mine = await db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('stage_id', '=', stageId)
+    .where('deleted', '=', 0)
+    .where('assignee', '=', email)
+    .orderBy('priority', 'desc')
+    .orderBy('created_at')
+    .orderBy('id')
+    .executeTakeFirst();
+  if (mine) return mine;
+  // Atomic on both engines: a single UPDATE whose subquery picks a free task. On PostgreSQL,
+  // SKIP LOCKED lets concurrent callers pass over a row another caller is taking.
+  const pick = db
+    .selectFrom('tasks')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('stage_id', '=', stageId)
+    .where('deleted', '=', 0)
+    .where('assignee', 'is', null)
+    // Consensus copies are labelled independently: nobody is handed a copy of an asset whose
+    // other copy of the same round they hold or submitted (otherwise one person could agree
+    // with themselves). Other tasks pass the first test and never run the subquery.
+    .where((eb) =>
+      eb.or([
+        eb('tasks.type', '<>', 'consensus'),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('tasks as sibling')
+              .select('sibling.id')
+              .whereRef('sibling.parent_task_id', '=', 'tasks.parent_task_id')
+              .whereRef('sibling.consensus_id', '=', 'tasks.consensus_id')
+              .whereRef('sibling.id', '<>', 'tasks.id')
+              .where('sibling.deleted', '=', 0)
+              .where((s) => s.or([s('sibling.assignee', '=', email), s('sibling.completed_by', '=', email)])),
+          ),
+        ),
+      ]),
+    )
+    .orderBy('priority', 'desc')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1);
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const claimed = await db
+      .updateTable('tasks')
+      .set({ assignee: email, updated_at: now })
+      .where('id', '=', postgres ? pick.forUpdate().skipLocked() : pick)
+      .where('assignee', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    if (claimed) return claimed;
+    // Nothing free, or a concurrent caller won the row between our read and our write.
+    const free = await pick.executeTakeFirst();
+    if (!free) return undefined;
+  }
+  return undefined;
+}
+
+/** POST /task/assign: sets (or clears, without `user`) the assignee of tasks sitting in `stage`. */
+export async function assignTasks(
+  ctx: AppContext,
+  p: Principal,
+  input: { project: string; tasks: string[]; stage: string; user?: string | undefined },
+) {
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const { row } = await loadProject(trx, p, input.project, 'import');
+    const stage = stageById(projectInfo(row).stages, input.stage);
+    if (!stage) throw invalidField('stage', `no stage "${input.stage}" in this project`);
+    const user = input.user?.trim().toLowerCase();
+    if (user !== undefined) await assertAssignable(trx, row.id, row.organization_id, stage, user);
+    const ids = [...new Set(input.tasks)];
+    const found = ids.length
+      ? await trx
+          .selectFrom('tasks')
+          .select(['id', 'stage_id'])
+          .where('project_id', '=', row.id)
+          .where('deleted', '=', 0)
+          .where('id', 'in', ids)
+          .execute()
+      : [];
+    ids.forEach((id, i) => {
+      const t = found.find((f) => f.id === id);
+      if (!t) throw invalidField(`tasks[${i}]`, 'no such task in this project');
+      if (t.stage_id !== stage.id)
+        throw invalidField(`tasks[${i}]`, `the task is in stage "${t.stage_id}", not "${stage.id}"`);
+    });
+    if (ids.length) {
+      await trx
+        .updateTable('tasks')
+        .set({ assignee: user ?? null, updated_at: new Date(ctx.clock.now()).toISOString(), updated_by: p.email })
+        .where('id', 'in', ids)
+        .execute();
+    }
+    return { modifiedCount: ids.length, assignee: user ?? null };
+  });
+}
+
+async function assertAssignable(trx: Executor, projectId: string, orgId: string, stage: Stage, email: string) {
+  const allowed = stage.assignedTo ?? [];
+  if (allowed.length && !allowed.some((e) => e.toLowerCase() === email)) {
+    throw invalidField('user', `stage "${stage.id}" is limited to its assignedTo list`);
+  }
+  const member = await trx
+    .selectFrom('project_members')
+    .select('role')
+    .where('project_id', '=', projectId)
+    .where('email', '=', email)
+    .executeTakeFirst();
+  const user = await trx
+    .selectFrom('users')
+    .select(['organization_id', 'org_role'])
+    .where('email', '=', email)
+    .executeTakeFirst();
+  const orgAdmin = user?.organization_id === orgId && (user.org_role === 'owner' || user.org_role === 'admin');
+  if (!member && !orgAdmin) throw notFound(`project member ${email}`);
+}
