@@ -62,8 +62,8 @@ module.exports = {
       severity: 'error',
       comment:
         'The daily-work commands call the API through the client; only serve/worker and the admin ' +
-        'commands (serve.ts, admin-actions.ts) open the store and the services.',
-      from: { path: '^src/cli/', pathNot: '^src/cli/(serve|admin-actions)\\.ts$' },
+        'commands (serve.ts, admin-actions.ts, backup.ts) open the store and the services.',
+      from: { path: '^src/cli/', pathNot: '^src/cli/(serve|admin-actions|backup)\\.ts$' },
       to: { path: '^src/(services|store|http|workflow|jobs|adapters)/|^src/(server|context|job-handlers)\\.ts$' },
     },
   ],

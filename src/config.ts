@@ -160,6 +160,8 @@ function trustProxyVar(env: Env): boolean | number | string[] {
     }
   }
   return entries;
+}
+
 /** Passwords people set: long enough to resist guessing, short enough to hash cheaply. */
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 256;

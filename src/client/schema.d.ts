@@ -11,27 +11,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          metric: string;
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * One overview metric of a project
+     * @description The answer holds one property, named after the metric asked for.
+     */
+    get: operations['getProjectMetric'];
     put?: never;
     post?: never;
     delete?: never;
@@ -47,103 +31,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          /** @description true or false, any case */
-          isPlugin?: string;
-          /** @description true or false, any case */
-          nextStage?: string;
-        };
-        header?: never;
-        path: {
-          taskId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            answer?: {
-              classifications?: {
-                [key: string]: unknown;
-              }[];
-              objects?: {
-                [key: string]: unknown;
-              }[];
-              relations?: {
-                [key: string]: unknown;
-              }[];
-              tools?: {
-                [key: string]: unknown;
-              }[];
-            };
-            brushDataUrl?: string;
-            /** @description ms spent on this submission */
-            duration?: number;
-            medicalBrushDataUrl?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * Replace the answer of a task (GET with a body, as the contract names it)
+     * @description Replaces the annotations whatever the stage. `nextStage=true` also submits the task, moving it to the next stage. The same operation as POST.
+     */
+    get: operations['annotateTask'];
     put?: never;
-    post: {
-      parameters: {
-        query?: {
-          /** @description true or false, any case */
-          isPlugin?: string;
-          /** @description true or false, any case */
-          nextStage?: string;
-        };
-        header?: never;
-        path: {
-          taskId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            answer?: {
-              classifications?: {
-                [key: string]: unknown;
-              }[];
-              objects?: {
-                [key: string]: unknown;
-              }[];
-              relations?: {
-                [key: string]: unknown;
-              }[];
-              tools?: {
-                [key: string]: unknown;
-              }[];
-            };
-            brushDataUrl?: string;
-            /** @description ms spent on this submission */
-            duration?: number;
-            medicalBrushDataUrl?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * Replace the answer of a task
+     * @description The same as the GET form, for clients that cannot send a body with GET.
+     */
+    post: operations['annotateTaskPost'];
     delete?: never;
     options?: never;
     head?: never;
@@ -159,33 +57,8 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            assets: string | string[];
-            batches: string | string[];
-            project?: string;
-            projectId?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** Add assets to batches */
+    post: operations['assignBatches'];
     delete?: never;
     options?: never;
     head?: never;
@@ -201,42 +74,8 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            attachments: {
-              attachments: {
-                /** @enum {string} */
-                type: 'IMAGE' | 'VIDEO' | 'TEXT';
-                /** @description IMAGE: URL of a .png/.jpg/.jpeg file; VIDEO: URL of a .mp4 file; TEXT: plain text */
-                value: string;
-              }[];
-              /** @description the asset's URL, when no externalId */
-              data?: string;
-              /** @description finds the asset first */
-              externalId?: string;
-            }[];
-            project: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** Attach images, videos or text to assets */
+    post: operations['addAttachments'];
     delete?: never;
     options?: never;
     head?: never;
@@ -250,58 +89,14 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** List the batches of a project */
+    get: operations['listBatches'];
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            batches:
-              | string
-              | {
-                  _id?: string;
-                  name: string;
-                }[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * Create batches
+     * @description Answers every batch of the project, the new ones included.
+     */
+    post: operations['createBatch'];
     delete?: never;
     options?: never;
     head?: never;
@@ -315,55 +110,13 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** @description Writes a zip of the project (one JSON or NDJSON entry) and answers a key-less link to it that expires. */
-    get: {
-      parameters: {
-        query: {
-          /** @description JSON list of batch ids or names */
-          batches?: string;
-          /** @description JSON {"$gt": ISO date, "$lt": ISO date} */
-          createdAt?: string;
-          /** @description accepted and ignored */
-          doNotNotify?: string;
-          format?: 'json' | 'ndjson';
-          /** @description true or false, any case */
-          includeHistory?: string;
-          /** @description accepted and ignored */
-          includeIdleBlurDurations?: string;
-          /** @description true or false, any case */
-          includeMetadata?: string;
-          /** @description accepted and ignored */
-          includeOnlyKeyFrames?: string;
-          /** @description project id */
-          project: string;
-          /** @description accepted and ignored */
-          sendEmail?: string;
-          /** @description JSON list of stage ids or names; omitted = every stage */
-          stage?: string;
-          /** @description tasks: TODO, Completed, Archived; issues: Open, Resolved */
-          status?: string;
-          /** @description accepted and ignored */
-          taskTypes?: string;
-          /** @description task (default) or issue */
-          type?: string;
-          /** @description JSON {"$gt": ISO date, "$lt": ISO date} */
-          updatedAt?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * Export a project
+     * @description Writes a zip of the project (one JSON or NDJSON entry) and answers a link to it that needs no key and expires; with `exportStorageEnabled` the zip goes to the export storage and the link is its signed URL.
+     *
+     *     Writes a zip of the project (one JSON or NDJSON entry) and answers a key-less link to it that expires.
+     */
+    get: operations['exportProject'];
     put?: never;
     post?: never;
     delete?: never;
@@ -379,29 +132,13 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** @description The zip of an export. */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          expires: string;
-          file: string;
-          signature: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * Download the zip of an export
+     * @description The signed path is the credential: no API key, not rate limited. 403 once expired.
+     *
+     *     The zip of an export.
+     */
+    get: operations['downloadExport'];
     put?: never;
     post?: never;
     delete?: never;
@@ -417,57 +154,78 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** @description Writes a zip of the project (one JSON or NDJSON entry) and answers a key-less link to it that expires. */
-    get: {
+    /**
+     * Export a project (the same as /export)
+     * @description Writes a zip of the project (one JSON or NDJSON entry) and answers a key-less link to it that expires.
+     */
+    get: operations['exportProjectV3'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/file-explorer': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** @description Browses a storage one folder level at a time (folders and files, paged by scrollToken), or with upload: true imports the chosen files or the whole folder into projectId; more than 1000 files are imported by a background job. */
+    post: {
       parameters: {
-        query: {
-          /** @description JSON list of batch ids or names */
-          batches?: string;
-          /** @description JSON {"$gt": ISO date, "$lt": ISO date} */
-          createdAt?: string;
-          /** @description accepted and ignored */
-          doNotNotify?: string;
-          format?: 'json' | 'ndjson';
-          /** @description true or false, any case */
-          includeHistory?: string;
-          /** @description accepted and ignored */
-          includeIdleBlurDurations?: string;
-          /** @description true or false, any case */
-          includeMetadata?: string;
-          /** @description accepted and ignored */
-          includeOnlyKeyFrames?: string;
-          /** @description project id */
-          project: string;
-          /** @description accepted and ignored */
-          sendEmail?: string;
-          /** @description JSON list of stage ids or names; omitted = every stage */
-          stage?: string;
-          /** @description tasks: TODO, Completed, Archived; issues: Open, Resolved */
-          status?: string;
-          /** @description accepted and ignored */
-          taskTypes?: string;
-          /** @description task (default) or issue */
-          type?: string;
-          /** @description JSON {"$gt": ISO date, "$lt": ISO date} */
-          updatedAt?: string;
-        };
+        query?: never;
         header?: never;
         path?: never;
         cookie?: never;
       };
-      requestBody?: never;
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description batch ids or names */
+            batches?: string[];
+            bucket: string;
+            /** @description only files with these extensions (jpg, .png; any case) */
+            extensions?: string[];
+            /** @description with upload: the files to import, by name in the folder (or full key) */
+            files?: string[];
+            /** @description folder path; empty = the bucket root */
+            folder?: string;
+            /** @description entries per page (default 1000) */
+            limit?: number;
+            projectId?: string;
+            /** @description the previous answer scrollToken */
+            scrollToken?: string;
+            storageId: string;
+            /** @description import the files (or the whole folder) into projectId */
+            upload?: boolean;
+          };
+        };
+      };
       responses: {
         /** @description Default Response */
         200: {
           headers: {
+            'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+            'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+            'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
             [name: string]: unknown;
           };
           content?: never;
         };
+        400: components['responses']['BadRequest'];
+        401: components['responses']['Unauthorized'];
+        403: components['responses']['Forbidden'];
+        404: components['responses']['NotFound'];
+        429: components['responses']['TooManyRequests'];
+        500: components['responses']['InternalError'];
       };
     };
-    put?: never;
-    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -481,34 +239,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query: {
-          /** @description bucket or container; required with storageId */
-          bucket?: string;
-          /** @description a URL or key of the file store, a URL of a storage (with storageId), or any http(s) URL */
-          name: string;
-          /** @description project id; read permission */
-          project?: string;
-          /** @description a storage of the organization */
-          storageId?: string;
-          type?: 'assets' | 'segmentationModels' | 'brushes' | 'medicalBrushes' | 'exports' | 'instructions';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** A URL to read a file */
+    get: operations['getSignedUrl'];
     put?: never;
     post?: never;
     delete?: never;
@@ -524,35 +256,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query: {
-          /** @description bucket or container; required with storageId */
-          bucket?: string;
-          /** @description file name with its extension */
-          name: string;
-          /** @description project id; import permission */
-          project: string;
-          /** @description a storage of the organization */
-          storageId?: string;
-          /** @description folder of the file, default assets */
-          type?: 'assets' | 'segmentationModels' | 'brushes' | 'medicalBrushes' | 'exports' | 'instructions';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** A URL to PUT a file to (the file store or a storage bucket) */
+    get: operations['getUploadUrl'];
     put?: never;
     post?: never;
     delete?: never;
@@ -570,32 +275,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description array of {externalId | assetId, objects?, classifications?, relations?}, or a JSON string of one */
-            jsonContent: unknown[] | string;
-            project: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * Write pre-labels onto tasks still in the Start stage
+     * @description Tasks outside Start are reported in `skipped`, not changed.
+     */
+    post: operations['importLabels'];
     delete?: never;
     options?: never;
     head?: never;
@@ -609,68 +293,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          asset?: string;
-          createdBy?: string;
-          labelTask?: string;
-          limit?: number;
-          page?: number;
-          project?: string;
-          sort?: 'createdAt' | 'updatedAt' | '-createdAt' | '-updatedAt';
-          stage?: string;
-          status?: 'Open' | 'Resolved';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** List issues */
+    get: operations['listIssues'];
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            content: string;
-            /** @description codes of the project's errorSchema; only when errorCodesEnabled */
-            errorCodes?: string[];
-            /** @description id of the task the issue is about */
-            labelTask: string;
-            objectId?: string;
-            /** @description zero-indexed page or frame */
-            page?: number;
-            /** @description stringified [x, y] on images, or a stringified character index on text */
-            position?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** Raise an issue on a task */
+    post: operations['createIssue'];
     delete?: never;
     options?: never;
     head?: never;
@@ -686,58 +313,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          issueId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            content?: string;
-            /** @description codes of the project's errorSchema; only when errorCodesEnabled */
-            errorCodes?: string[];
-            /** @enum {string} */
-            status?: 'Open' | 'Resolved';
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
-    delete: {
-      parameters: {
-        query?: {
-          project?: string;
-        };
-        header?: never;
-        path: {
-          issueId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** Change the content, status or error codes of an issue */
+    post: operations['updateIssue'];
+    /** Delete an issue */
+    delete: operations['deleteIssue'];
     options?: never;
     head?: never;
     patch?: never;
@@ -752,32 +331,8 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          issueId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            content: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** Comment on an issue */
+    post: operations['commentIssue'];
     delete?: never;
     options?: never;
     head?: never;
@@ -791,30 +346,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          /** @description only projects whose name contains this text */
-          name?: string;
-          page?: number;
-          sort?: 'createdAt' | 'updatedAt' | 'name' | '-createdAt' | '-updatedAt' | '-name';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** List the projects of your organization */
+    get: operations['listProjects'];
     put?: never;
     post?: never;
     delete?: never;
@@ -830,102 +363,13 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          orgId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** List the open invitations */
+    get: operations['listInvites'];
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          orgId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @enum {string} */
-            organizationRole?: 'admin' | 'member';
-            projectAssignments?: {
-              projectId: string;
-              /** @enum {string} */
-              projectRole: 'Manager' | 'Lead' | 'Reviewer' | 'Labeler';
-            }[];
-            to: string[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                invited: number;
-                /** @description One accept link per invited person who has no account yet. Shown once (only a hash is stored): send it to the invitee. Inviting again makes a new link and voids the old one. */
-                links: {
-                  email: string;
-                  /** @description after ANNOTARY_INVITE_HOURS (default 7 days) */
-                  expiresAt: string;
-                  /** @description `<publicUrl>/invite/<token>`: one-time; the invitee sets a password there */
-                  url: string;
-                }[];
-              };
-              /** @enum {string} */
-              status: 'success';
-            };
-          };
-        };
-      };
-    };
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          orgId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            to: string[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** Invite people, optionally onto projects */
+    post: operations['createInvites'];
+    /** Withdraw invitations */
+    delete: operations['deleteInvites'];
     options?: never;
     head?: never;
     patch?: never;
@@ -938,83 +382,13 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          orgId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** List the members of your organization */
+    get: operations['listOrganizationUsers'];
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          orgId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            users: {
-              email: string;
-              /** @enum {string} */
-              organizationRole?: 'admin' | 'member';
-            }[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          orgId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            users: string[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** Add members, or change the role of existing ones */
+    post: operations['addOrganizationUsers'];
+    /** Remove members from your organization */
+    delete: operations['removeOrganizationUsers'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1063,23 +437,10 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              errors?: {
-                field: string;
-                message: string;
-              }[];
-              message: string;
-              /** @enum {string} */
-              status: 'fail' | 'error';
-            };
-          };
-        };
+        400: components['responses']['BadRequest'];
+        403: components['responses']['Forbidden'];
+        404: components['responses']['NotFound'];
+        500: components['responses']['InternalError'];
       };
     };
     put?: never;
@@ -1144,23 +505,90 @@ export interface paths {
             };
           };
         };
+        400: components['responses']['BadRequest'];
+        403: components['responses']['Forbidden'];
+        404: components['responses']['NotFound'];
+        500: components['responses']['InternalError'];
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/performance/{projectId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** @description Per person and per stage: tasks submitted, reviewed, accepted, rejected, time spent (ms) and issues raised, from the task history and the issues. Needs a role that reads all tasks. */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          projectId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description batch ids or names: only tasks whose asset is in any of them */
+            batches?: string[];
+            /** @description [from, to]: work done from `from` (inclusive) until `to` (exclusive); omitted = all time */
+            interval?: string[];
+          };
+        };
+      };
+      responses: {
         /** @description Default Response */
-        404: {
+        200: {
           headers: {
+            'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+            'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+            'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
             [name: string]: unknown;
           };
           content: {
             'application/json': {
-              errors?: {
-                field: string;
-                message: string;
-              }[];
-              message: string;
+              data: {
+                interval: {
+                  from: string | null;
+                  to: string | null;
+                };
+                performance: {
+                  accepted: number;
+                  issuesRaised: number;
+                  rejected: number;
+                  reviewed: number;
+                  stageId: string;
+                  stageName: string;
+                  stageType: string | null;
+                  submitted: number;
+                  /** @description ms, as reported with the work */
+                  timeSpent: number;
+                  /** @description e-mail of the person */
+                  user: string;
+                }[];
+                total: number;
+              };
               /** @enum {string} */
-              status: 'fail' | 'error';
+              status: 'success';
             };
           };
         };
+        400: components['responses']['BadRequest'];
+        401: components['responses']['Unauthorized'];
+        403: components['responses']['Forbidden'];
+        404: components['responses']['NotFound'];
+        429: components['responses']['TooManyRequests'];
+        500: components['responses']['InternalError'];
       };
     };
     delete?: never;
@@ -1176,65 +604,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          page?: number;
-          project?: string;
-          session?: string;
-          sort?: 'createdAt' | '-createdAt';
-          stageId?: string;
-          taskId?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** The log of a plugin session, or of a project */
+    get: operations['listPluginLogs'];
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            logs?: (
-              | string
-              | {
-                  [key: string]: unknown;
-                }
-            )[];
-            message?: string;
-            /** @description the session of the call */
-            session: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** Log lines of a plugin session */
+    post: operations['writePluginLog'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1250,65 +624,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            duration?: number;
-            /** @description true (or a message) when the plugin could not process the task */
-            error?: boolean | string;
-            /** @description with error: what went wrong */
-            message?: string;
-            /** @description the answer {tools|objects, classifications, relations}, or {answer: {...}} */
-            response?: {
-              answer?: {
-                classifications?: {
-                  [key: string]: unknown;
-                }[];
-                objects?: {
-                  [key: string]: unknown;
-                }[];
-                relations?: {
-                  [key: string]: unknown;
-                }[];
-                tools?: {
-                  [key: string]: unknown;
-                }[];
-              };
-              classifications?: {
-                [key: string]: unknown;
-              }[];
-              objects?: {
-                [key: string]: unknown;
-              }[];
-              relations?: {
-                [key: string]: unknown;
-              }[];
-              tools?: {
-                [key: string]: unknown;
-              }[];
-            };
-            /** @description the session of the call */
-            session: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * A plugin's answer for the task of a session
+     * @description Writes the answer and moves the task on; with `error` the task stays and the stage warns.
+     */
+    post: operations['submitPluginResponse'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1322,56 +642,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          page?: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** List the plugins of your organization */
+    get: operations['listPlugins'];
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            name: string;
-            /** @description sent as the Secret header of every call; stored encrypted, never returned */
-            secret: string;
-            /** @description http(s) URL the calls are POSTed to */
-            url: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** Register a plugin */
+    post: operations['createPlugin'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1388,26 +663,8 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          pluginId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** Delete a plugin */
+    delete: operations['deletePlugin'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1422,73 +679,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            description?: string | null;
-            name: string;
-            pctConfig?:
-              | ({
-                  /** @default false */
-                  allowOverlapping?: boolean | null;
-                  externalValidation?:
-                    | ({
-                        /** @default  */
-                        apiUrl?: string | null;
-                        /** @default false */
-                        enabled?: boolean | null;
-                        frameNumbers?: number | string | null;
-                        /** @default false */
-                        singleFrame?: boolean | null;
-                        /** @default false */
-                        specificFrame?: boolean | null;
-                      } & {
-                        [key: string]: unknown;
-                      })
-                    | null;
-                  /** @default false */
-                  segmentationMode?: boolean | null;
-                  segmentationValidation?:
-                    | ({
-                        /** @default 100 */
-                        completeCoverage?: number | null;
-                        /** @default false */
-                        enabled?: boolean | null;
-                      } & {
-                        [key: string]: unknown;
-                      })
-                    | null;
-                  /** @default false */
-                  trackingMultipleSensors?: boolean | null;
-                } & {
-                  [key: string]: unknown;
-                })
-              | null;
-            /**
-             * @default standard
-             * @enum {string|null}
-             */
-            type?: 'standard' | 'pct' | 'iframe' | 'ango' | null;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * Create a project
+     * @description A new project gets the default workflow Start, Label, Complete and you as its Manager.
+     */
+    post: operations['createProject'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1502,27 +697,31 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** Get a project with its ontology, workflow and your role on it */
+    get: operations['getProject'];
     put?: never;
+    /**
+     * Update a project (ontology, workflow, settings)
+     * @description Only the fields sent change. A new `stages` list is checked as a graph; tasks in a removed stage make the update fail. `categorySchema`, `stages`, `pluginConfig` and `errorSchema` keep unknown properties.
+     */
+    post: operations['updateProject'];
+    /** Delete a project (soft delete) */
+    delete: operations['deleteProject'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/project/{projectId}/assetBuilderTemplates': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** @description Adds an asset builder template (HTML with {{column}} placeholders) to the project's assetBuilderTemplates. Needs the Manager role. */
     post: {
       parameters: {
         query?: never;
@@ -1535,238 +734,31 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
-            assetBuilderTemplates?:
-              | {
-                  [key: string]: unknown;
-                }[]
-              | null;
-            batches?:
-              | {
-                  /** @description 24 lowercase hex characters */
-                  _id?: string;
-                  name: string;
-                }[]
-              | null;
-            benchmarkCutoff?: boolean | null;
-            benchmarkEnabled?: boolean | null;
-            benchmarkRatio?: number | null;
-            categorySchema?: components['schemas']['def-4'];
-            deleted?: boolean | null;
-            description?: string | null;
-            errorCodesEnabled?: boolean | null;
-            errorSchema?: {
+            /** @description column naming the batch */
+            batchColumn?: string;
+            /** @description the columns of the rows the template is filled from */
+            data_config: {
+              [key: string]: {
+                /** @description export the column with the asset (default true) */
+                include_in_export?: boolean;
+                /** @description where the value lives: public, a storage id, ... */
+                storage?: string;
+                /** @description kind of value: text, image, video, url, ... */
+                type: string;
+              } & {
+                [key: string]: unknown;
+              };
+            };
+            description?: string;
+            /** @description column giving the externalId */
+            external_id_column: string;
+            name: string;
+            /** @description how columns become pre-labels; kept as sent */
+            pre_label_config?: {
               [key: string]: unknown;
-            } | null;
-            exportStorageBucket?: string | null;
-            exportStorageEnabled?: boolean | null;
-            exportStorageId?: string | null;
-            exportStoragePath?: string | null;
-            gcSyncEnabled?: boolean | null;
-            /** @description seconds */
-            idleTimeout?: number | null;
-            instructions?: string | null;
-            name?: string | null;
-            ocrLanguage?: string | null;
-            pctConfig?:
-              | ({
-                  /** @default false */
-                  allowOverlapping?: boolean | null;
-                  externalValidation?:
-                    | ({
-                        /** @default  */
-                        apiUrl?: string | null;
-                        /** @default false */
-                        enabled?: boolean | null;
-                        frameNumbers?: number | string | null;
-                        /** @default false */
-                        singleFrame?: boolean | null;
-                        /** @default false */
-                        specificFrame?: boolean | null;
-                      } & {
-                        [key: string]: unknown;
-                      })
-                    | null;
-                  /** @default false */
-                  segmentationMode?: boolean | null;
-                  segmentationValidation?:
-                    | ({
-                        /** @default 100 */
-                        completeCoverage?: number | null;
-                        /** @default false */
-                        enabled?: boolean | null;
-                      } & {
-                        [key: string]: unknown;
-                      })
-                    | null;
-                  /** @default false */
-                  trackingMultipleSensors?: boolean | null;
-                } & {
-                  [key: string]: unknown;
-                })
-              | null;
-            pluginPresets?:
-              | {
-                  [key: string]: unknown;
-                }[]
-              | null;
-            projectPlugins?: {
-              [key: string]: unknown;
-            } | null;
-            queueCountsEnabled?: boolean | null;
-            stages?:
-              | ({
-                  assignedTo?: string[] | null;
-                  /** @default true */
-                  autoForward?: boolean | null;
-                  consensusConfig?:
-                    | ({
-                        /**
-                         * @default majority
-                         * @enum {string|null}
-                         */
-                        adjudicationMethod?: 'majority' | 'union' | 'intersection' | 'first' | null;
-                        /** @default false */
-                        dynamicConsensus?: boolean | null;
-                        /** @default 5 */
-                        maxCopies?: number | null;
-                        /** @default 2 */
-                        minCopies?: number | null;
-                        threshold?: number | null;
-                        /**
-                         * @default 2
-                         * @enum {number|null}
-                         */
-                        version?: 1 | 2 | null;
-                      } & {
-                        [key: string]: unknown;
-                      })
-                    | null;
-                  /** @default false */
-                  consensusDynamic?: boolean | null;
-                  consensusId?: string | null;
-                  id: string;
-                  logic?:
-                    | ({
-                        /** @default [] */
-                        conditions?:
-                          | ({
-                              /** @description index into the Logic stage's next array */
-                              index: number;
-                              /** @enum {string} */
-                              type:
-                                | 'AnnotationType'
-                                | 'Annotator'
-                                | 'RandomSample'
-                                | 'Duration'
-                                | 'Batch'
-                                | 'IssueErrorCode';
-                              value?:
-                                | ({
-                                    /** @description batch names or ids */
-                                    batches?: string[] | null;
-                                    /** @description milliseconds */
-                                    duration?: number | null;
-                                    emails?: string[] | null;
-                                    errorCodes?: string[] | null;
-                                    /** @enum {string|null} */
-                                    operator?: 'lt' | 'gt' | 'eq' | null;
-                                    sampleRate?: number | null;
-                                    tools?:
-                                      | ({
-                                          filter: string[];
-                                        } & {
-                                          [key: string]: unknown;
-                                        })[]
-                                      | null;
-                                  } & {
-                                    [key: string]: unknown;
-                                  })
-                                | null;
-                            } & {
-                              [key: string]: unknown;
-                            })[]
-                          | null;
-                        /** @enum {string|null} */
-                        type?:
-                          | 'AnnotationType'
-                          | 'Annotator'
-                          | 'RandomSample'
-                          | 'Duration'
-                          | 'Batch'
-                          | 'IssueErrorCode'
-                          | null;
-                        value?: {
-                          [key: string]: unknown;
-                        } | null;
-                      } & {
-                        [key: string]: unknown;
-                      })
-                    | null;
-                  name?: string | null;
-                  next?: string[] | null;
-                  pluginConfig?: {
-                    [key: string]: unknown;
-                  } | null;
-                  pluginId?: string | null;
-                  position?:
-                    | ({
-                        x: number;
-                        y: number;
-                      } & {
-                        [key: string]: unknown;
-                      })
-                    | null;
-                  /** @default false */
-                  preventRequeue?: boolean | null;
-                  /** @default false */
-                  readOnly?: boolean | null;
-                  /** @default false */
-                  rememberAssignee?: boolean | null;
-                  /** @enum {string} */
-                  type:
-                    | 'Label'
-                    | 'Review'
-                    | 'Logic'
-                    | 'Plugin'
-                    | 'Webhook'
-                    | 'Consensus'
-                    | 'Hold'
-                    | 'Start'
-                    | 'Complete'
-                    | 'Archive';
-                  webhook?:
-                    | ({
-                        /**
-                         * @default no_auth
-                         * @enum {string|null}
-                         */
-                        authType?: 'no_auth' | 'secret' | 'bearer_token' | null;
-                        /**
-                         * @default POST
-                         * @enum {string|null}
-                         */
-                        method?: 'POST' | 'PUT' | null;
-                        /** @default 3 */
-                        retryCount?: number | null;
-                        /** @description HMAC secret when authType is secret */
-                        secret?: string | null;
-                        /** @default 30000 */
-                        timeout?: number | null;
-                        /** @description bearer token when authType is bearer_token */
-                        token?: string | null;
-                        /** Format: uri */
-                        url: string;
-                      } & {
-                        [key: string]: unknown;
-                      })
-                    | null;
-                } & {
-                  [key: string]: unknown;
-                })[]
-              | null;
-            tags?: string[] | null;
-            taskSkipEnabled?: boolean | null;
-            unassignSkippedTask?: boolean | null;
+            };
+            /** @description HTML with {{column}} placeholders */
+            template: string;
           };
         };
       };
@@ -1774,32 +766,22 @@ export interface paths {
         /** @description Default Response */
         200: {
           headers: {
+            'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+            'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+            'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
             [name: string]: unknown;
           };
           content?: never;
         };
+        400: components['responses']['BadRequest'];
+        401: components['responses']['Unauthorized'];
+        403: components['responses']['Forbidden'];
+        404: components['responses']['NotFound'];
+        429: components['responses']['TooManyRequests'];
+        500: components['responses']['InternalError'];
       };
     };
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1812,59 +794,12 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          /** @description JSON: _id, externalId, isPreLabeled, batches */
-          filters?: string;
-          limit?: number;
-          page?: number;
-        };
-        header?: never;
-        path: {
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** List the assets of a project */
+    get: operations['listAssets'];
     put?: never;
     post?: never;
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            assets: string[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** Delete assets and their tasks (soft delete) */
+    delete: operations['deleteAssets'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1879,34 +814,8 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            assignees: string[];
-            /** @enum {string} */
-            role: 'Manager' | 'Lead' | 'Reviewer' | 'Labeler';
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** Give members a role on a project */
+    post: operations['assignProjectMembers'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1922,27 +831,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** @description Form fields: `file` (JSON array, object or NDJSON of conversations) or `numberOfConversations`; `namingStrategy` (random, index, fileName); `priority`. */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * Create chat assets from a conversations file, or empty conversations
+     * @description Form fields: `file` (JSON array, object or NDJSON of conversations) or `numberOfConversations`; `namingStrategy` (random, index, fileName); `priority`.
+     */
+    post: operations['createChatAssets'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1958,48 +851,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: {
-          /** @description JSON array of batch ids applied to every asset */
-          batches?: string;
-        };
-        header?: never;
-        path: {
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            assets: {
-              /** @description batch ids or names */
-              batches?: string[];
-              contextData?: unknown;
-              /** @description http(s) URL of the file */
-              data: string;
-              externalId?: string;
-              metadata?: {
-                [key: string]: unknown;
-              };
-              /** @description storage id the file lives in */
-              storage?: string;
-            }[];
-            priority?: number;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * Import assets from URLs; each becomes a task
+     * @description Every asset gets a task that enters the Start stage and moves on at once (Plugin and Webhook stages are called in the background). Batches are named by id or name.
+     */
+    post: operations['importAssets'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2015,34 +871,8 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            batches?: string[];
-            stageId: string;
-            taskIds?: string[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** Forward the tasks waiting in a Start or Hold stage */
+    post: operations['forwardTasks'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2058,32 +888,13 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** @description Multipart `file` (.pdf .png .jpg .jpeg .txt .md .html .mp4); optional `storageId`, `bucket`. */
-    post: {
-      parameters: {
-        query?: {
-          /** @description bucket or container; required with storageId */
-          bucket?: string;
-          /** @description a storage of the organization */
-          storageId?: string;
-        };
-        header?: never;
-        path: {
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * Upload the instructions file of a project
+     * @description Stores the file and sets the project `instructions` to a link that serves it.
+     *
+     *     Multipart `file` (.pdf .png .jpg .jpeg .txt .md .html .mp4); optional `storageId`, `bucket`.
+     */
+    post: operations['uploadInstructions'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2097,28 +908,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          stageId?: string;
-        };
-        header?: never;
-        path: {
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * Take the next task to work on
+     * @description Assigns the task to you; `task` is null when no task waits in your stages.
+     */
+    get: operations['getNextTask'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2136,44 +930,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            filters?: {
-              assetIds?: string[];
-              batches?: string[];
-              externalIds?: string[];
-              fromStageIds?: string[];
-              taskIds?: string[];
-            };
-            options?: {
-              removeAnnotations?: boolean;
-              removeAssignee?: boolean;
-              removeStageHistory?: boolean;
-            };
-            toStageId: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * Move tasks to a stage
+     * @description Tasks chosen by `filters` move to `toStageId`; `options` clear annotations, assignee or history.
+     */
+    post: operations['requeueTasks'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2189,32 +950,8 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            stageId?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** Call the plugin again for the tasks waiting in Plugin stages */
+    post: operations['rerunPlugin'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2230,48 +967,8 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description a Webhook stage; all when omitted */
-            stageId?: string | null;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                webhook: {
-                  /** @description waiting tasks skipped: a delivery of theirs is still queued */
-                  alreadyQueued: number;
-                  /** @description deliveries queued */
-                  queued: number;
-                  /** @description the Webhook stages re-run */
-                  stageIds: string[];
-                };
-              };
-              /** @enum {string} */
-              status: 'success';
-            };
-          };
-        };
-      };
-    };
+    /** Send the webhook again for the tasks waiting in Webhook stages */
+    post: operations['rerunWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2285,196 +982,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                stages: (({
-                  assignedTo?: string[] | null;
-                  /** @default true */
-                  autoForward: boolean | null;
-                  consensusConfig?:
-                    | ({
-                        /**
-                         * @default majority
-                         * @enum {string|null}
-                         */
-                        adjudicationMethod: 'majority' | 'union' | 'intersection' | 'first' | null;
-                        /** @default false */
-                        dynamicConsensus: boolean | null;
-                        /** @default 5 */
-                        maxCopies: number | null;
-                        /** @default 2 */
-                        minCopies: number | null;
-                        threshold?: number | null;
-                        /**
-                         * @default 2
-                         * @enum {number|null}
-                         */
-                        version: 1 | 2 | null;
-                      } & {
-                        [key: string]: unknown;
-                      })
-                    | null;
-                  /** @default false */
-                  consensusDynamic: boolean | null;
-                  consensusId?: string | null;
-                  id: string;
-                  logic?:
-                    | ({
-                        /** @default [] */
-                        conditions:
-                          | ({
-                              /** @description index into the Logic stage's next array */
-                              index: number;
-                              /** @enum {string} */
-                              type:
-                                | 'AnnotationType'
-                                | 'Annotator'
-                                | 'RandomSample'
-                                | 'Duration'
-                                | 'Batch'
-                                | 'IssueErrorCode';
-                              value?:
-                                | ({
-                                    /** @description batch names or ids */
-                                    batches?: string[] | null;
-                                    /** @description milliseconds */
-                                    duration?: number | null;
-                                    emails?: string[] | null;
-                                    errorCodes?: string[] | null;
-                                    /** @enum {string|null} */
-                                    operator?: 'lt' | 'gt' | 'eq' | null;
-                                    sampleRate?: number | null;
-                                    tools?:
-                                      | ({
-                                          filter: string[];
-                                        } & {
-                                          [key: string]: unknown;
-                                        })[]
-                                      | null;
-                                  } & {
-                                    [key: string]: unknown;
-                                  })
-                                | null;
-                            } & {
-                              [key: string]: unknown;
-                            })[]
-                          | null;
-                        /** @enum {string|null} */
-                        type?:
-                          | 'AnnotationType'
-                          | 'Annotator'
-                          | 'RandomSample'
-                          | 'Duration'
-                          | 'Batch'
-                          | 'IssueErrorCode'
-                          | null;
-                        value?: {
-                          [key: string]: unknown;
-                        } | null;
-                      } & {
-                        [key: string]: unknown;
-                      })
-                    | null;
-                  name?: string | null;
-                  next?: string[] | null;
-                  pluginConfig?: {
-                    [key: string]: unknown;
-                  } | null;
-                  pluginId?: string | null;
-                  position?:
-                    | ({
-                        x: number;
-                        y: number;
-                      } & {
-                        [key: string]: unknown;
-                      })
-                    | null;
-                  /** @default false */
-                  preventRequeue: boolean | null;
-                  /** @default false */
-                  readOnly: boolean | null;
-                  /** @default false */
-                  rememberAssignee: boolean | null;
-                  /** @enum {string} */
-                  type:
-                    | 'Label'
-                    | 'Review'
-                    | 'Logic'
-                    | 'Plugin'
-                    | 'Webhook'
-                    | 'Consensus'
-                    | 'Hold'
-                    | 'Start'
-                    | 'Complete'
-                    | 'Archive';
-                  webhook?:
-                    | ({
-                        /**
-                         * @default no_auth
-                         * @enum {string|null}
-                         */
-                        authType: 'no_auth' | 'secret' | 'bearer_token' | null;
-                        /**
-                         * @default POST
-                         * @enum {string|null}
-                         */
-                        method: 'POST' | 'PUT' | null;
-                        /** @default 3 */
-                        retryCount: number | null;
-                        /** @description HMAC secret when authType is secret */
-                        secret?: string | null;
-                        /** @default 30000 */
-                        timeout: number | null;
-                        /** @description bearer token when authType is bearer_token */
-                        token?: string | null;
-                        /** Format: uri */
-                        url: string;
-                      } & {
-                        [key: string]: unknown;
-                      })
-                    | null;
-                } & {
-                  [key: string]: unknown;
-                }) & {
-                  /** @description live tasks waiting in the stage */
-                  taskCount: number;
-                  warnings: ({
-                    /** @description tasks waiting in the stage after a failure */
-                    failedCount?: number;
-                    /** @description webhook, plugin... */
-                    kind: string;
-                    lastError?: string;
-                    /** Format: date-time */
-                    lastFailedAt?: string;
-                  } & {
-                    [key: string]: unknown;
-                  })[];
-                })[];
-              };
-              /** @enum {string} */
-              status: 'success';
-            };
-          };
-        };
-      };
-    };
+    /** The workflow with live task counts and warnings per stage */
+    get: operations['getStageStatus'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2490,42 +999,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          /** @description batch id, or a JSON array of ids */
-          batches?: string;
-          /** @description comma-separated fields to return */
-          fields?: string;
-          /** @description JSON filter, see docs/api.md */
-          filter?: string;
-          /** @description true or false, any case */
-          includeAnswer?: string;
-          limit?: number;
-          page?: number;
-          /** @description createdAt, updatedAt, priority, externalId, status, stage, completedAt; - for descending */
-          sort?: string;
-          /** @description stage id, or a JSON array of ids */
-          stage?: string;
-          'status[eq]'?: 'Completed' | 'TODO' | 'Archived';
-        };
-        header?: never;
-        path: {
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * List the tasks of a project
+     * @description `fields` keeps only the named properties of each task; `includeAnswer=true` adds the answers.
+     */
+    get: operations['listTasks'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2543,39 +1021,8 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            filters?: {
-              assetIds?: string[];
-              batches?: string[];
-              externalIds?: string[];
-              fromStageIds?: string[];
-              taskIds?: string[];
-            };
-            priority: number;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** Set the priority of tasks */
+    post: operations['updateTaskPriority'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2589,56 +1036,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          page?: number;
-          stageId?: string;
-        };
-        header?: never;
-        path: {
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** @description newest first */
-                logs: {
-                  _id: string;
-                  attempt: number;
-                  /** Format: date-time */
-                  date: string;
-                  /** @description the X-Annotary-Delivery header of the request */
-                  deliveryId: string;
-                  /** @description why there was no (acceptable) answer */
-                  error: string | null;
-                  externalId: string;
-                  /** @description [<ISO date>][<status or error>] <externalId> */
-                  line: string;
-                  stageId: string;
-                  /** @description HTTP status of the answer */
-                  status: number | null;
-                  taskId: string;
-                }[];
-                total: number;
-              };
-              /** @enum {string} */
-              status: 'success';
-            };
-          };
-        };
-      };
-    };
+    /** The webhook delivery log, newest first */
+    get: operations['listWebhookLogs'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2656,33 +1055,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          taskId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @enum {string} */
-            reviewStatus: 'Accepted' | 'Rejected';
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * Accept or reject a task in a Review stage
+     * @description Accepted moves the task to the first `next` stage, Rejected to the second.
+     */
+    post: operations['reviewTask'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2709,6 +1086,9 @@ export interface paths {
         /** @description Default Response */
         200: {
           headers: {
+            'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+            'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+            'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
             [name: string]: unknown;
           };
           content: {
@@ -2746,6 +1126,12 @@ export interface paths {
             };
           };
         };
+        400: components['responses']['BadRequest'];
+        401: components['responses']['Unauthorized'];
+        403: components['responses']['Forbidden'];
+        404: components['responses']['NotFound'];
+        429: components['responses']['TooManyRequests'];
+        500: components['responses']['InternalError'];
       };
     };
     put?: never;
@@ -2811,6 +1197,7 @@ export interface paths {
             };
           };
         };
+        400: components['responses']['BadRequest'];
         /** @description Default Response */
         401: {
           headers: {
@@ -2828,6 +1215,8 @@ export interface paths {
             };
           };
         };
+        403: components['responses']['Forbidden'];
+        404: components['responses']['NotFound'];
         /** @description Default Response */
         429: {
           headers: {
@@ -2845,6 +1234,7 @@ export interface paths {
             };
           };
         };
+        500: components['responses']['InternalError'];
       };
     };
     /** Sign out: ends the session and clears the cookie */
@@ -2860,6 +1250,9 @@ export interface paths {
         /** @description Default Response */
         200: {
           headers: {
+            'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+            'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+            'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
             [name: string]: unknown;
           };
           content: {
@@ -2872,6 +1265,12 @@ export interface paths {
             };
           };
         };
+        400: components['responses']['BadRequest'];
+        401: components['responses']['Unauthorized'];
+        403: components['responses']['Forbidden'];
+        404: components['responses']['NotFound'];
+        429: components['responses']['TooManyRequests'];
+        500: components['responses']['InternalError'];
       };
     };
     options?: never;
@@ -2886,103 +1285,14 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          /** @description 24 lowercase hex characters */
-          _id?: string;
-          limit?: number;
-          page?: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** List the cloud storages of your organization */
+    get: operations['listStorages'];
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /**
-             * @description AZURE only
-             * @default ACCOUNT_KEY
-             * @enum {string|null}
-             */
-            azureAuthType?: 'ACCOUNT_KEY' | 'SERVICE_PRINCIPAL' | 'MULTI_TENANT' | null;
-            /** @description AZURE SERVICE_PRINCIPAL */
-            azureClientId?: string | null;
-            /** @description AZURE SERVICE_PRINCIPAL; write-only */
-            azureClientSecret?: string | null;
-            /** @description AZURE SERVICE_PRINCIPAL, MULTI_TENANT */
-            azureTenantId?: string | null;
-            credentials?:
-              | (
-                  | {
-                      [key: string]: unknown;
-                    }
-                  | string
-                )
-              | null;
-            /** @description endpoint URL; required for CUSTOM_S3, accepted for GCP and AZURE */
-            host?: string | null;
-            /** @description display name */
-            name: string;
-            /** @description secret access key (AWS IAM_USER, CUSTOM_S3); account key (AZURE ACCOUNT_KEY); write-only */
-            privateKey?: string | null;
-            /** @enum {string} */
-            provider: 'AWS' | 'CUSTOM_S3' | 'GCP' | 'AZURE';
-            /** @description access key id (AWS IAM_USER, CUSTOM_S3); storage account name (AZURE) */
-            publicKey?: string | null;
-            /**
-             * @description AWS only
-             * @default eu-central-1
-             */
-            region?: string | null;
-            /**
-             * @description AWS only
-             * @default IAM_USER
-             * @enum {string|null}
-             */
-            s3AccessType?: 'IAM_USER' | 'IAM_DELEGATED' | null;
-            /** @description AWS IAM_DELEGATED: external id of the trust policy; generated when absent */
-            s3ExternalId?: string | null;
-            /** @description AWS IAM_DELEGATED: role to assume */
-            s3RoleArn?: string | null;
-            /**
-             * @description AWS only
-             * @default false
-             */
-            useAccelerateEndpoint?: boolean | null;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * Register a cloud storage
+     * @description The credentials are checked against the provider; secrets are stored encrypted and never returned.
+     */
+    post: operations['createStorage'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2999,26 +1309,8 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          storageId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** Delete a storage (soft delete) */
+    delete: operations['deleteStorage'];
     options?: never;
     head?: never;
     patch?: never;
@@ -3031,35 +1323,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query: {
-          /** @description bucket or container name */
-          bucketName: string;
-          /** @description true or false, any case */
-          getSignedUrls?: string;
-          /** @description folder to list, recursively */
-          path?: string;
-          /** @description true or false, any case */
-          retryOnSlowDown?: string;
-        };
-        header?: never;
-        path: {
-          storageId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * List the files in a bucket, recursively
+     * @description Pre-signed URLs by default; `getSignedUrls=false` answers object keys.
+     */
+    get: operations['listStorageFiles'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3075,26 +1343,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          taskId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** Get a task with its answer */
+    get: operations['getTask'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3110,26 +1360,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          taskId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** The stages a task went through, oldest first */
+    get: operations['getTaskHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3147,33 +1379,8 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            project: string;
-            stage: string;
-            tasks: string[];
-            user?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /** Assign tasks of a stage to a user (or unassign them) */
+    post: operations['assignTasks'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3187,26 +1394,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * One entry of a task history, or the history of a task
+     * @description A history entry id answers that entry; a task id answers the whole history, as getTaskHistory.
+     */
+    get: operations['getTaskHistoryEntry'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3216,52 +1408,163 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  taskEnteredWebhookStage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sent to the URL of a Webhook stage each time a task enters it
+     * @description Method from the stage (`POST` or `PUT`). `authType: secret` adds `X-Hub-Signature` (hex HMAC-SHA1 of the raw body); `bearer_token` adds `Authorization: Bearer <token>`. Only a 200 answer passes the task on.
+     */
+    post: operations['taskEnteredWebhookStage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
-    /** ClassificationOption */
-    'def-0': {
-      children?: components['schemas']['def-1'][] | null;
-      /** @description deprecated, use value */
-      label?: string | null;
-      schemaId: string;
-      value: string;
+    /**
+     * Asset
+     * @example {
+     *       "_id": "6b04bc7bcdc93d2ce5e7afde",
+     *       "project": "6b04bc7acdc93d2ce5e7afd4",
+     *       "externalId": "street-1",
+     *       "data": "https://cdn.example.com/street/1.jpg",
+     *       "contextData": null,
+     *       "metadata": {
+     *         "width": 1920,
+     *         "height": 1080
+     *       },
+     *       "storage": null,
+     *       "attachments": [
+     *         {
+     *           "type": "TEXT",
+     *           "value": "rainy morning"
+     *         }
+     *       ],
+     *       "batches": [
+     *         "6b04bc7bcdc93d2ce5e7afdc"
+     *       ],
+     *       "taskId": "6b04bc7bcdc93d2ce5e7afe2",
+     *       "isPreLabeled": false,
+     *       "createdAt": "2026-11-23T22:21:47.672Z",
+     *       "createdBy": "admin@example.com"
+     *     }
+     */
+    Asset: {
+      _id: string;
+      /** @description {type: IMAGE | VIDEO | TEXT, value} */
+      attachments: {
+        [key: string]: unknown;
+      }[];
+      /** @description batch ids */
+      batches: string[];
+      /** @description kept as sent; null when none */
+      contextData: unknown;
+      /** Format: date-time */
+      createdAt: string;
+      createdBy: string | null;
+      /** @description URL of the file */
+      data: string;
+      externalId: string;
+      isPreLabeled: boolean;
+      metadata: {
+        [key: string]: unknown;
+      };
+      project: string;
+      /** @description storage id the file lives in */
+      storage: string | null;
+      taskId: string | null;
+    };
+    /** Assignee */
+    Assignee: {
+      assignee: string;
+      /** @enum {string} */
+      role: 'Manager' | 'Lead' | 'Labeler' | 'Reviewer';
+    };
+    /** Batch */
+    Batch: {
+      /** @description 24 lowercase hex characters */
+      _id?: string;
+      name: string;
+    };
+    /**
+     * CategorySchema
+     * @example {
+     *       "tools": [
+     *         {
+     *           "schemaId": "car",
+     *           "title": "Car",
+     *           "tool": "bounding-box",
+     *           "color": "#ff0000",
+     *           "required": false,
+     *           "multiple": false
+     *         }
+     *       ],
+     *       "classifications": [
+     *         {
+     *           "schemaId": "weather",
+     *           "title": "Weather",
+     *           "tool": "radio",
+     *           "required": true,
+     *           "options": [
+     *             {
+     *               "schemaId": "sun",
+     *               "value": "Sunny"
+     *             },
+     *             {
+     *               "schemaId": "rain",
+     *               "value": "Rainy"
+     *             }
+     *           ]
+     *         }
+     *       ],
+     *       "relations": []
+     *     }
+     */
+    CategorySchema: {
+      classifications?: components['schemas']['Classification'][] | null;
+      relations?: components['schemas']['Relation'][] | null;
+      tools?: components['schemas']['Tool'][] | null;
     } & {
       [key: string]: unknown;
     };
     /** Classification */
-    'def-1': {
+    Classification: {
       abbreviatedName?: string | null;
       associatedMarkingTool?: ('polygon' | 'polygon2d' | 'polyline' | 'polyline2d' | 'cuboid' | 'rectangle')[] | null;
       /** @enum {string|null} */
       attributeLevel?: 'Class Level' | 'Instance Level' | null;
       /** @enum {string|null} */
       attributeMode?: 'Time Varying' | 'Constant' | 'Sensor Specific' | null;
-      classifications?: components['schemas']['def-1'][] | null;
+      classifications?: components['schemas']['Classification'][] | null;
       /** @description hex colour #RRGGBB */
       color?: string | null;
-      /** @default false */
-      columnField: boolean | null;
+      columnField?: boolean | null;
       defaultValue?: boolean | string | number | null;
       displayName?: string | null;
       exportName?: string | null;
-      /** @default false */
-      frameSpecific: boolean | null;
-      /** @default false */
-      multiple: boolean | null;
-      options?: components['schemas']['def-0'][] | null;
+      frameSpecific?: boolean | null;
+      multiple?: boolean | null;
+      options?: components['schemas']['ClassificationOption'][] | null;
       parentOptionId?: string | null;
       parentToolId?: string | null;
       parentToolType?: string | null;
       regex?: string | null;
-      /** @default false */
-      required: boolean | null;
-      /** @default false */
-      richText: boolean | null;
+      required?: boolean | null;
+      richText?: boolean | null;
       schemaId: string;
       shortcutKey?: string | null;
-      /** @default false */
-      showDropdown: boolean | null;
+      showDropdown?: boolean | null;
       title: string;
       /** @enum {string} */
       tool:
@@ -3281,10 +1584,734 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
+    /** ClassificationOption */
+    ClassificationOption: {
+      children?: components['schemas']['Classification'][] | null;
+      /** @description deprecated, use value */
+      label?: string | null;
+      schemaId: string;
+      value: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /** ErrorResponse */
+    ErrorResponse: {
+      errors?: components['schemas']['FieldError'][];
+      message: string;
+      /** @enum {string} */
+      status: 'fail' | 'error';
+    };
+    /** FieldError */
+    FieldError: {
+      field: string;
+      message: string;
+    };
+    /** Invite */
+    Invite: {
+      _id: string;
+      /** Format: date-time */
+      createdAt: string;
+      createdBy: string;
+      email: string;
+      organizationRole: string;
+      projectAssignments: {
+        projectId: string;
+        projectRole: string;
+      }[];
+    };
+    /**
+     * Issue
+     * @example {
+     *       "_id": "6b04bc7ecdc93d2ce5e7b001",
+     *       "project": "6b04bc7acdc93d2ce5e7afd4",
+     *       "labelTask": "6b04bc7bcdc93d2ce5e7afe2",
+     *       "asset": "6b04bc7bcdc93d2ce5e7afde",
+     *       "stage": "Review",
+     *       "content": "The box is loose",
+     *       "position": "[10, 20]",
+     *       "page": 0,
+     *       "objectId": "box-1",
+     *       "errorCodes": [
+     *         "loose"
+     *       ],
+     *       "status": "Open",
+     *       "comments": [
+     *         {
+     *           "_id": "6b04bc7ecdc93d2ce5e7b002",
+     *           "content": "Fixed it",
+     *           "createdBy": "ann@example.com",
+     *           "createdAt": "2026-11-23T22:21:47.672Z"
+     *         }
+     *       ],
+     *       "createdBy": "lead@example.com",
+     *       "createdAt": "2026-11-23T22:21:47.672Z",
+     *       "updatedAt": "2026-11-23T22:21:47.672Z"
+     *     }
+     */
+    Issue: {
+      _id: string;
+      asset: string;
+      comments: components['schemas']['IssueComment'][];
+      content: string;
+      /** Format: date-time */
+      createdAt: string;
+      createdBy: string;
+      /** @description only on the answer of a DELETE */
+      deleted?: boolean;
+      /** @description codes of the project's errorSchema */
+      errorCodes: (
+        | string
+        | {
+            [key: string]: unknown;
+          }
+      )[];
+      labelTask: string;
+      objectId: string | null;
+      page: number | null;
+      position: string | null;
+      project: string;
+      stage: string;
+      /** @description Open or Resolved */
+      status: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    /** IssueComment */
+    IssueComment: {
+      _id: string;
+      content: string;
+      /** Format: date-time */
+      createdAt: string;
+      createdBy: string;
+    };
+    /** OrganizationUser */
+    OrganizationUser: {
+      _id: string;
+      /** Format: date-time */
+      createdAt: string;
+      email: string;
+      name: string;
+      /** @description owner, admin or member */
+      organizationRole: string;
+    };
+    /** PctConfig */
+    PctConfig: {
+      allowOverlapping?: boolean | null;
+      externalValidation?:
+        | ({
+            apiUrl?: string | null;
+            enabled?: boolean | null;
+            frameNumbers?: number | string | null;
+            singleFrame?: boolean | null;
+            specificFrame?: boolean | null;
+          } & {
+            [key: string]: unknown;
+          })
+        | null;
+      segmentationMode?: boolean | null;
+      segmentationValidation?:
+        | ({
+            completeCoverage?: number | null;
+            enabled?: boolean | null;
+          } & {
+            [key: string]: unknown;
+          })
+        | null;
+      trackingMultipleSensors?: boolean | null;
+    } & {
+      [key: string]: unknown;
+    };
+    /** Plugin */
+    Plugin: {
+      _id: string;
+      /** Format: date-time */
+      createdAt: string;
+      createdBy: string;
+      /** @description only on the answer of a DELETE */
+      deleted?: boolean;
+      name: string;
+      organization: string;
+      url: string;
+    };
+    /** PluginLogEntry */
+    PluginLogEntry: {
+      _id: string;
+      /** Format: date-time */
+      createdAt: string;
+      message: string;
+      project: string;
+      session: string;
+      /** @description annotary (the call) or plugin (its lines) */
+      source: string;
+      stageId: string;
+      taskId: string;
+    };
+    /**
+     * Project
+     * @example {
+     *       "_id": "6b04bc7acdc93d2ce5e7afd4",
+     *       "name": "Street scenes",
+     *       "description": "Cars and lanes",
+     *       "type": "standard",
+     *       "owner": "admin@example.com",
+     *       "organization": "6b04bc75cdc93d2ce5e7afce",
+     *       "categorySchema": {
+     *         "tools": [
+     *           {
+     *             "schemaId": "car",
+     *             "title": "Car",
+     *             "tool": "bounding-box",
+     *             "color": "#ff0000",
+     *             "required": false,
+     *             "multiple": false
+     *           }
+     *         ],
+     *         "classifications": [
+     *           {
+     *             "schemaId": "weather",
+     *             "title": "Weather",
+     *             "tool": "radio",
+     *             "required": true,
+     *             "options": [
+     *               {
+     *                 "schemaId": "sun",
+     *                 "value": "Sunny"
+     *               },
+     *               {
+     *                 "schemaId": "rain",
+     *                 "value": "Rainy"
+     *               }
+     *             ]
+     *           }
+     *         ],
+     *         "relations": []
+     *       },
+     *       "stages": [
+     *         {
+     *           "id": "Start",
+     *           "name": "Start",
+     *           "type": "Start",
+     *           "next": [
+     *             "Label"
+     *           ],
+     *           "autoForward": true
+     *         },
+     *         {
+     *           "id": "Label",
+     *           "name": "Label",
+     *           "type": "Label",
+     *           "next": [
+     *             "Review"
+     *           ],
+     *           "position": {
+     *             "x": 400,
+     *             "y": 200
+     *           },
+     *           "rememberAssignee": false,
+     *           "readOnly": false,
+     *           "preventRequeue": false
+     *         },
+     *         {
+     *           "id": "Review",
+     *           "name": "Review",
+     *           "type": "Review",
+     *           "next": [
+     *             "Complete",
+     *             "Label"
+     *           ]
+     *         },
+     *         {
+     *           "id": "Complete",
+     *           "name": "Complete",
+     *           "type": "Complete",
+     *           "next": []
+     *         }
+     *       ],
+     *       "assignedTo": [
+     *         {
+     *           "assignee": "admin@example.com",
+     *           "role": "Manager"
+     *         }
+     *       ],
+     *       "batches": [
+     *         {
+     *           "_id": "6b04bc7bcdc93d2ce5e7afdc",
+     *           "name": "Morning"
+     *         }
+     *       ],
+     *       "queueVersion": 0,
+     *       "assetCount": 4,
+     *       "benchmarkEnabled": false,
+     *       "instructions": "",
+     *       "errorCodesEnabled": false,
+     *       "errorSchema": {},
+     *       "role": "Manager",
+     *       "deleted": false,
+     *       "createdAt": "2026-11-23T22:21:46.870Z",
+     *       "updatedAt": "2026-11-23T22:21:47.672Z"
+     *     }
+     */
+    Project: {
+      _id: string;
+      assetBuilderTemplates?: {
+        [key: string]: unknown;
+      }[];
+      assetCount?: number;
+      assignedTo: components['schemas']['Assignee'][];
+      batches: components['schemas']['Batch'][];
+      benchmarkCutoff?: boolean;
+      benchmarkEnabled?: boolean;
+      benchmarkRatio?: number;
+      categorySchema: components['schemas']['CategorySchema'];
+      /** Format: date-time */
+      createdAt: string;
+      deleted?: boolean;
+      description?: string;
+      errorCodesEnabled?: boolean;
+      errorSchema?: {
+        [key: string]: unknown;
+      };
+      exportStorageBucket?: string;
+      exportStorageEnabled?: boolean;
+      exportStorageId?: string;
+      exportStoragePath?: string;
+      gcSyncEnabled?: boolean;
+      /** @description seconds */
+      idleTimeout?: number;
+      /** @description instructions URL */
+      instructions?: string;
+      name: string;
+      ocrLanguage?: string;
+      organization: string;
+      /** @description owner e-mail */
+      owner?: string;
+      pctConfig?: components['schemas']['PctConfig'];
+      pluginPresets?: {
+        [key: string]: unknown;
+      }[];
+      projectPlugins?: {
+        [key: string]: unknown;
+      };
+      queueCountsEnabled?: boolean;
+      queueVersion?: number;
+      /** @enum {string} */
+      role?: 'Manager' | 'Lead' | 'Labeler' | 'Reviewer';
+      stages: components['schemas']['Stage'][];
+      tags?: string[];
+      taskSkipEnabled?: boolean;
+      /** @enum {string} */
+      type: 'standard' | 'pct' | 'iframe';
+      unassignSkippedTask?: boolean;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    /**
+     * ProjectListItem
+     * @example {
+     *       "_id": "6b04bc7acdc93d2ce5e7afd4",
+     *       "name": "Street scenes",
+     *       "description": "Cars and lanes",
+     *       "organization": "6b04bc75cdc93d2ce5e7afce",
+     *       "createdAt": "2026-11-23T22:21:46.870Z"
+     *     }
+     */
+    ProjectListItem: {
+      _id: string;
+      /** Format: date-time */
+      createdAt: string;
+      description: string;
+      name: string;
+      organization: string;
+    };
+    /** Relation */
+    Relation: {
+      childTools?: string[] | null;
+      classifications?: components['schemas']['Classification'][] | null;
+      /** @description hex colour #RRGGBB */
+      color?: string | null;
+      multiple?: boolean | null;
+      parentTool?: string | null;
+      required?: boolean | null;
+      schemaId: string;
+      shortcutKey?: string | null;
+      title: string;
+      /** @enum {string} */
+      tool: 'one-to-one' | 'group' | 'one-to-many';
+    } & {
+      [key: string]: unknown;
+    };
+    /**
+     * Stage
+     * @example {
+     *       "id": "Label",
+     *       "name": "Label",
+     *       "type": "Label",
+     *       "next": [
+     *         "Review"
+     *       ],
+     *       "position": {
+     *         "x": 400,
+     *         "y": 200
+     *       },
+     *       "rememberAssignee": false,
+     *       "readOnly": false,
+     *       "preventRequeue": false
+     *     }
+     */
+    Stage: {
+      assignedTo?: string[] | null;
+      autoForward?: boolean | null;
+      consensusConfig?:
+        | ({
+            /** @enum {string|null} */
+            adjudicationMethod?: 'majority' | 'union' | 'intersection' | 'first' | null;
+            dynamicConsensus?: boolean | null;
+            maxCopies?: number | null;
+            minCopies?: number | null;
+            threshold?: number | null;
+            /** @enum {number|null} */
+            version?: 1 | 2 | null;
+          } & {
+            [key: string]: unknown;
+          })
+        | null;
+      consensusDynamic?: boolean | null;
+      consensusId?: string | null;
+      id: string;
+      logic?:
+        | ({
+            conditions?:
+              | ({
+                  /** @description index into the Logic stage's next array */
+                  index: number;
+                  /** @enum {string} */
+                  type: 'AnnotationType' | 'Annotator' | 'RandomSample' | 'Duration' | 'Batch' | 'IssueErrorCode';
+                  value?:
+                    | ({
+                        /** @description batch names or ids */
+                        batches?: string[] | null;
+                        /** @description milliseconds */
+                        duration?: number | null;
+                        emails?: string[] | null;
+                        errorCodes?: string[] | null;
+                        /** @enum {string|null} */
+                        operator?: 'lt' | 'gt' | 'eq' | null;
+                        sampleRate?: number | null;
+                        tools?:
+                          | ({
+                              filter: string[];
+                            } & {
+                              [key: string]: unknown;
+                            })[]
+                          | null;
+                      } & {
+                        [key: string]: unknown;
+                      })
+                    | null;
+                } & {
+                  [key: string]: unknown;
+                })[]
+              | null;
+            /** @enum {string|null} */
+            type?: 'AnnotationType' | 'Annotator' | 'RandomSample' | 'Duration' | 'Batch' | 'IssueErrorCode' | null;
+            value?: {
+              [key: string]: unknown;
+            } | null;
+          } & {
+            [key: string]: unknown;
+          })
+        | null;
+      name?: string | null;
+      next?: string[] | null;
+      pluginConfig?: {
+        [key: string]: unknown;
+      } | null;
+      pluginId?: string | null;
+      position?:
+        | ({
+            x: number;
+            y: number;
+          } & {
+            [key: string]: unknown;
+          })
+        | null;
+      preventRequeue?: boolean | null;
+      readOnly?: boolean | null;
+      rememberAssignee?: boolean | null;
+      /** @enum {string} */
+      type:
+        'Label' | 'Review' | 'Logic' | 'Plugin' | 'Webhook' | 'Consensus' | 'Hold' | 'Start' | 'Complete' | 'Archive';
+      webhook?:
+        | ({
+            /** @enum {string|null} */
+            authType?: 'no_auth' | 'secret' | 'bearer_token' | null;
+            /** @description answered: a secret is stored */
+            readonly hasSecret?: boolean | null;
+            /** @description answered: a token is stored */
+            readonly hasToken?: boolean | null;
+            /** @enum {string|null} */
+            method?: 'POST' | 'PUT' | null;
+            retryCount?: number | null;
+            /** @description HMAC secret when authType is secret; write-only (omit to keep the stored one) */
+            secret?: string | null;
+            timeout?: number | null;
+            /** @description bearer token when authType is bearer_token; write-only (omit to keep the stored one) */
+            token?: string | null;
+            /** Format: uri */
+            url: string;
+          } & {
+            [key: string]: unknown;
+          })
+        | null;
+    } & {
+      [key: string]: unknown;
+    };
+    /** StageStatus */
+    StageStatus: components['schemas']['Stage'] & {
+      /** @description live tasks waiting in the stage */
+      taskCount: number;
+      warnings: ({
+        /** @description tasks waiting in the stage after a failure */
+        failedCount?: number;
+        /** @description webhook, plugin... */
+        kind: string;
+        lastError?: string;
+        /** Format: date-time */
+        lastFailedAt?: string;
+      } & {
+        [key: string]: unknown;
+      })[];
+    };
+    /**
+     * Storage
+     * @example {
+     *       "_id": "6b04bc7acdc93d2ce5e7afd1",
+     *       "name": "Lab bucket",
+     *       "provider": "AWS",
+     *       "region": "eu-central-1",
+     *       "s3AccessType": "IAM_USER",
+     *       "publicKey": "AKIAIOSFODNN7EXAMPLE",
+     *       "useAccelerateEndpoint": false,
+     *       "organization": "6b04bc75cdc93d2ce5e7afce",
+     *       "createdBy": "admin@example.com",
+     *       "createdAt": "2026-11-23T22:21:47.672Z"
+     *     }
+     */
+    Storage: {
+      _id: string;
+      azureAuthType?: string;
+      azureClientId?: string;
+      azureTenantId?: string;
+      /** Format: date-time */
+      createdAt: string;
+      createdBy: string;
+      deleted?: boolean;
+      host?: string;
+      name: string;
+      organization: string;
+      provider: string;
+      publicKey?: string;
+      region?: string;
+      s3AccessType?: string;
+      s3ExternalId?: string;
+      s3RoleArn?: string;
+      s3UserArn?: string;
+      useAccelerateEndpoint?: boolean;
+    };
+    /**
+     * Task
+     * @example {
+     *       "_id": "6b04bc7bcdc93d2ce5e7afe2",
+     *       "project": "6b04bc7acdc93d2ce5e7afd4",
+     *       "asset": {
+     *         "_id": "6b04bc7bcdc93d2ce5e7afde",
+     *         "externalId": "street-1",
+     *         "data": "https://cdn.example.com/street/1.jpg"
+     *       },
+     *       "externalId": "street-1",
+     *       "stage": "Label",
+     *       "stageName": "Label",
+     *       "stageType": "Label",
+     *       "status": "TODO",
+     *       "assignee": "ann@example.com",
+     *       "batches": [
+     *         "6b04bc7bcdc93d2ce5e7afdc"
+     *       ],
+     *       "priority": 5,
+     *       "reviewStatus": null,
+     *       "duration": 0,
+     *       "totalDuration": 4200,
+     *       "openIssuesCount": 0,
+     *       "isPreLabeled": false,
+     *       "type": "default",
+     *       "parentTask": null,
+     *       "consensusScore": null,
+     *       "brushDataUrl": null,
+     *       "medicalBrushDataUrl": null,
+     *       "createdAt": "2026-11-23T22:21:47.672Z",
+     *       "updatedAt": "2026-11-23T22:21:49.377Z",
+     *       "updatedBy": "ann@example.com",
+     *       "completedAt": null,
+     *       "completedBy": null,
+     *       "answer": {
+     *         "tools": [
+     *           {
+     *             "schemaId": "car",
+     *             "objectId": "box-1",
+     *             "bounding-box": {
+     *               "x": 1,
+     *               "y": 2,
+     *               "width": 30,
+     *               "height": 40
+     *             }
+     *           }
+     *         ],
+     *         "classifications": [
+     *           {
+     *             "schemaId": "weather",
+     *             "answer": "sun"
+     *           }
+     *         ],
+     *         "relations": []
+     *       }
+     *     }
+     */
+    Task: {
+      _id: string;
+      answer?: components['schemas']['TaskAnswer'];
+      asset: {
+        _id: string;
+        data: string | null;
+        externalId: string;
+      };
+      /** @description e-mail */
+      assignee: string | null;
+      /** @description batch ids */
+      batches: string[];
+      brushDataUrl: string | null;
+      /** Format: date-time */
+      completedAt: string | null;
+      completedBy: string | null;
+      consensusScore: number | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** @description ms spent in the current stage */
+      duration: number;
+      externalId: string;
+      isPreLabeled: boolean;
+      medicalBrushDataUrl: string | null;
+      openIssuesCount: number;
+      /** @description the task a consensus copy belongs to */
+      parentTask: string | null;
+      priority: number;
+      project: string;
+      /** @description Accepted or Rejected once reviewed */
+      reviewStatus: string | null;
+      /** @description id of the stage the task is in */
+      stage: string;
+      stageName: string;
+      stageType: string | null;
+      /** @description TODO, Completed or Archived */
+      status: string;
+      /** @description ms spent over all stages */
+      totalDuration: number;
+      /** @description default, consensus or benchmark */
+      type: string;
+      /** Format: date-time */
+      updatedAt: string;
+      updatedBy: string | null;
+    };
+    /**
+     * TaskAnswer
+     * @description the annotation answer, kept as sent
+     */
+    TaskAnswer: {
+      classifications?: {
+        [key: string]: unknown;
+      }[];
+      objects?: {
+        [key: string]: unknown;
+      }[];
+      relations?: {
+        [key: string]: unknown;
+      }[];
+      tools?: {
+        [key: string]: unknown;
+      }[];
+    } & {
+      [key: string]: unknown;
+    };
+    /** TaskHistoryEntry */
+    TaskHistoryEntry: {
+      _id: string;
+      answer: components['schemas']['TaskAnswer'];
+      asset: string;
+      /** Format: date-time */
+      completedAt: string;
+      completedBy: string | null;
+      consensusId: string | null;
+      duration: number;
+      isSkipped: boolean;
+      /** @description the task id */
+      labelTask: string;
+      project: string;
+      reviewStatus: string | null;
+      stageId: string;
+      stageName: string | null;
+      stageType: string | null;
+      /** @description what closed the stage: submit, review, plugin, requeue... */
+      trigger: string | null;
+    };
+    /** TaskListItem */
+    TaskListItem: {
+      _id?: string;
+      answer?: components['schemas']['TaskAnswer'];
+      asset?: {
+        _id: string;
+        data: string | null;
+        externalId: string;
+      };
+      /** @description e-mail */
+      assignee?: string | null;
+      /** @description batch ids */
+      batches?: string[];
+      brushDataUrl?: string | null;
+      /** Format: date-time */
+      completedAt?: string | null;
+      completedBy?: string | null;
+      consensusScore?: number | null;
+      /** Format: date-time */
+      createdAt?: string;
+      /** @description ms spent in the current stage */
+      duration?: number;
+      externalId?: string;
+      isPreLabeled?: boolean;
+      medicalBrushDataUrl?: string | null;
+      openIssuesCount?: number;
+      /** @description the task a consensus copy belongs to */
+      parentTask?: string | null;
+      priority?: number;
+      project?: string;
+      /** @description Accepted or Rejected once reviewed */
+      reviewStatus?: string | null;
+      /** @description id of the stage the task is in */
+      stage?: string;
+      stageName?: string;
+      stageType?: string | null;
+      /** @description TODO, Completed or Archived */
+      status?: string;
+      /** @description ms spent over all stages */
+      totalDuration?: number;
+      /** @description default, consensus or benchmark */
+      type?: string;
+      /** Format: date-time */
+      updatedAt?: string;
+      updatedBy?: string | null;
+    };
     /** Tool */
-    'def-2': {
+    Tool: {
       abbreviatedName?: string | null;
-      classifications?: components['schemas']['def-1'][] | null;
+      classifications?: components['schemas']['Classification'][] | null;
       /** @description hex colour #RRGGBB */
       color?: string | null;
       cuboidHeight?: string | number | null;
@@ -3293,18 +2320,13 @@ export interface components {
       displayName?: string | null;
       edgeLengthConstraint?: string | number | null;
       exportName?: string | null;
-      /** @default false */
-      hasInstance: boolean | null;
-      /** @default false */
-      keypointWithVerticalLine: boolean | null;
+      hasInstance?: boolean | null;
+      keypointWithVerticalLine?: boolean | null;
       markingTools?: ('polygon' | 'polygon2d' | 'polyline' | 'polyline2d' | 'cuboid' | 'rectangle')[] | null;
-      /** @default false */
-      multiple: boolean | null;
+      multiple?: boolean | null;
       ocrEnabled?: boolean | null;
-      /** @default false */
-      presetCuboidDimensions: boolean | null;
-      /** @default false */
-      required: boolean | null;
+      presetCuboidDimensions?: boolean | null;
+      required?: boolean | null;
       schemaId: string;
       shortcutKey?: string | null;
       title: string;
@@ -3322,45 +2344,3468 @@ export interface components {
         | 'pdf'
         | 'pct'
         | 'angle';
-      /** @default false */
-      truncate: boolean | null;
+      truncate?: boolean | null;
     } & {
       [key: string]: unknown;
     };
-    /** Relation */
-    'def-3': {
-      childTools?: string[] | null;
-      /** @default [] */
-      classifications: components['schemas']['def-1'][] | null;
-      /** @description hex colour #RRGGBB */
-      color?: string | null;
-      /** @default false */
-      multiple: boolean | null;
-      parentTool?: string | null;
-      /** @default false */
-      required: boolean | null;
-      schemaId: string;
-      shortcutKey?: string | null;
-      title: string;
-      /** @enum {string} */
-      tool: 'one-to-one' | 'group' | 'one-to-many';
-    } & {
-      [key: string]: unknown;
+    /** WebhookLogEntry */
+    WebhookLogEntry: {
+      _id: string;
+      attempt: number;
+      /** Format: date-time */
+      date: string;
+      /** @description the X-Annotary-Delivery header of the request */
+      deliveryId: string;
+      /** @description why there was no (acceptable) answer */
+      error: string | null;
+      externalId: string;
+      /** @description [<ISO date>][<status or error>] <externalId> */
+      line: string;
+      stageId: string;
+      /** @description HTTP status of the answer */
+      status: number | null;
+      taskId: string;
     };
-    /** CategorySchema */
-    'def-4': {
-      classifications?: components['schemas']['def-1'][] | null;
-      relations?: components['schemas']['def-3'][] | null;
-      tools?: components['schemas']['def-2'][] | null;
-    } & {
-      [key: string]: unknown;
+    /** WebhookPayload */
+    WebhookPayload: {
+      /** @description asset URL */
+      asset: string;
+      assetId: string;
+      /** @description batch ids */
+      batches: string[];
+      batchNames: string[];
+      categorySchema: components['schemas']['CategorySchema'];
+      dataset: unknown[];
+      externalId: string;
+      metadata: {
+        height?: number;
+        width?: number;
+      };
+      overlay: unknown[];
+      projectId: string;
+      task: {
+        brushDataUrl: string | null;
+        classifications: {
+          [key: string]: unknown;
+        }[];
+        duration: number;
+        idleDuration: number;
+        medicalBrushDataUrl: string | null;
+        relations: {
+          [key: string]: unknown;
+        }[];
+        stage: string;
+        stageHistory: {
+          _id: string;
+          /** Format: date-time */
+          completedAt: string | null;
+          completedBy: string | null;
+          consensusId: string | null;
+          /** @description milliseconds */
+          duration: number;
+          /** @description milliseconds */
+          idleDuration: number;
+          isSkipped: boolean;
+          stageId: string;
+          submittedBy: string | null;
+          /** @description task history entry id */
+          taskHistory: string;
+        }[];
+        stageId: string;
+        stageName: string;
+        taskId: string;
+        tools: {
+          'bounding-box'?: {
+            height: number;
+            width: number;
+            x: number;
+            y: number;
+          };
+          classifications?: {
+            [key: string]: unknown;
+          }[];
+          metadata?: {
+            /** Format: date-time */
+            createdAt?: string;
+            createdBy?: string;
+            createdIn?: string;
+          };
+          objectId: string;
+          schemaId: string;
+          title: string;
+        }[];
+        totalDuration: number;
+        totalIdleDuration: number;
+        type: string;
+        /** Format: date-time */
+        updatedAt: string;
+        /** @description e-mail */
+        updatedBy: string | null;
+      };
     };
   };
-  responses: never;
+  responses: {
+    /** @description A storage provider or other upstream service failed or refused the request. */
+    BadGateway: {
+      headers: {
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description The request is invalid; `errors` names each bad field. */
+    BadRequest: {
+      headers: {
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description The request conflicts with the current state (named in the message). */
+    Conflict: {
+      headers: {
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description Your role does not allow this operation. */
+    Forbidden: {
+      headers: {
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description The server failed; nothing about the cause is disclosed. Retry with backoff. */
+    InternalError: {
+      headers: {
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description The resource does not exist or is not visible to you. */
+    NotFound: {
+      headers: {
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description The body or the uploaded file is larger than the server accepts. */
+    PayloadTooLarge: {
+      headers: {
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description The rate limit of your key is exceeded; retry after `Retry-After` seconds. */
+    TooManyRequests: {
+      headers: {
+        'Retry-After': components['headers']['Retry-After'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description The `apikey` header is missing or not a valid key. */
+    Unauthorized: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+  };
   parameters: never;
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description Seconds to wait before retrying. */
+    'Retry-After': number;
+    /** @description Requests allowed per one-minute window for this key. */
+    'X-RateLimit-Limit': number;
+    /** @description Requests left in the current window. */
+    'X-RateLimit-Remaining': number;
+    /** @description When the window resets, in seconds since the Unix epoch. */
+    'X-RateLimit-Reset': number;
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+  getProjectMetric: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        metric: string;
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              AnnotationStatus?: {
+                Archived: number;
+                Completed: number;
+                TODO: number;
+              };
+              AnswerDistribution?: {
+                classifications: {
+                  answers: {
+                    count: number;
+                    label?: string;
+                    value: string;
+                  }[];
+                  distinctValues: number;
+                  schemaId: string;
+                  title: string | null;
+                  total: number;
+                }[];
+                tools: {
+                  count: number;
+                  schemaId: string;
+                  title: string | null;
+                  tool: string | null;
+                }[];
+              };
+              AssetSize?: {
+                fileTypes: {
+                  count: number;
+                  type: string;
+                }[];
+                sizes: {
+                  count: number;
+                  height: string;
+                  width: string;
+                }[];
+              };
+              ConsensusRanges?: {
+                count: number;
+                from: number;
+                to: number;
+              }[];
+              LabelStageGroups?: {
+                count: number;
+                stageId: string;
+                stageName: string;
+                type: string | null;
+              }[];
+              TimePerTask?: {
+                /** @description ms */
+                average: number | null;
+                count: number;
+                /** @description ms */
+                median: number | null;
+                /** @description ms */
+                p90: number | null;
+                stages: {
+                  /** @description ms */
+                  average: number | null;
+                  count: number;
+                  /** @description ms */
+                  median: number | null;
+                  /** @description ms */
+                  p90: number | null;
+                  stageId: string;
+                  stageName: string;
+                  type: string | null;
+                }[];
+              };
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  annotateTask: {
+    parameters: {
+      query?: {
+        /** @description true or false, any case */
+        isPlugin?: string;
+        /** @description true or false, any case */
+        nextStage?: string;
+      };
+      header?: never;
+      path: {
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          answer?: {
+            classifications?: {
+              [key: string]: unknown;
+            }[];
+            objects?: {
+              [key: string]: unknown;
+            }[];
+            relations?: {
+              [key: string]: unknown;
+            }[];
+            tools?: {
+              [key: string]: unknown;
+            }[];
+          };
+          brushDataUrl?: string;
+          /** @description ms spent on this submission */
+          duration?: number;
+          medicalBrushDataUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              task: components['schemas']['Task'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  annotateTaskPost: {
+    parameters: {
+      query?: {
+        /** @description true or false, any case */
+        isPlugin?: string;
+        /** @description true or false, any case */
+        nextStage?: string;
+      };
+      header?: never;
+      path: {
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          answer?: {
+            classifications?: {
+              [key: string]: unknown;
+            }[];
+            objects?: {
+              [key: string]: unknown;
+            }[];
+            relations?: {
+              [key: string]: unknown;
+            }[];
+            tools?: {
+              [key: string]: unknown;
+            }[];
+          };
+          brushDataUrl?: string;
+          /** @description ms spent on this submission */
+          duration?: number;
+          medicalBrushDataUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              task: components['schemas']['Task'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  assignBatches: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          assets: string | string[];
+          batches: string | string[];
+          project?: string;
+          projectId?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description assets changed */
+              assets: number;
+              batches: components['schemas']['Batch'][];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  addAttachments: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          attachments: {
+            attachments: {
+              /** @enum {string} */
+              type: 'IMAGE' | 'VIDEO' | 'TEXT';
+              /** @description IMAGE: URL of a .png/.jpg/.jpeg file; VIDEO: URL of a .mp4 file; TEXT: plain text */
+              value: string;
+            }[];
+            /** @description the asset's URL, when no externalId */
+            data?: string;
+            /** @description finds the asset first */
+            externalId?: string;
+          }[];
+          project: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description assets changed */
+              assets: number;
+              /** @description attachments added */
+              attachments: number;
+              /** @description attachments already there, skipped */
+              duplicates: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listBatches: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              batches: components['schemas']['Batch'][];
+              /** @description items matching, over all pages */
+              total: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  createBatch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          batches:
+            | string
+            | {
+                _id?: string;
+                name: string;
+              }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              batches: components['schemas']['Batch'][];
+              /** @description items matching, over all pages */
+              total: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  exportProject: {
+    parameters: {
+      query: {
+        /** @description JSON list of batch ids or names */
+        batches?: string;
+        /** @description JSON {"$gt": ISO date, "$lt": ISO date} */
+        createdAt?: string;
+        /** @description accepted and ignored */
+        doNotNotify?: string;
+        format?: 'json' | 'ndjson';
+        /** @description true or false, any case */
+        includeHistory?: string;
+        /** @description accepted and ignored */
+        includeIdleBlurDurations?: string;
+        /** @description true or false, any case */
+        includeMetadata?: string;
+        /** @description accepted and ignored */
+        includeOnlyKeyFrames?: string;
+        /** @description project id */
+        project: string;
+        /** @description accepted and ignored */
+        sendEmail?: string;
+        /** @description JSON list of stage ids or names; omitted = every stage */
+        stage?: string;
+        /** @description tasks: TODO, Completed, Archived; issues: Open, Resolved */
+        status?: string;
+        /** @description JSON list of default, consensus, benchmark: the kinds of task exported (default: ["default"]) */
+        taskTypes?: string;
+        /** @description task (default) or issue */
+        type?: string;
+        /** @description JSON {"$gt": ISO date, "$lt": ISO date} */
+        updatedAt?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description link to the zip */
+              exportPath: string;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      502: components['responses']['BadGateway'];
+    };
+  };
+  downloadExport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        expires: string;
+        file: string;
+        signature: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/zip': string;
+        };
+      };
+      400: components['responses']['BadRequest'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  exportProjectV3: {
+    parameters: {
+      query: {
+        /** @description JSON list of batch ids or names */
+        batches?: string;
+        /** @description JSON {"$gt": ISO date, "$lt": ISO date} */
+        createdAt?: string;
+        /** @description accepted and ignored */
+        doNotNotify?: string;
+        format?: 'json' | 'ndjson';
+        /** @description true or false, any case */
+        includeHistory?: string;
+        /** @description accepted and ignored */
+        includeIdleBlurDurations?: string;
+        /** @description true or false, any case */
+        includeMetadata?: string;
+        /** @description accepted and ignored */
+        includeOnlyKeyFrames?: string;
+        /** @description project id */
+        project: string;
+        /** @description accepted and ignored */
+        sendEmail?: string;
+        /** @description JSON list of stage ids or names; omitted = every stage */
+        stage?: string;
+        /** @description tasks: TODO, Completed, Archived; issues: Open, Resolved */
+        status?: string;
+        /** @description JSON list of default, consensus, benchmark: the kinds of task exported (default: ["default"]) */
+        taskTypes?: string;
+        /** @description task (default) or issue */
+        type?: string;
+        /** @description JSON {"$gt": ISO date, "$lt": ISO date} */
+        updatedAt?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description link to the zip */
+              exportPath: string;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      502: components['responses']['BadGateway'];
+    };
+  };
+  getSignedUrl: {
+    parameters: {
+      query: {
+        /** @description bucket or container; required with storageId */
+        bucket?: string;
+        /** @description a URL or key of the file store, a URL of a storage (with storageId), or any http(s) URL */
+        name: string;
+        /** @description project id; read permission */
+        project?: string;
+        /** @description a storage of the organization */
+        storageId?: string;
+        type?: 'assets' | 'segmentationModels' | 'brushes' | 'medicalBrushes' | 'exports' | 'instructions';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              signedUrl: string;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      502: components['responses']['BadGateway'];
+    };
+  };
+  getUploadUrl: {
+    parameters: {
+      query: {
+        /** @description bucket or container; required with storageId */
+        bucket?: string;
+        /** @description file name with its extension */
+        name: string;
+        /** @description project id; import permission */
+        project: string;
+        /** @description a storage of the organization */
+        storageId?: string;
+        /** @description folder of the file, default assets */
+        type?: 'assets' | 'segmentationModels' | 'brushes' | 'medicalBrushes' | 'exports' | 'instructions';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              uploadUrl: string;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      502: components['responses']['BadGateway'];
+    };
+  };
+  importLabels: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description array of {externalId | assetId, objects?, classifications?, relations?}, or a JSON string of one */
+          jsonContent: unknown[] | string;
+          project: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description tasks pre-labelled */
+              imported: number;
+              skipped: {
+                assetId?: string;
+                externalId?: string;
+                index: number;
+                message: string;
+                reason: string;
+              }[];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listIssues: {
+    parameters: {
+      query?: {
+        asset?: string;
+        createdBy?: string;
+        labelTask?: string;
+        limit?: number;
+        page?: number;
+        project?: string;
+        sort?: 'createdAt' | 'updatedAt' | '-createdAt' | '-updatedAt';
+        stage?: string;
+        status?: 'Open' | 'Resolved';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              issues: components['schemas']['Issue'][];
+              /** @description items matching, over all pages */
+              total: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  createIssue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          content: string;
+          /** @description codes of the project's errorSchema (a code, or {category, name, key}); only when errorCodesEnabled */
+          errorCodes?: (
+            | string
+            | {
+                category?: string;
+                key: string;
+                name?: string;
+              }
+          )[];
+          /** @description id of the task the issue is about */
+          labelTask: string;
+          objectId?: string;
+          /** @description zero-indexed page or frame */
+          page?: number;
+          /** @description point-cloud details of the issue (position in the cloud, frame, ...), kept as sent */
+          pctDetails?: {
+            [key: string]: unknown;
+          };
+          /** @description stringified [x, y] on images, or a stringified character index on text */
+          position?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              issue: components['schemas']['Issue'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  updateIssue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        issueId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          content?: string;
+          /** @description codes of the project's errorSchema (a code, or {category, name, key}); only when errorCodesEnabled */
+          errorCodes?: (
+            | string
+            | {
+                category?: string;
+                key: string;
+                name?: string;
+              }
+          )[];
+          /** @description point-cloud details of the issue (position in the cloud, frame, ...), kept as sent */
+          pctDetails?: {
+            [key: string]: unknown;
+          };
+          /** @enum {string} */
+          status?: 'Open' | 'Resolved';
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              issue: components['schemas']['Issue'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  deleteIssue: {
+    parameters: {
+      query?: {
+        project?: string;
+      };
+      header?: never;
+      path: {
+        issueId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              issue: components['schemas']['Issue'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  commentIssue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        issueId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          content: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              issue: components['schemas']['Issue'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listProjects: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description only projects whose name contains this text */
+        name?: string;
+        page?: number;
+        sort?: 'createdAt' | 'updatedAt' | 'name' | '-createdAt' | '-updatedAt' | '-name';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              projects: components['schemas']['ProjectListItem'][];
+              /** @description items matching, over all pages */
+              total: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listInvites: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              invites: components['schemas']['Invite'][];
+              /** @description items matching, over all pages */
+              total: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  createInvites: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          organizationRole?: 'admin' | 'member';
+          projectAssignments?: {
+            projectId: string;
+            /** @enum {string} */
+            projectRole: 'Manager' | 'Lead' | 'Reviewer' | 'Labeler';
+          }[];
+          to: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description invitations written */
+              invited: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  deleteInvites: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          invites?: string[];
+          to?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description invitations withdrawn */
+              deleted: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listOrganizationUsers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description items matching, over all pages */
+              total: number;
+              users: components['schemas']['OrganizationUser'][];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  addOrganizationUsers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          users: {
+            email: string;
+            /** @enum {string} */
+            organizationRole?: 'admin' | 'member';
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              users: components['schemas']['OrganizationUser'][];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  removeOrganizationUsers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          users: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description members removed */
+              removed: number;
+              users: string[];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listPluginLogs: {
+    parameters: {
+      query?: {
+        limit?: number;
+        page?: number;
+        project?: string;
+        session?: string;
+        sort?: 'createdAt' | '-createdAt';
+        stageId?: string;
+        taskId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              logs: components['schemas']['PluginLogEntry'][];
+              /** @description items matching, over all pages */
+              total: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  writePluginLog: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          logs?: (
+            | string
+            | {
+                [key: string]: unknown;
+              }
+          )[];
+          message?: string;
+          /** @description the session of the call */
+          session: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description lines written */
+              logged: number;
+              session: string;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  submitPluginResponse: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          duration?: number;
+          /** @description true (or a message) when the plugin could not process the task */
+          error?: boolean | string;
+          /** @description with error: what went wrong */
+          message?: string;
+          /** @description the answer {tools|objects, classifications, relations}, or {answer: {...}} */
+          response?: {
+            answer?: {
+              classifications?: {
+                [key: string]: unknown;
+              }[];
+              objects?: {
+                [key: string]: unknown;
+              }[];
+              relations?: {
+                [key: string]: unknown;
+              }[];
+              tools?: {
+                [key: string]: unknown;
+              }[];
+            };
+            classifications?: {
+              [key: string]: unknown;
+            }[];
+            objects?: {
+              [key: string]: unknown;
+            }[];
+            relations?: {
+              [key: string]: unknown;
+            }[];
+            tools?: {
+              [key: string]: unknown;
+            }[];
+          };
+          /** @description the session of the call */
+          session: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              session: string;
+              /** @description answered or failed */
+              status: string;
+              task: components['schemas']['Task'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listPlugins: {
+    parameters: {
+      query?: {
+        limit?: number;
+        page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              plugins: components['schemas']['Plugin'][];
+              /** @description items matching, over all pages */
+              total: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  createPlugin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+          /** @description sent as the Secret header of every call; stored encrypted, never returned */
+          secret: string;
+          /** @description http(s) URL the calls are POSTed to */
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              plugin: components['schemas']['Plugin'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  deletePlugin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        pluginId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              plugin: components['schemas']['Plugin'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  createProject: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          description?: string | null;
+          name: string;
+          pctConfig?:
+            | ({
+                /** @default false */
+                allowOverlapping?: boolean | null;
+                externalValidation?:
+                  | ({
+                      /** @default  */
+                      apiUrl?: string | null;
+                      /** @default false */
+                      enabled?: boolean | null;
+                      frameNumbers?: number | string | null;
+                      /** @default false */
+                      singleFrame?: boolean | null;
+                      /** @default false */
+                      specificFrame?: boolean | null;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                /** @default false */
+                segmentationMode?: boolean | null;
+                segmentationValidation?:
+                  | ({
+                      /** @default 100 */
+                      completeCoverage?: number | null;
+                      /** @default false */
+                      enabled?: boolean | null;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                /** @default false */
+                trackingMultipleSensors?: boolean | null;
+              } & {
+                [key: string]: unknown;
+              })
+            | null;
+          /**
+           * @default standard
+           * @enum {string|null}
+           */
+          type?: 'standard' | 'pct' | 'iframe' | 'ango' | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              project: components['schemas']['Project'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getProject: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              project: components['schemas']['Project'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  updateProject: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          assetBuilderTemplates?:
+            | {
+                [key: string]: unknown;
+              }[]
+            | null;
+          batches?:
+            | {
+                /** @description 24 lowercase hex characters */
+                _id?: string;
+                name: string;
+              }[]
+            | null;
+          benchmarkCutoff?: boolean | null;
+          benchmarkEnabled?: boolean | null;
+          benchmarkRatio?: number | null;
+          categorySchema?: components['schemas']['CategorySchema'];
+          deleted?: boolean | null;
+          description?: string | null;
+          errorCodesEnabled?: boolean | null;
+          errorSchema?: {
+            [key: string]: unknown;
+          } | null;
+          exportStorageBucket?: string | null;
+          exportStorageEnabled?: boolean | null;
+          exportStorageId?: string | null;
+          exportStoragePath?: string | null;
+          gcSyncEnabled?: boolean | null;
+          /** @description seconds */
+          idleTimeout?: number | null;
+          instructions?: string | null;
+          name?: string | null;
+          ocrLanguage?: string | null;
+          pctConfig?:
+            | ({
+                /** @default false */
+                allowOverlapping?: boolean | null;
+                externalValidation?:
+                  | ({
+                      /** @default  */
+                      apiUrl?: string | null;
+                      /** @default false */
+                      enabled?: boolean | null;
+                      frameNumbers?: number | string | null;
+                      /** @default false */
+                      singleFrame?: boolean | null;
+                      /** @default false */
+                      specificFrame?: boolean | null;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                /** @default false */
+                segmentationMode?: boolean | null;
+                segmentationValidation?:
+                  | ({
+                      /** @default 100 */
+                      completeCoverage?: number | null;
+                      /** @default false */
+                      enabled?: boolean | null;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                /** @default false */
+                trackingMultipleSensors?: boolean | null;
+              } & {
+                [key: string]: unknown;
+              })
+            | null;
+          pluginPresets?:
+            | {
+                [key: string]: unknown;
+              }[]
+            | null;
+          projectPlugins?: {
+            [key: string]: unknown;
+          } | null;
+          queueCountsEnabled?: boolean | null;
+          stages?:
+            | ({
+                assignedTo?: string[] | null;
+                /** @default true */
+                autoForward?: boolean | null;
+                consensusConfig?:
+                  | ({
+                      /**
+                       * @default majority
+                       * @enum {string|null}
+                       */
+                      adjudicationMethod?: 'majority' | 'union' | 'intersection' | 'first' | null;
+                      /** @default false */
+                      dynamicConsensus?: boolean | null;
+                      /** @default 5 */
+                      maxCopies?: number | null;
+                      /** @default 2 */
+                      minCopies?: number | null;
+                      threshold?: number | null;
+                      /**
+                       * @default 2
+                       * @enum {number|null}
+                       */
+                      version?: 1 | 2 | null;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                /** @default false */
+                consensusDynamic?: boolean | null;
+                consensusId?: string | null;
+                id: string;
+                logic?:
+                  | ({
+                      /** @default [] */
+                      conditions?:
+                        | ({
+                            /** @description index into the Logic stage's next array */
+                            index: number;
+                            /** @enum {string} */
+                            type:
+                              'AnnotationType' | 'Annotator' | 'RandomSample' | 'Duration' | 'Batch' | 'IssueErrorCode';
+                            value?:
+                              | ({
+                                  /** @description batch names or ids */
+                                  batches?: string[] | null;
+                                  /** @description milliseconds */
+                                  duration?: number | null;
+                                  emails?: string[] | null;
+                                  errorCodes?: string[] | null;
+                                  /** @enum {string|null} */
+                                  operator?: 'lt' | 'gt' | 'eq' | null;
+                                  sampleRate?: number | null;
+                                  tools?:
+                                    | ({
+                                        filter: string[];
+                                      } & {
+                                        [key: string]: unknown;
+                                      })[]
+                                    | null;
+                                } & {
+                                  [key: string]: unknown;
+                                })
+                              | null;
+                          } & {
+                            [key: string]: unknown;
+                          })[]
+                        | null;
+                      /** @enum {string|null} */
+                      type?:
+                        | 'AnnotationType'
+                        | 'Annotator'
+                        | 'RandomSample'
+                        | 'Duration'
+                        | 'Batch'
+                        | 'IssueErrorCode'
+                        | null;
+                      value?: {
+                        [key: string]: unknown;
+                      } | null;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                name?: string | null;
+                next?: string[] | null;
+                pluginConfig?: {
+                  [key: string]: unknown;
+                } | null;
+                pluginId?: string | null;
+                position?:
+                  | ({
+                      x: number;
+                      y: number;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                /** @default false */
+                preventRequeue?: boolean | null;
+                /** @default false */
+                readOnly?: boolean | null;
+                /** @default false */
+                rememberAssignee?: boolean | null;
+                /** @enum {string} */
+                type:
+                  | 'Label'
+                  | 'Review'
+                  | 'Logic'
+                  | 'Plugin'
+                  | 'Webhook'
+                  | 'Consensus'
+                  | 'Hold'
+                  | 'Start'
+                  | 'Complete'
+                  | 'Archive';
+                webhook?:
+                  | ({
+                      /**
+                       * @default no_auth
+                       * @enum {string|null}
+                       */
+                      authType?: 'no_auth' | 'secret' | 'bearer_token' | null;
+                      /** @description answered: a secret is stored */
+                      readonly hasSecret?: boolean | null;
+                      /** @description answered: a token is stored */
+                      readonly hasToken?: boolean | null;
+                      /**
+                       * @default POST
+                       * @enum {string|null}
+                       */
+                      method?: 'POST' | 'PUT' | null;
+                      /** @default 3 */
+                      retryCount?: number | null;
+                      /** @description HMAC secret when authType is secret; write-only (omit to keep the stored one) */
+                      secret?: string | null;
+                      /** @default 30000 */
+                      timeout?: number | null;
+                      /** @description bearer token when authType is bearer_token; write-only (omit to keep the stored one) */
+                      token?: string | null;
+                      /** Format: uri */
+                      url: string;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+              } & {
+                [key: string]: unknown;
+              })[]
+            | null;
+          tags?: string[] | null;
+          taskSkipEnabled?: boolean | null;
+          unassignSkippedTask?: boolean | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              project: components['schemas']['Project'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  deleteProject: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              project: {
+                _id: string;
+                /** @enum {boolean} */
+                deleted: true;
+                name: string;
+              };
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listAssets: {
+    parameters: {
+      query?: {
+        /** @description JSON: _id, externalId, isPreLabeled, batches */
+        filters?: string;
+        limit?: number;
+        page?: number;
+      };
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              assets: components['schemas']['Asset'][];
+              /** @description items matching, over all pages */
+              total: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  deleteAssets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          assets: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description assets deleted */
+              deletedCount: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  assignProjectMembers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          assignees: string[];
+          /** @enum {string} */
+          role: 'Manager' | 'Lead' | 'Reviewer' | 'Labeler';
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              project: components['schemas']['Project'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  createChatAssets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': {
+          /** @enum {string} */
+          namingStrategy?: 'random' | 'index' | 'fileName';
+          numberOfConversations?: string;
+          priority?: string;
+        };
+        'multipart/form-data': {
+          /**
+           * Format: binary
+           * @description conversations: a JSON array, a JSON object or NDJSON
+           */
+          file?: string;
+          /**
+           * @description how the external ids are made
+           * @enum {string}
+           */
+          namingStrategy?: 'random' | 'index' | 'fileName';
+          /** @description without a file: how many empty conversations to create */
+          numberOfConversations?: string;
+          /** @description priority of the new tasks */
+          priority?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              assets: {
+                /** @description assets created */
+                assetsCreated: number;
+              };
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  importAssets: {
+    parameters: {
+      query?: {
+        /** @description JSON array of batch ids applied to every asset */
+        batches?: string;
+      };
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          assets: {
+            /** @description batch ids or names */
+            batches?: string[];
+            /** @description pre-labels: classification answers of the project's ontology, set on the new task */
+            classifications?: {
+              [key: string]: unknown;
+            }[];
+            contextData?: unknown;
+            /** @description http(s) URL of the file (at most 4096 characters); with uploadLocal the content itself */
+            data: string;
+            externalId?: string;
+            metadata?: {
+              [key: string]: unknown;
+            };
+            /** @description storage id the file lives in */
+            storage?: string;
+          }[];
+          priority?: number;
+          /** @description each asset's data is its content (built by the client, e.g. from an asset builder template): stored in the server's file store and served by a signed URL */
+          uploadLocal?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              assets: {
+                _id: string;
+                externalId: string;
+                taskId: string;
+              }[];
+              /** @description assets created */
+              assetsCreated: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  forwardTasks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          batches?: string[];
+          stageId: string;
+          taskIds?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description tasks forwarded */
+              forwarded: number;
+              stageId: string;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  uploadInstructions: {
+    parameters: {
+      query?: {
+        /** @description bucket or container; required with storageId */
+        bucket?: string;
+        /** @description a storage of the organization */
+        storageId?: string;
+      };
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description bucket of that storage; required with storageId */
+          bucket?: string;
+          /**
+           * Format: binary
+           * @description the instructions: .pdf .png .jpg .jpeg .txt .md .html .mp4
+           */
+          file: string;
+          /** @description store the file in this storage instead of the file store */
+          storageId?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description link to the file */
+              instructions: string;
+              project: components['schemas']['Project'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      502: components['responses']['BadGateway'];
+    };
+  };
+  getNextTask: {
+    parameters: {
+      query?: {
+        stageId?: string;
+      };
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              task: components['schemas']['Task'] | null;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  requeueTasks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          filters?: {
+            assetIds?: string[];
+            batches?: string[];
+            externalIds?: string[];
+            fromStageIds?: string[];
+            taskIds?: string[];
+          };
+          options?: {
+            removeAnnotations?: boolean;
+            removeAssignee?: boolean;
+            removeStageHistory?: boolean;
+          };
+          toStageId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              modifiedCount: {
+                /** @description tasks moved */
+                modified: number;
+                toStageId: string;
+              };
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  rerunPlugin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          stageId?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              plugin: {
+                /** @description calls queued */
+                queued: number;
+                /** @description the Plugin stages re-run */
+                stageIds: string[];
+              };
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  rerunWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description a Webhook stage; all when omitted */
+          stageId?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              webhook: {
+                /** @description waiting tasks skipped: a delivery of theirs is still queued */
+                alreadyQueued: number;
+                /** @description deliveries queued */
+                queued: number;
+                /** @description the Webhook stages re-run */
+                stageIds: string[];
+              };
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getStageStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              stages: components['schemas']['StageStatus'][];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listTasks: {
+    parameters: {
+      query?: {
+        /** @description batch id, or a JSON array of ids */
+        batches?: string;
+        /** @description comma-separated fields to return */
+        fields?: string;
+        /** @description JSON filter, see docs/api.md */
+        filter?: string;
+        /** @description true or false, any case */
+        includeAnswer?: string;
+        limit?: number;
+        page?: number;
+        /** @description createdAt, updatedAt, priority, externalId, status, stage, completedAt; - for descending; up to 4 comma-separated (-createdAt,priority) */
+        sort?: string;
+        /** @description stage id, or a JSON array of ids */
+        stage?: string;
+        'status[eq]'?: 'Completed' | 'TODO' | 'Archived';
+      };
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              tasks: components['schemas']['TaskListItem'][];
+              /** @description items matching, over all pages */
+              total: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  updateTaskPriority: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          filters?: {
+            assetIds?: string[];
+            batches?: string[];
+            externalIds?: string[];
+            fromStageIds?: string[];
+            taskIds?: string[];
+          };
+          priority: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description tasks changed */
+              modifiedCount: number;
+              priority: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listWebhookLogs: {
+    parameters: {
+      query?: {
+        limit?: number;
+        page?: number;
+        stageId?: string;
+      };
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              logs: components['schemas']['WebhookLogEntry'][];
+              /** @description items matching, over all pages */
+              total: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  reviewTask: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          reviewStatus: 'Accepted' | 'Rejected';
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              task: components['schemas']['Task'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listStorages: {
+    parameters: {
+      query?: {
+        /** @description 24 lowercase hex characters */
+        _id?: string;
+        limit?: number;
+        page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              storages: components['schemas']['Storage'][];
+              /** @description items matching, over all pages */
+              total: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  createStorage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description AZURE only
+           * @default ACCOUNT_KEY
+           * @enum {string|null}
+           */
+          azureAuthType?: 'ACCOUNT_KEY' | 'SERVICE_PRINCIPAL' | 'MULTI_TENANT' | null;
+          /** @description AZURE SERVICE_PRINCIPAL */
+          azureClientId?: string | null;
+          /** @description AZURE SERVICE_PRINCIPAL; write-only */
+          azureClientSecret?: string | null;
+          /** @description AZURE SERVICE_PRINCIPAL, MULTI_TENANT */
+          azureTenantId?: string | null;
+          credentials?:
+            | (
+                | {
+                    [key: string]: unknown;
+                  }
+                | string
+              )
+            | null;
+          /** @description endpoint URL; required for CUSTOM_S3, accepted for GCP and AZURE */
+          host?: string | null;
+          /** @description display name */
+          name: string;
+          /** @description secret access key (AWS IAM_USER, CUSTOM_S3); account key (AZURE ACCOUNT_KEY); write-only */
+          privateKey?: string | null;
+          /** @enum {string} */
+          provider: 'AWS' | 'CUSTOM_S3' | 'GCP' | 'AZURE';
+          /** @description access key id (AWS IAM_USER, CUSTOM_S3); storage account name (AZURE) */
+          publicKey?: string | null;
+          /**
+           * @description AWS only
+           * @default eu-central-1
+           */
+          region?: string | null;
+          /**
+           * @description AWS only
+           * @default IAM_USER
+           * @enum {string|null}
+           */
+          s3AccessType?: 'IAM_USER' | 'IAM_DELEGATED' | null;
+          /** @description AWS IAM_DELEGATED: external id of the trust policy; generated when absent */
+          s3ExternalId?: string | null;
+          /** @description AWS IAM_DELEGATED: role to assume */
+          s3RoleArn?: string | null;
+          /**
+           * @description AWS only
+           * @default false
+           */
+          useAccelerateEndpoint?: boolean | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              storage: components['schemas']['Storage'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      502: components['responses']['BadGateway'];
+    };
+  };
+  deleteStorage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        storageId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              storage: components['schemas']['Storage'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listStorageFiles: {
+    parameters: {
+      query: {
+        /** @description bucket or container name */
+        bucketName: string;
+        /** @description true or false, any case */
+        getSignedUrls?: string;
+        /** @description folder to list, recursively */
+        path?: string;
+        /** @description true or false, any case */
+        retryOnSlowDown?: string;
+      };
+      header?: never;
+      path: {
+        storageId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              files: string[];
+              /** @description files */
+              total: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      502: components['responses']['BadGateway'];
+    };
+  };
+  getTask: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              task: components['schemas']['Task'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getTaskHistory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              taskHistory: components['schemas']['TaskHistoryEntry'][];
+              /** @description entries */
+              total: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  assignTasks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          project: string;
+          stage: string;
+          tasks: string[];
+          user?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              assignee: string | null;
+              /** @description tasks assigned */
+              modifiedCount: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getTaskHistoryEntry: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data:
+              | {
+                  taskHistory: components['schemas']['TaskHistoryEntry'];
+                }
+              | {
+                  taskHistory: components['schemas']['TaskHistoryEntry'][];
+                  /** @description entries */
+                  total: number;
+                };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  taskEnteredWebhookStage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookPayload'];
+      };
+    };
+    responses: {
+      /** @description Received; the task moves to the next stage. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+}

@@ -14,8 +14,8 @@ export interface Doc {
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
-/** `/v2/project/:projectId` -> `/project/{projectId}` (the document's paths are relative to `/v2`). */
-export const docPath = (route: string) => route.replace(/^\/v2/, '').replace(/:([A-Za-z]+)/g, '{$1}');
+/** `/v2/project/:projectId` -> `/v2/project/{projectId}` (the document's path template). */
+export const docPath = (route: string) => route.replace(/:([A-Za-z]+)/g, '{$1}');
 
 /**
  * Checks recorded answers against the served document with a real JSON Schema (2020-12)

@@ -82,7 +82,9 @@ export function swaggerOptions(config: Config): SwaggerOptions {
         description: DESCRIPTION,
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
-      servers: [{ url: `${config.publicUrl}/v2`, description: `this server: the ${config.deployment} deployment` }],
+      // The server is the host and every path carries /v2: the typed client and the CLI name
+      // operations by their full path (/v2/listProjects), as curl users write them.
+      servers: [{ url: config.publicUrl, description: `this server: the ${config.deployment} deployment` }],
       tags: TAGS.map(([name, description]) => ({ name, description })),
       components: {
         securitySchemes: {
