@@ -16,5 +16,7 @@ export function connect(o: ApiOptions, apiKey?: string): Annotary {
     ...(o.url ? { baseUrl: o.url } : {}),
     ...(apiKey ? { apiKey } : {}),
     userAgent: USER_AGENT,
+    // A person's import or listing would rather wait out a rate-limit window than fail.
+    retry: { maxAttempts: 10, maxElapsedMs: 5 * 60_000 },
   });
 }

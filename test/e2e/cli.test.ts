@@ -28,6 +28,8 @@ describe.each(ENGINES)('the built annotary command against a server on %s', (eng
     server = await startBuiltServer({
       ANNOTARY_DATA_DIR: store.dataDir,
       ANNOTARY_BOOTSTRAP_API_KEY: KEY,
+      // Resuming walks the project's assets (100 pages): more than the standard 100 requests a minute.
+      ANNOTARY_DEFAULT_PLAN: 'professional',
       ...(store.databaseUrl && store.pgSchema
         ? { DATABASE_URL: childDatabaseUrl(store.databaseUrl, store.pgSchema) }
         : {}),
