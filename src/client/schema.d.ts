@@ -176,56 +176,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** @description Browses a storage one folder level at a time (folders and files, paged by scrollToken), or with upload: true imports the chosen files or the whole folder into projectId; more than 1000 files are imported by a background job. */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description batch ids or names */
-            batches?: string[];
-            bucket: string;
-            /** @description only files with these extensions (jpg, .png; any case) */
-            extensions?: string[];
-            /** @description with upload: the files to import, by name in the folder (or full key) */
-            files?: string[];
-            /** @description folder path; empty = the bucket root */
-            folder?: string;
-            /** @description entries per page (default 1000) */
-            limit?: number;
-            projectId?: string;
-            /** @description the previous answer scrollToken */
-            scrollToken?: string;
-            storageId: string;
-            /** @description import the files (or the whole folder) into projectId */
-            upload?: boolean;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-            'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-            'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        400: components['responses']['BadRequest'];
-        401: components['responses']['Unauthorized'];
-        403: components['responses']['Forbidden'];
-        404: components['responses']['NotFound'];
-        429: components['responses']['TooManyRequests'];
-        500: components['responses']['InternalError'];
-      };
-    };
+    /**
+     * Browse a storage one folder level at a time, or import its files
+     * @description Browses a storage one folder level at a time (folders and files, paged by scrollToken), or with upload: true imports the chosen files or the whole folder into projectId; more than 1000 files are imported by a background job.
+     */
+    post: operations['exploreStorage'];
     delete?: never;
     options?: never;
     head?: never;
@@ -402,115 +357,10 @@ export interface paths {
       cookie?: never;
     };
     /** What a password or invite link is for (before the person chooses a password) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          token: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                email: string;
-                expiresAt: string;
-                organization: {
-                  _id: string;
-                  name: string;
-                };
-                /** @enum {string} */
-                organizationRole: 'owner' | 'admin' | 'member';
-                /** @enum {string} */
-                purpose: 'owner' | 'reset' | 'invite';
-              };
-              /** @enum {string} */
-              status: 'success';
-            };
-          };
-        };
-        400: components['responses']['BadRequest'];
-        403: components['responses']['Forbidden'];
-        404: components['responses']['NotFound'];
-        500: components['responses']['InternalError'];
-      };
-    };
+    get: operations['getPasswordLink'];
     put?: never;
     /** Set the password through a one-time link (reset, first owner, invite accept) and sign in */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          token: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description display name (invites) */
-            name?: string;
-            /** @description at least 10 characters */
-            password: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** @description Send it in the x-csrf-token header on every cookie-authenticated write. */
-                csrfToken?: string;
-                /** @description When the session ends unless it is used before. */
-                expiresAt?: string;
-                organization: {
-                  _id: string;
-                  name: string;
-                  plan: string;
-                };
-                /** @enum {string} */
-                organizationRole: 'owner' | 'admin' | 'member';
-                /** @description The caller's project roles; owners and admins act as Manager on every project. */
-                projectRoles: {
-                  projectId: string;
-                  role: string;
-                }[];
-                user: {
-                  _id: string;
-                  email: string;
-                  name: string;
-                };
-                /**
-                 * @description what authenticated this request
-                 * @enum {string}
-                 */
-                via: 'session' | 'apikey';
-              };
-              /** @enum {string} */
-              status: 'success';
-            };
-          };
-        };
-        400: components['responses']['BadRequest'];
-        403: components['responses']['Forbidden'];
-        404: components['responses']['NotFound'];
-        500: components['responses']['InternalError'];
-      };
-    };
+    post: operations['usePasswordLink'];
     delete?: never;
     options?: never;
     head?: never;
@@ -526,71 +376,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** @description Per person and per stage: tasks submitted, reviewed, accepted, rejected, time spent (ms) and issues raised, from the task history and the issues. Needs a role that reads all tasks. */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description batch ids or names: only tasks whose asset is in any of them */
-            batches?: string[];
-            /** @description [from, to]: work done from `from` (inclusive) until `to` (exclusive); omitted = all time */
-            interval?: string[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-            'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-            'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                interval: {
-                  from: string | null;
-                  to: string | null;
-                };
-                performance: {
-                  accepted: number;
-                  issuesRaised: number;
-                  rejected: number;
-                  reviewed: number;
-                  stageId: string;
-                  stageName: string;
-                  stageType: string | null;
-                  submitted: number;
-                  /** @description ms, as reported with the work */
-                  timeSpent: number;
-                  /** @description e-mail of the person */
-                  user: string;
-                }[];
-                total: number;
-              };
-              /** @enum {string} */
-              status: 'success';
-            };
-          };
-        };
-        400: components['responses']['BadRequest'];
-        401: components['responses']['Unauthorized'];
-        403: components['responses']['Forbidden'];
-        404: components['responses']['NotFound'];
-        429: components['responses']['TooManyRequests'];
-        500: components['responses']['InternalError'];
-      };
-    };
+    /**
+     * Work per person and stage over an interval
+     * @description Per person and per stage: tasks submitted, reviewed, accepted, rejected, time spent (ms) and issues raised, from the task history and the issues. Needs a role that reads all tasks.
+     */
+    post: operations['getPerformance'];
     delete?: never;
     options?: never;
     head?: never;
@@ -721,66 +511,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** @description Adds an asset builder template (HTML with {{column}} placeholders) to the project's assetBuilderTemplates. Needs the Manager role. */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          projectId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description column naming the batch */
-            batchColumn?: string;
-            /** @description the columns of the rows the template is filled from */
-            data_config: {
-              [key: string]: {
-                /** @description export the column with the asset (default true) */
-                include_in_export?: boolean;
-                /** @description where the value lives: public, a storage id, ... */
-                storage?: string;
-                /** @description kind of value: text, image, video, url, ... */
-                type: string;
-              } & {
-                [key: string]: unknown;
-              };
-            };
-            description?: string;
-            /** @description column giving the externalId */
-            external_id_column: string;
-            name: string;
-            /** @description how columns become pre-labels; kept as sent */
-            pre_label_config?: {
-              [key: string]: unknown;
-            };
-            /** @description HTML with {{column}} placeholders */
-            template: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-            'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-            'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        400: components['responses']['BadRequest'];
-        401: components['responses']['Unauthorized'];
-        403: components['responses']['Forbidden'];
-        404: components['responses']['NotFound'];
-        429: components['responses']['TooManyRequests'];
-        500: components['responses']['InternalError'];
-      };
-    };
+    /**
+     * Add an asset builder template to the project
+     * @description Adds an asset builder template (HTML with {{column}} placeholders) to the project's assetBuilderTemplates. Needs the Manager role.
+     */
+    post: operations['addAssetBuilderTemplate'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1074,205 +809,15 @@ export interface paths {
       cookie?: never;
     };
     /** Who am I: works with the session cookie or the apikey header */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-            'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-            'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** @description Send it in the x-csrf-token header on every cookie-authenticated write. */
-                csrfToken?: string;
-                /** @description When the session ends unless it is used before. */
-                expiresAt?: string;
-                organization: {
-                  _id: string;
-                  name: string;
-                  plan: string;
-                };
-                /** @enum {string} */
-                organizationRole: 'owner' | 'admin' | 'member';
-                /** @description The caller's project roles; owners and admins act as Manager on every project. */
-                projectRoles: {
-                  projectId: string;
-                  role: string;
-                }[];
-                user: {
-                  _id: string;
-                  email: string;
-                  name: string;
-                };
-                /**
-                 * @description what authenticated this request
-                 * @enum {string}
-                 */
-                via: 'session' | 'apikey';
-              };
-              /** @enum {string} */
-              status: 'success';
-            };
-          };
-        };
-        400: components['responses']['BadRequest'];
-        401: components['responses']['Unauthorized'];
-        403: components['responses']['Forbidden'];
-        404: components['responses']['NotFound'];
-        429: components['responses']['TooManyRequests'];
-        500: components['responses']['InternalError'];
-      };
-    };
+    get: operations['getSession'];
     put?: never;
     /**
      * Sign in: sets the session cookie
      * @description Email and password, or an API key pasted once. Wrong e-mail and wrong password answer the same 401. At most 10 attempts a minute per account and 30 per client address (429 with Retry-After).
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      /** @description Either email and password, or apiKey (pasted once; the session then stands for its user). */
-      requestBody: {
-        content: {
-          'application/json': {
-            apiKey?: string;
-            email?: string;
-            password?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** @description Send it in the x-csrf-token header on every cookie-authenticated write. */
-                csrfToken?: string;
-                /** @description When the session ends unless it is used before. */
-                expiresAt?: string;
-                organization: {
-                  _id: string;
-                  name: string;
-                  plan: string;
-                };
-                /** @enum {string} */
-                organizationRole: 'owner' | 'admin' | 'member';
-                /** @description The caller's project roles; owners and admins act as Manager on every project. */
-                projectRoles: {
-                  projectId: string;
-                  role: string;
-                }[];
-                user: {
-                  _id: string;
-                  email: string;
-                  name: string;
-                };
-                /**
-                 * @description what authenticated this request
-                 * @enum {string}
-                 */
-                via: 'session' | 'apikey';
-              };
-              /** @enum {string} */
-              status: 'success';
-            };
-          };
-        };
-        400: components['responses']['BadRequest'];
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              errors?: {
-                field: string;
-                message: string;
-              }[];
-              message: string;
-              /** @enum {string} */
-              status: 'fail' | 'error';
-            };
-          };
-        };
-        403: components['responses']['Forbidden'];
-        404: components['responses']['NotFound'];
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              errors?: {
-                field: string;
-                message: string;
-              }[];
-              message: string;
-              /** @enum {string} */
-              status: 'fail' | 'error';
-            };
-          };
-        };
-        500: components['responses']['InternalError'];
-      };
-    };
+    post: operations['signIn'];
     /** Sign out: ends the session and clears the cookie */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-            'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-            'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                signedOut: boolean;
-              };
-              /** @enum {string} */
-              status: 'success';
-            };
-          };
-        };
-        400: components['responses']['BadRequest'];
-        401: components['responses']['Unauthorized'];
-        403: components['responses']['Forbidden'];
-        404: components['responses']['NotFound'];
-        429: components['responses']['TooManyRequests'];
-        500: components['responses']['InternalError'];
-      };
-    };
+    delete: operations['signOut'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1635,6 +1180,7 @@ export interface components {
      *         "loose"
      *       ],
      *       "status": "Open",
+     *       "pctDetails": null,
      *       "comments": [
      *         {
      *           "_id": "6b04bc7ecdc93d2ce5e7b002",
@@ -1668,6 +1214,9 @@ export interface components {
       labelTask: string;
       objectId: string | null;
       page: number | null;
+      pctDetails: {
+        [key: string]: unknown;
+      } | null;
       position: string | null;
       project: string;
       stage: string;
@@ -3157,6 +2706,55 @@ export interface operations {
       502: components['responses']['BadGateway'];
     };
   };
+  exploreStorage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description batch ids or names */
+          batches?: string[];
+          bucket: string;
+          /** @description only files with these extensions (jpg, .png; any case) */
+          extensions?: string[];
+          /** @description with upload: the files to import, by name in the folder (or full key) */
+          files?: string[];
+          /** @description folder path; empty = the bucket root */
+          folder?: string;
+          /** @description entries per page (default 1000) */
+          limit?: number;
+          projectId?: string;
+          /** @description the previous answer scrollToken */
+          scrollToken?: string;
+          storageId: string;
+          /** @description import the files (or the whole folder) into projectId */
+          upload?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
   getSignedUrl: {
     parameters: {
       query: {
@@ -3845,6 +3443,177 @@ export interface operations {
               /** @description members removed */
               removed: number;
               users: string[];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getPasswordLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              email: string;
+              expiresAt: string;
+              organization: {
+                _id: string;
+                name: string;
+              };
+              /** @enum {string} */
+              organizationRole: 'owner' | 'admin' | 'member';
+              /** @enum {string} */
+              purpose: 'owner' | 'reset' | 'invite';
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  usePasswordLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description display name (invites) */
+          name?: string;
+          /** @description at least 10 characters */
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description Send it in the x-csrf-token header on every cookie-authenticated write. */
+              csrfToken?: string;
+              /** @description When the session ends unless it is used before. */
+              expiresAt?: string;
+              organization: {
+                _id: string;
+                name: string;
+                plan: string;
+              };
+              /** @enum {string} */
+              organizationRole: 'owner' | 'admin' | 'member';
+              /** @description The caller's project roles; owners and admins act as Manager on every project. */
+              projectRoles: {
+                projectId: string;
+                role: string;
+              }[];
+              user: {
+                _id: string;
+                email: string;
+                name: string;
+              };
+              /**
+               * @description what authenticated this request
+               * @enum {string}
+               */
+              via: 'session' | 'apikey';
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getPerformance: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description batch ids or names: only tasks whose asset is in any of them */
+          batches?: string[];
+          /** @description [from, to]: work done from `from` (inclusive) until `to` (exclusive); omitted = all time */
+          interval?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              interval: {
+                from: string | null;
+                to: string | null;
+              };
+              performance: {
+                accepted: number;
+                issuesRaised: number;
+                rejected: number;
+                reviewed: number;
+                stageId: string;
+                stageName: string;
+                stageType: string | null;
+                submitted: number;
+                /** @description ms, as reported with the work */
+                timeSpent: number;
+                /** @description e-mail of the person */
+                user: string;
+              }[];
+              total: number;
             };
             /** @enum {string} */
             status: 'success';
@@ -4585,6 +4354,65 @@ export interface operations {
             status: 'success';
           };
         };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  addAssetBuilderTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description column naming the batch */
+          batchColumn?: string;
+          /** @description the columns of the rows the template is filled from */
+          data_config: {
+            [key: string]: {
+              /** @description export the column with the asset (default true) */
+              include_in_export?: boolean;
+              /** @description where the value lives: public, a storage id, ... */
+              storage?: string;
+              /** @description kind of value: text, image, video, url, ... */
+              type: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+          description?: string;
+          /** @description column giving the externalId */
+          external_id_column: string;
+          name: string;
+          /** @description how columns become pre-labels; kept as sent */
+          pre_label_config?: {
+            [key: string]: unknown;
+          };
+          /** @description HTML with {{column}} placeholders */
+          template: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -5398,6 +5226,199 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description Send it in the x-csrf-token header on every cookie-authenticated write. */
+              csrfToken?: string;
+              /** @description When the session ends unless it is used before. */
+              expiresAt?: string;
+              organization: {
+                _id: string;
+                name: string;
+                plan: string;
+              };
+              /** @enum {string} */
+              organizationRole: 'owner' | 'admin' | 'member';
+              /** @description The caller's project roles; owners and admins act as Manager on every project. */
+              projectRoles: {
+                projectId: string;
+                role: string;
+              }[];
+              user: {
+                _id: string;
+                email: string;
+                name: string;
+              };
+              /**
+               * @description what authenticated this request
+               * @enum {string}
+               */
+              via: 'session' | 'apikey';
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  signIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Either email and password, or apiKey (pasted once; the session then stands for its user). */
+    requestBody: {
+      content: {
+        'application/json': {
+          apiKey?: string;
+          email?: string;
+          password?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description Send it in the x-csrf-token header on every cookie-authenticated write. */
+              csrfToken?: string;
+              /** @description When the session ends unless it is used before. */
+              expiresAt?: string;
+              organization: {
+                _id: string;
+                name: string;
+                plan: string;
+              };
+              /** @enum {string} */
+              organizationRole: 'owner' | 'admin' | 'member';
+              /** @description The caller's project roles; owners and admins act as Manager on every project. */
+              projectRoles: {
+                projectId: string;
+                role: string;
+              }[];
+              user: {
+                _id: string;
+                email: string;
+                name: string;
+              };
+              /**
+               * @description what authenticated this request
+               * @enum {string}
+               */
+              via: 'session' | 'apikey';
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            errors?: {
+              field: string;
+              message: string;
+            }[];
+            message: string;
+            /** @enum {string} */
+            status: 'fail' | 'error';
+          };
+        };
+      };
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            errors?: {
+              field: string;
+              message: string;
+            }[];
+            message: string;
+            /** @enum {string} */
+            status: 'fail' | 'error';
+          };
+        };
+      };
+      500: components['responses']['InternalError'];
+    };
+  };
+  signOut: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              signedOut: boolean;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
     };

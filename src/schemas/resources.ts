@@ -112,6 +112,7 @@ export const Issue = Type.Object({
     description: "codes of the project's errorSchema",
   }),
   status: Type.String({ description: 'Open or Resolved' }),
+  pctDetails: Nullable(FreeObject),
   comments: Type.Array(Type.Ref('IssueComment')),
   createdBy: Type.String(),
   createdAt: DateTime,

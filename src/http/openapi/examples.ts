@@ -138,6 +138,7 @@ export const EXAMPLES = {
     objectId: 'box-1',
     errorCodes: ['loose'],
     status: 'Open',
+    pctDetails: null,
     comments: [{ _id: '6b04bc7ecdc93d2ce5e7b002', content: 'Fixed it', createdBy: 'ann@example.com', createdAt: AT }],
     createdBy: 'lead@example.com',
     createdAt: AT,

@@ -13,6 +13,8 @@ export const assetBuilderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     {
       schema: {
         tags: ['projects'],
+        operationId: 'addAssetBuilderTemplate',
+        summary: 'Add an asset builder template to the project',
         params: ProjectIdParams,
         body: AssetBuilderTemplateRequest,
         description:

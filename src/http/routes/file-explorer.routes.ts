@@ -12,6 +12,8 @@ export const fileExplorerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     {
       schema: {
         tags: ['storages'],
+        operationId: 'exploreStorage',
+        summary: 'Browse a storage one folder level at a time, or import its files',
         body: FileExplorerRequest,
         description:
           'Browses a storage one folder level at a time (folders and files, paged by scrollToken), or with upload: true imports the chosen files or the whole folder into projectId; more than 1000 files are imported by a background job.',

@@ -12,6 +12,8 @@ export const performanceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     {
       schema: {
         tags: ['metrics'],
+        operationId: 'getPerformance',
+        summary: 'Work per person and stage over an interval',
         params: PerformanceParams,
         body: PerformanceRequest,
         response: { 200: PerformanceResponse },

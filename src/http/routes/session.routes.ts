@@ -46,6 +46,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       config: publicRoute,
       schema: {
         tags,
+        operationId: 'signIn',
         summary: 'Sign in: sets the session cookie',
         description:
           'Email and password, or an API key pasted once. Wrong e-mail and wrong password answer the same 401. ' +
@@ -65,6 +66,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     {
       schema: {
         tags,
+        operationId: 'getSession',
         summary: 'Who am I: works with the session cookie or the apikey header',
         response: { 200: SessionResponse },
       },
@@ -74,7 +76,12 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   app.delete(
     '/session',
     {
-      schema: { tags, summary: 'Sign out: ends the session and clears the cookie', response: { 200: SignOutResponse } },
+      schema: {
+        tags,
+        operationId: 'signOut',
+        summary: 'Sign out: ends the session and clears the cookie',
+        response: { 200: SignOutResponse },
+      },
     },
     async (req, reply) => {
       const signedOut = await endSession(ctx, principalOf(req));
@@ -88,6 +95,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       config: publicRoute,
       schema: {
         tags,
+        operationId: 'getPasswordLink',
         summary: 'What a password or invite link is for (before the person chooses a password)',
         params: LinkTokenParams,
         security: [],
@@ -102,6 +110,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       config: publicRoute,
       schema: {
         tags,
+        operationId: 'usePasswordLink',
         summary: 'Set the password through a one-time link (reset, first owner, invite accept) and sign in',
         params: LinkTokenParams,
         body: UsePasswordLinkRequest,
