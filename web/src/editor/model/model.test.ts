@@ -175,3 +175,29 @@ describe('undo history and shortcuts', () => {
     ]);
   });
 });
+
+describe('drawing gestures', () => {
+  it('drags a box, ignores a click, and clicks a polygon closed on its first vertex', async () => {
+    const { pointerDown, pointerMove, pointerUp, IDLE } = await import('./drawing');
+    let s = pointerDown(IDLE, 'bounding-box', [10, 10], 1);
+    s = pointerUp(pointerMove(s.drawing, [30, 50]), [40, 60], 1);
+    expect(s.done).toEqual({ kind: 'bounding-box', value: { x: 10, y: 10, width: 30, height: 50 } });
+    expect(pointerUp(pointerDown(IDLE, 'bounding-box', [5, 5], 1).drawing, [6, 6], 1).done).toBeUndefined();
+    let d = IDLE as import('./drawing').Drawing;
+    for (const p of [
+      [0, 0],
+      [100, 0],
+      [100, 100],
+    ] as [number, number][])
+      d = pointerDown(d, 'polygon', p, 2).drawing;
+    const closed = pointerDown(d, 'polygon', [2, 1], 2);
+    expect(closed.done).toEqual({
+      kind: 'polygon',
+      value: [
+        [0, 0],
+        [100, 0],
+        [100, 100],
+      ],
+    });
+  });
+});
