@@ -117,7 +117,9 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   const imagePoint = (stage: Konva.Stage | null): Vec | null => {
     const p = stage?.getPointerPosition();
     if (!p || image.status !== 'ready') return null;
-    return clampToImage(toImage(view, [p.x, p.y]), image.width, image.height);
+    // Hundredths of a pixel: finer than any screen shows, without float noise in the answer.
+    const [x, y] = clampToImage(toImage(view, [p.x, p.y]), image.width, image.height);
+    return [Math.round(x * 100) / 100, Math.round(y * 100) / 100];
   };
 
   const finishWith = (step: { drawing: Drawing; done?: Geometry }) => {
