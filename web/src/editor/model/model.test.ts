@@ -201,3 +201,41 @@ describe('drawing gestures', () => {
     });
   });
 });
+
+describe('text spans and the work clock', () => {
+  it('counts NER offsets in code points and cuts overlapping spans', async () => {
+    const { segments, toCodePoints, toUtf16 } = await import('./spans');
+    const text = 'I 😀 Paris and Rome';
+    const paris = text.indexOf('Paris');
+    expect(toCodePoints(text, paris)).toBe(paris - 1);
+    expect(toUtf16(text, toCodePoints(text, paris))).toBe(paris);
+    const obj = (id: string, start: number, end: number) => ({
+      objectId: id,
+      schemaId: 'place',
+      geometry: { kind: 'ner' as const, value: { start, end } },
+      classifications: [],
+      extra: {},
+    });
+    const s = segments('abcdef', [obj('a', 1, 4), obj('b', 3, 5)]);
+    expect(s.map((x) => [x.from, x.to, x.objects.map((o) => o.objectId).join('')])).toEqual([
+      [0, 1, ''],
+      [1, 3, 'a'],
+      [3, 4, 'ab'],
+      [4, 5, 'b'],
+      [5, 6, ''],
+    ]);
+  });
+  it('counts idle time only up to the timeout and hidden time not at all', async () => {
+    const { activity, startClock, tick } = await import('./timer');
+    let c = startClock(0);
+    c = tick(c, 10_000, 30_000, true);
+    c = tick(c, 100_000, 30_000, true); // idle since 0: counted until 30 s
+    expect(c.workedMs).toBe(30_000);
+    c = activity(c, 100_000, 30_000, true);
+    c = tick(c, 110_000, 30_000, false); // hidden
+    expect(c.workedMs).toBe(30_000);
+    expect(c.idleMs).toBe(80_000);
+    c = tick(c, 120_000, 0, true);
+    expect(c.workedMs).toBe(40_000);
+  });
+});
