@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'web/src/**/*.test.ts'],
     // better-sqlite3 is a native addon and several tests spawn server processes: forks isolate both.
     pool: 'forks',
     testTimeout: 120_000,

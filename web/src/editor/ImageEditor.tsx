@@ -1,0 +1,214 @@
+import { type ReactNode, useCallback, useMemo, useReducer, useRef, useState } from 'react';
+import { ImageCanvas, type ImageCanvasHandle, type Pin } from './canvas/ImageCanvas';
+import { addObject, deleteObject, setObjectClassifications, updateGeometry } from './model/edit';
+import { commit, redo, startHistory, undo, type History } from './model/history';
+import { imageTools, shortcutMap, toolColor, type Ontology } from './model/ontology';
+import type { EditorAnswer, Geometry, Vec } from './model/types';
+import type { Problem } from './model/validate';
+import { ObjectsPanel } from './panels/ObjectsPanel';
+import { Questions } from './panels/Questions';
+import { type KeyAction, useEditorKeys } from './useEditorKeys';
+
+export interface ImageEditorProps {
+  ontology: Ontology;
+  imageUrl: string | undefined;
+  initial: EditorAnswer;
+  /** Every change of the answer (drafts are saved from here). */
+  onChange(answer: EditorAnswer): void;
+  /** Problems to show on the form (after a refused submit). */
+  problems: Problem[];
+  readOnly?: boolean;
+  /** Review: clicks raise an issue at a point or an object instead of drawing. */
+  onPick?(position: Vec, objectId: string | undefined): void;
+  pins?: Pin[];
+  /** The stage's buttons (Submit, Skip, Accept, Reject...), drawn in the action bar. */
+  actions?: ReactNode;
+  /** Shown above the questions: the task's open issues, a consensus score... */
+  aside?: ReactNode;
+}
+
+type Action = { type: 'commit'; answer: EditorAnswer } | { type: 'undo' } | { type: 'redo' };
+
+function reducer(h: History<EditorAnswer>, a: Action): History<EditorAnswer> {
+  if (a.type === 'undo') return undo(h);
+  if (a.type === 'redo') return redo(h);
+  return commit(h, a.answer);
+}
+
+/** The image editor: tools, canvas, objects with their questions, and the task's questions. */
+export function ImageEditor(props: ImageEditorProps) {
+  const { ontology, readOnly, onChange } = props;
+  const [history, dispatch] = useReducer(reducer, props.initial, startHistory);
+  const [toolId, setToolId] = useState<string | undefined>(undefined);
+  const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
+  const [zoom, setZoom] = useState(1);
+  const canvas = useRef<ImageCanvasHandle>(null);
+  const answer = history.present;
+
+  const tools = useMemo(() => imageTools(ontology), [ontology]);
+  const colors = useMemo(() => new Map(tools.map((t, i) => [t.schemaId, toolColor(t, i)])), [tools]);
+  const shortcuts = useMemo(() => shortcutMap({ ...ontology, tools }), [ontology, tools]);
+  const activeTool = tools.find((t) => t.schemaId === toolId);
+
+  const change = useCallback(
+    (next: EditorAnswer) => {
+      dispatch({ type: 'commit', answer: next });
+      onChange(next);
+    },
+    [onChange],
+  );
+  const travel = (type: 'undo' | 'redo') => {
+    const next = type === 'undo' ? undo(history) : redo(history);
+    dispatch({ type });
+    if (next !== history) onChange(next.present);
+  };
+
+  const onCreate = (geometry: Geometry) => {
+    if (!activeTool) return;
+    const added = addObject(answer, activeTool, geometry);
+    change(added.answer);
+    if (activeTool.classifications?.length) setSelectedId(added.objectId);
+  };
+
+  const onKey = (a: KeyAction) => {
+    const c = canvas.current;
+    switch (a.type) {
+      case 'tool':
+        if (!readOnly && !props.onPick) setToolId(a.schemaId);
+        return;
+      case 'select-mode':
+        return setToolId(undefined);
+      case 'escape':
+        if (!c?.cancel()) {
+          setToolId(undefined);
+          setSelectedId(undefined);
+        }
+        return;
+      case 'enter':
+        return c?.finish();
+      case 'delete':
+        if (c?.undoVertex()) return;
+        if (selectedId && !readOnly) {
+          change(deleteObject(answer, selectedId));
+          setSelectedId(undefined);
+        }
+        return;
+      case 'undo':
+      case 'redo':
+        return readOnly ? undefined : travel(a.type);
+      case 'zoom':
+        return c?.zoom(a.factor);
+      case 'fit':
+        return c?.fit();
+      case 'pan':
+        return c?.pan(a.dx, a.dy);
+    }
+  };
+  useEditorKeys(shortcuts, onKey);
+
+  const keyOf = (schemaId: string) => [...shortcuts].find(([, id]) => id === schemaId)?.[0];
+
+  return (
+    <div className="image-editor">
+      <div className="editor-toolbar" role="toolbar" aria-label="Drawing tools">
+        <button
+          type="button"
+          aria-pressed={!toolId}
+          onClick={() => setToolId(undefined)}
+          aria-keyshortcuts="V"
+          aria-label="Select tool"
+        >
+          Select <kbd>V</kbd>
+        </button>
+        {tools.map((t) => (
+          <button
+            type="button"
+            key={t.schemaId}
+            aria-pressed={toolId === t.schemaId}
+            disabled={readOnly || !!props.onPick}
+            onClick={() => setToolId(toolId === t.schemaId ? undefined : t.schemaId)}
+            aria-keyshortcuts={keyOf(t.schemaId)?.toUpperCase()}
+            aria-label={`${t.title} tool`}
+            title={`${t.title} (${t.tool})`}
+          >
+            <span className="swatch" style={{ background: colors.get(t.schemaId) }} aria-hidden="true" />
+            {t.title}
+            {keyOf(t.schemaId) && <kbd>{keyOf(t.schemaId)?.toUpperCase()}</kbd>}
+          </button>
+        ))}
+        <span className="toolbar-gap" />
+        <button
+          type="button"
+          onClick={() => travel('undo')}
+          disabled={readOnly || history.past.length === 0}
+          aria-keyshortcuts="Control+Z"
+        >
+          Undo
+        </button>
+        <button
+          type="button"
+          onClick={() => travel('redo')}
+          disabled={readOnly || history.future.length === 0}
+          aria-keyshortcuts="Control+Shift+Z"
+        >
+          Redo
+        </button>
+        <button type="button" onClick={() => canvas.current?.zoom(0.8)} aria-label="Zoom out" aria-keyshortcuts="-">
+          −
+        </button>
+        <output className="zoom-level" aria-label="Zoom level">
+          {Math.round(zoom * 100)}%
+        </output>
+        <button type="button" onClick={() => canvas.current?.zoom(1.25)} aria-label="Zoom in" aria-keyshortcuts="+">
+          +
+        </button>
+        <button type="button" onClick={() => canvas.current?.fit()} aria-keyshortcuts="F">
+          Fit
+        </button>
+      </div>
+      <div className="editor-body">
+        <ImageCanvas
+          ref={canvas}
+          imageUrl={props.imageUrl}
+          objects={answer.objects}
+          colorOf={(id) => colors.get(id) ?? '#e6194b'}
+          drawKind={activeTool?.tool as Geometry['kind'] | undefined}
+          selectedId={selectedId}
+          editable={!readOnly}
+          onSelect={setSelectedId}
+          onCreate={onCreate}
+          onChange={(id, g) => change(updateGeometry(answer, id, g))}
+          onPick={props.onPick}
+          pins={props.pins}
+          onViewportChange={(v) => setZoom(v.scale)}
+        />
+        <aside className="editor-side" aria-label="Answer">
+          {props.aside}
+          <ObjectsPanel
+            ontology={ontology}
+            answer={answer}
+            colors={colors}
+            selectedId={selectedId}
+            readOnly={readOnly}
+            problems={props.problems}
+            onSelect={setSelectedId}
+            onChange={change}
+            onObjectAnswers={(id, list) => change(setObjectClassifications(answer, id, list))}
+          />
+          <section className="editor-questions" aria-labelledby="questions-title">
+            <h2 id="questions-title">Questions</h2>
+            {(ontology.classifications ?? []).length === 0 && <p className="muted">This project asks no questions.</p>}
+            <Questions
+              questions={ontology.classifications}
+              answers={answer.classifications}
+              problems={props.problems.filter((p) => !p.objectId)}
+              readOnly={readOnly}
+              onChange={(list) => change({ ...answer, classifications: list })}
+            />
+          </section>
+          <div className="editor-actions">{props.actions}</div>
+        </aside>
+      </div>
+    </div>
+  );
+}

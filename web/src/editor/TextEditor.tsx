@@ -1,0 +1,174 @@
+import { type ReactNode, useMemo, useReducer, useRef, useState } from 'react';
+import { addObject, deleteObject, setObjectClassifications } from './model/edit';
+import { commit, redo, startHistory, undo, type History } from './model/history';
+import { shortcutMap, textTools, toolColor, type Ontology } from './model/ontology';
+import { segments, toCodePoints } from './model/spans';
+import type { EditorAnswer } from './model/types';
+import type { Problem } from './model/validate';
+import { ObjectsPanel } from './panels/ObjectsPanel';
+import { Questions } from './panels/Questions';
+import { useEditorKeys } from './useEditorKeys';
+
+export interface TextEditorProps {
+  ontology: Ontology;
+  text: string | undefined;
+  initial: EditorAnswer;
+  onChange(answer: EditorAnswer): void;
+  problems: Problem[];
+  readOnly?: boolean;
+  actions?: ReactNode;
+  aside?: ReactNode;
+}
+
+type Action = { type: 'commit'; answer: EditorAnswer } | { type: 'undo' } | { type: 'redo' };
+const reducer = (h: History<EditorAnswer>, a: Action) =>
+  a.type === 'undo' ? undo(h) : a.type === 'redo' ? redo(h) : commit(h, a.answer);
+
+/** UTF-16 offset of a point in the text container (its text is the asset's text, in pieces). */
+function offsetIn(container: HTMLElement, node: Node, offset: number): number {
+  const range = document.createRange();
+  range.setStart(container, 0);
+  range.setEnd(node, offset);
+  return range.toString().length;
+}
+
+/**
+ * Text assets: select a span with the mouse (or keyboard selection), then pick the entity with
+ * its button or shortcut key; the answer holds `{ner: {start, end}}` in code points.
+ */
+export function TextEditor(props: TextEditorProps) {
+  const { ontology, text, readOnly, onChange } = props;
+  const [history, dispatch] = useReducer(reducer, props.initial, startHistory);
+  const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
+  const [hint, setHint] = useState<string | undefined>(undefined);
+  const box = useRef<HTMLDivElement>(null);
+  const answer = history.present;
+  const tools = useMemo(() => textTools(ontology), [ontology]);
+  const colors = useMemo(() => new Map(tools.map((t, i) => [t.schemaId, toolColor(t, i)])), [tools]);
+  const shortcuts = useMemo(() => shortcutMap({ tools }), [tools]);
+
+  const change = (next: EditorAnswer) => {
+    dispatch({ type: 'commit', answer: next });
+    onChange(next);
+  };
+
+  const tag = (schemaId: string) => {
+    const tool = tools.find((t) => t.schemaId === schemaId);
+    const selection = window.getSelection();
+    const container = box.current;
+    if (!tool || !selection || selection.rangeCount === 0 || !container || text === undefined || readOnly) return;
+    const range = selection.getRangeAt(0);
+    if (range.collapsed || !container.contains(range.commonAncestorContainer)) {
+      setHint('Select some text first, then choose the entity.');
+      return;
+    }
+    const from = offsetIn(container, range.startContainer, range.startOffset);
+    const to = offsetIn(container, range.endContainer, range.endOffset);
+    const added = addObject(answer, tool, {
+      kind: 'ner',
+      value: { start: toCodePoints(text, from), end: toCodePoints(text, to) },
+    });
+    change(added.answer);
+    setSelectedId(added.objectId);
+    selection.removeAllRanges();
+    setHint(undefined);
+  };
+
+  useEditorKeys(shortcuts, (a) => {
+    if (a.type === 'tool') tag(a.schemaId);
+    else if (a.type === 'undo' || a.type === 'redo') {
+      if (readOnly) return;
+      const next = a.type === 'undo' ? undo(history) : redo(history);
+      dispatch({ type: a.type });
+      if (next !== history) onChange(next.present);
+    } else if (a.type === 'delete' && selectedId && !readOnly) {
+      change(deleteObject(answer, selectedId));
+      setSelectedId(undefined);
+    } else if (a.type === 'escape') setSelectedId(undefined);
+  });
+
+  const pieces = text === undefined ? [] : segments(text, answer.objects);
+  const titleOf = (id: string) => tools.find((t) => t.schemaId === id)?.title ?? id;
+  const keyOf = (schemaId: string) => [...shortcuts].find(([, id]) => id === schemaId)?.[0];
+
+  return (
+    <div className="image-editor text-editor">
+      <div className="editor-toolbar" role="toolbar" aria-label="Entities">
+        {tools.length === 0 && <span className="muted">This project has no entity (NER) tools.</span>}
+        {tools.map((t) => (
+          <button
+            type="button"
+            key={t.schemaId}
+            disabled={readOnly}
+            aria-label={`Tag as ${t.title}`}
+            aria-keyshortcuts={keyOf(t.schemaId)?.toUpperCase()}
+            // Keep the text selection: a mousedown on a button would clear it first.
+            onMouseDown={(e) => e.preventDefault()}
+            onClick={() => tag(t.schemaId)}
+          >
+            <span className="swatch" style={{ background: colors.get(t.schemaId) }} aria-hidden="true" />
+            {t.title}
+            {keyOf(t.schemaId) && <kbd>{keyOf(t.schemaId)?.toUpperCase()}</kbd>}
+          </button>
+        ))}
+        {hint && (
+          <span className="hint" role="status">
+            {hint}
+          </span>
+        )}
+      </div>
+      <div className="editor-body">
+        <div className="text-canvas">
+          {text === undefined ? (
+            <p className="muted">Loading the text…</p>
+          ) : (
+            <div ref={box} className="text-content" aria-label="Text to annotate" role="document">
+              {pieces.map((s) => {
+                const piece = text.slice(s.from, s.to);
+                const top = s.objects[s.objects.length - 1];
+                if (!top) return <span key={s.from}>{piece}</span>;
+                const color = colors.get(top.schemaId) ?? '#e6194b';
+                return (
+                  <mark
+                    key={s.from}
+                    className={s.objects.some((o) => o.objectId === selectedId) ? 'span selected' : 'span'}
+                    style={{ background: `${color}33`, borderBottom: `2px solid ${color}` }}
+                    title={s.objects.map((o) => titleOf(o.schemaId)).join(', ')}
+                    onClick={() => setSelectedId(top.objectId)}
+                  >
+                    {piece}
+                  </mark>
+                );
+              })}
+            </div>
+          )}
+        </div>
+        <aside className="editor-side" aria-label="Answer">
+          {props.aside}
+          <ObjectsPanel
+            ontology={ontology}
+            answer={answer}
+            colors={colors}
+            selectedId={selectedId}
+            readOnly={readOnly}
+            problems={props.problems}
+            onSelect={setSelectedId}
+            onChange={change}
+            onObjectAnswers={(id, list) => change(setObjectClassifications(answer, id, list))}
+          />
+          <section className="editor-questions" aria-labelledby="text-questions-title">
+            <h2 id="text-questions-title">Questions</h2>
+            <Questions
+              questions={ontology.classifications}
+              answers={answer.classifications}
+              problems={props.problems.filter((p) => !p.objectId)}
+              readOnly={readOnly}
+              onChange={(list) => change({ ...answer, classifications: list })}
+            />
+          </section>
+          <div className="editor-actions">{props.actions}</div>
+        </aside>
+      </div>
+    </div>
+  );
+}

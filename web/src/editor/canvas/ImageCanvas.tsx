@@ -1,0 +1,304 @@
+import type Konva from 'konva';
+import type { KonvaEventObject } from 'konva/lib/Node';
+import { forwardRef, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
+import { Circle, Group, Image as KonvaImage, Layer, Line, Rect, Stage, Transformer } from 'react-konva';
+import { IDLE, dropLastVertex, finishPath, pointerDown, pointerMove, pointerUp, type Drawing } from '../model/drawing';
+import { clampToImage } from '../model/geometry';
+import type { DrawableKind, EditorObject, Geometry, Vec } from '../model/types';
+import { fitViewport, panBy, toImage, wheelFactor, zoomAt, type Viewport } from '../model/viewport';
+import { ObjectShape } from './ObjectShape';
+import { useImage } from './useImage';
+
+export interface Pin {
+  id: string;
+  position: Vec;
+  label: string;
+  resolved?: boolean;
+}
+
+export interface ImageCanvasProps {
+  imageUrl: string | undefined;
+  objects: EditorObject[];
+  colorOf(schemaId: string): string;
+  /** The tool being drawn with: its geometry kind; undefined selects and moves. */
+  drawKind: DrawableKind | undefined;
+  selectedId: string | undefined;
+  editable: boolean;
+  onSelect(objectId: string | undefined): void;
+  onCreate(geometry: Geometry): void;
+  onChange(objectId: string, geometry: Geometry): void;
+  /** Review: a click on the image or an object raises an issue there instead of drawing. */
+  onPick?(position: Vec, objectId: string | undefined): void;
+  pins?: Pin[];
+  /** The image's natural size, once known (for "fit" and the status line). */
+  onImageSize?(size: { width: number; height: number }): void;
+  onViewportChange?(v: Viewport): void;
+}
+
+export interface ImageCanvasHandle {
+  fit(): void;
+  zoom(factor: number): void;
+  pan(dx: number, dy: number): void;
+  /** Finishes a polygon or polyline being drawn (Enter). */
+  finish(): void;
+  /** Cancels a shape being drawn (Escape); false when nothing was being drawn. */
+  cancel(): boolean;
+  /** Drops the last vertex of a shape being drawn (Backspace); false when none. */
+  undoVertex(): boolean;
+  viewport(): Viewport;
+}
+
+const PAN_STEP = 60;
+
+/**
+ * The drawing surface: the image and the answer's objects in one group scaled by the viewport,
+ * so every coordinate below is in image pixels; pointer positions are converted back once.
+ */
+export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(function ImageCanvas(props, ref) {
+  const { objects, drawKind, selectedId, editable, colorOf, onSelect, onCreate, onChange, onPick, pins } = props;
+  const image = useImage(props.imageUrl);
+  const box = useRef<HTMLDivElement>(null);
+  const transformer = useRef<Konva.Transformer>(null);
+  const nodes = useRef(new Map<string, Konva.Node>());
+  const [size, setSize] = useState({ width: 800, height: 600 });
+  const [view, setView] = useState<Viewport>({ scale: 1, offsetX: 0, offsetY: 0 });
+  const [drawing, setDrawing] = useState<Drawing>(IDLE);
+  const panning = useRef<{ from: Vec; view: Viewport } | null>(null);
+  const fitted = useRef<string | undefined>(undefined);
+
+  const updateView = useCallback(
+    (next: Viewport) => {
+      setView(next);
+      props.onViewportChange?.(next);
+    },
+    [props.onViewportChange],
+  );
+
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry)
+        setSize({ width: Math.max(100, entry.contentRect.width), height: Math.max(100, entry.contentRect.height) });
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  const fit = useCallback(() => {
+    if (image.status === 'ready') updateView(fitViewport(image.width, image.height, size.width, size.height));
+  }, [image, size, updateView]);
+
+  useEffect(() => {
+    if (image.status !== 'ready') return;
+    props.onImageSize?.({ width: image.width, height: image.height });
+    if (fitted.current !== props.imageUrl) {
+      fitted.current = props.imageUrl;
+      fit();
+    }
+  }, [image, fit, props.imageUrl, props.onImageSize]);
+
+  useEffect(() => setDrawing(IDLE), [drawKind]);
+
+  // The transformer holds the selected box (resize; rotation only for rotated boxes).
+  const selected = objects.find((o) => o.objectId === selectedId);
+  const boxSelected =
+    editable &&
+    selected &&
+    (selected.geometry.kind === 'bounding-box' || selected.geometry.kind === 'rotated-bounding-box');
+  useEffect(() => {
+    const t = transformer.current;
+    if (!t) return;
+    const node = boxSelected && selectedId ? nodes.current.get(selectedId) : undefined;
+    t.nodes(node ? [node] : []);
+    t.getLayer()?.batchDraw();
+  }, [boxSelected, selectedId, objects]);
+
+  const imagePoint = (stage: Konva.Stage | null): Vec | null => {
+    const p = stage?.getPointerPosition();
+    if (!p || image.status !== 'ready') return null;
+    // Hundredths of a pixel: finer than any screen shows, without float noise in the answer.
+    const [x, y] = clampToImage(toImage(view, [p.x, p.y]), image.width, image.height);
+    return [Math.round(x * 100) / 100, Math.round(y * 100) / 100];
+  };
+
+  const finishWith = (step: { drawing: Drawing; done?: Geometry }) => {
+    setDrawing(step.drawing);
+    if (step.done) onCreate(step.done);
+  };
+
+  useImperativeHandle(ref, () => ({
+    fit,
+    zoom: (factor) => updateView(zoomAt(view, [size.width / 2, size.height / 2], factor)),
+    pan: (dx, dy) => updateView(panBy(view, dx * PAN_STEP, dy * PAN_STEP)),
+    finish: () => finishWith(finishPath(drawing)),
+    cancel: () => {
+      if (drawing.kind === 'idle') return false;
+      setDrawing(IDLE);
+      return true;
+    },
+    undoVertex: () => {
+      if (drawing.kind !== 'path') return false;
+      setDrawing(dropLastVertex(drawing));
+      return true;
+    },
+    viewport: () => view,
+  }));
+
+  const onMouseDown = (e: KonvaEventObject<MouseEvent>) => {
+    const stage = e.target.getStage();
+    const screen = stage?.getPointerPosition();
+    // Middle button, or the primary button on empty image in select mode, pans.
+    const onBackground = e.target === stage || e.target.name() === 'background';
+    if (screen && (e.evt.button === 1 || (e.evt.button === 0 && !drawKind && !onPick && onBackground))) {
+      panning.current = { from: [screen.x, screen.y], view };
+      if (onBackground) onSelect(undefined);
+      return;
+    }
+    if (e.evt.button !== 0) return;
+    const p = imagePoint(stage);
+    if (!p) return;
+    if (onPick) {
+      const hit = e.target.name().match(/object-([0-9a-f]+)/)?.[1];
+      onPick(p, hit);
+      return;
+    }
+    if (drawKind && editable) finishWith(pointerDown(drawing, drawKind, p, view.scale));
+  };
+
+  const onMouseMove = (e: KonvaEventObject<MouseEvent>) => {
+    const stage = e.target.getStage();
+    if (panning.current) {
+      const screen = stage?.getPointerPosition();
+      if (screen) {
+        const { from, view: start } = panning.current;
+        updateView(panBy(start, screen.x - from[0], screen.y - from[1]));
+      }
+      return;
+    }
+    if (drawing.kind === 'idle') return;
+    const p = imagePoint(stage);
+    if (p) setDrawing(pointerMove(drawing, p));
+  };
+
+  const onMouseUp = (e: KonvaEventObject<MouseEvent>) => {
+    if (panning.current) {
+      panning.current = null;
+      return;
+    }
+    const p = imagePoint(e.target.getStage());
+    if (p && drawing.kind === 'box') finishWith(pointerUp(drawing, p, view.scale));
+  };
+
+  const onWheel = (e: KonvaEventObject<WheelEvent>) => {
+    e.evt.preventDefault();
+    const p = e.target.getStage()?.getPointerPosition();
+    if (!p) return;
+    if (e.evt.ctrlKey || !e.evt.shiftKey) updateView(zoomAt(view, [p.x, p.y], wheelFactor(e.evt.deltaY)));
+    else updateView(panBy(view, -e.evt.deltaY, 0));
+  };
+
+  const preview = drawingPreview(drawing, drawKind ? '#111' : '#111', view.scale);
+  const cursor = onPick ? 'crosshair' : drawKind ? 'crosshair' : 'grab';
+
+  return (
+    <div ref={box} className="editor-canvas" style={{ cursor }} data-testid="editor-canvas">
+      {image.status === 'error' && <p className="editor-canvas-message">The image could not be loaded.</p>}
+      {image.status === 'loading' && <p className="editor-canvas-message">Loading the image…</p>}
+      <Stage
+        width={size.width}
+        height={size.height}
+        onMouseDown={onMouseDown}
+        onMouseMove={onMouseMove}
+        onMouseUp={onMouseUp}
+        onDblClick={() => drawing.kind === 'path' && finishWith(finishPath(drawing))}
+        onWheel={onWheel}
+        onContextMenu={(e) => e.evt.preventDefault()}
+      >
+        <Layer>
+          <Group x={view.offsetX} y={view.offsetY} scaleX={view.scale} scaleY={view.scale}>
+            {image.status === 'ready' && (
+              <KonvaImage image={image.image} width={image.width} height={image.height} name="background" />
+            )}
+            {objects.map((o) => (
+              <ObjectShape
+                key={o.objectId}
+                object={o}
+                color={colorOf(o.schemaId)}
+                scale={view.scale}
+                selected={o.objectId === selectedId}
+                editable={editable && !drawKind && !onPick}
+                onSelect={onSelect}
+                onChange={onChange}
+                registerNode={(id, node) => {
+                  if (node) nodes.current.set(id, node);
+                  else nodes.current.delete(id);
+                }}
+              />
+            ))}
+            {preview}
+            {(pins ?? []).map((pin) => (
+              <Group key={pin.id} x={pin.position[0]} y={pin.position[1]} name={`pin pin-${pin.id}`}>
+                <Circle
+                  radius={9 / view.scale}
+                  fill={pin.resolved ? '#067647' : '#b42318'}
+                  stroke="#fff"
+                  strokeWidth={2}
+                  strokeScaleEnabled={false}
+                />
+              </Group>
+            ))}
+          </Group>
+          <Transformer
+            ref={transformer}
+            rotateEnabled={selected?.geometry.kind === 'rotated-bounding-box'}
+            keepRatio={false}
+            ignoreStroke
+            flipEnabled={false}
+          />
+        </Layer>
+      </Stage>
+    </div>
+  );
+});
+
+function drawingPreview(d: Drawing, color: string, scale: number) {
+  if (d.kind === 'box') {
+    const x = Math.min(d.start[0], d.current[0]);
+    const y = Math.min(d.start[1], d.current[1]);
+    return (
+      <Rect
+        x={x}
+        y={y}
+        width={Math.abs(d.current[0] - d.start[0])}
+        height={Math.abs(d.current[1] - d.start[1])}
+        stroke={color}
+        dash={[6, 4]}
+        strokeWidth={1.5}
+        strokeScaleEnabled={false}
+        listening={false}
+      />
+    );
+  }
+  if (d.kind === 'path') {
+    const pts = [...d.points, d.current].flatMap(([x, y]) => [x, y]);
+    return (
+      <Group listening={false}>
+        <Line points={pts} stroke={color} dash={[6, 4]} strokeWidth={1.5} strokeScaleEnabled={false} />
+        {d.points.map(([x, y], i) => (
+          <Circle
+            key={i}
+            x={x}
+            y={y}
+            radius={4 / scale}
+            fill="#fff"
+            stroke={color}
+            strokeWidth={1.5}
+            strokeScaleEnabled={false}
+          />
+        ))}
+      </Group>
+    );
+  }
+  return null;
+}

@@ -1,0 +1,147 @@
+import type Konva from 'konva';
+import type { KonvaEventObject } from 'konva/lib/Node';
+import { Circle, Group, Line, Rect } from 'react-konva';
+import { moveVertex, translate } from '../model/geometry';
+import type { EditorObject, Geometry, Vec } from '../model/types';
+
+export interface ObjectShapeProps {
+  object: EditorObject;
+  color: string;
+  scale: number;
+  selected: boolean;
+  editable: boolean;
+  onSelect(objectId: string): void;
+  onChange(objectId: string, geometry: Geometry): void;
+  /** Box nodes register themselves so the transformer can hold the selected one. */
+  registerNode?(objectId: string, node: Konva.Node | null): void;
+}
+
+/** Screen-constant sizes: geometry lives in image pixels inside a scaled group. */
+const px = (n: number, scale: number) => n / scale;
+
+function flat(points: Vec[]): number[] {
+  return points.flatMap(([x, y]) => [x, y]);
+}
+
+/** One object of the answer drawn in image pixels, with vertex handles when selected. */
+export function ObjectShape({
+  object,
+  color,
+  scale,
+  selected,
+  editable,
+  onSelect,
+  onChange,
+  registerNode,
+}: ObjectShapeProps) {
+  const g = object.geometry;
+  const id = object.objectId;
+  const common = {
+    stroke: color,
+    strokeWidth: selected ? 3 : 2,
+    strokeScaleEnabled: false,
+    name: `object object-${id}`,
+    onMouseDown: (e: KonvaEventObject<MouseEvent>) => {
+      if (!editable) return;
+      e.cancelBubble = true;
+      onSelect(id);
+    },
+    onTap: () => editable && onSelect(id),
+  };
+  const dragEnd = (e: KonvaEventObject<DragEvent>) => {
+    const node = e.target;
+    const dx = node.x();
+    const dy = node.y();
+    node.position({ x: 0, y: 0 });
+    onChange(id, translate(g, dx, dy));
+  };
+
+  switch (g.kind) {
+    case 'bounding-box':
+    case 'rotated-bounding-box': {
+      const v = g.value;
+      const rotation = g.kind === 'rotated-bounding-box' ? g.value.rotation : 0;
+      return (
+        <Rect
+          {...common}
+          ref={(node) => registerNode?.(id, node)}
+          x={v.x}
+          y={v.y}
+          width={v.width}
+          height={v.height}
+          rotation={rotation}
+          fill={`${color}22`}
+          draggable={editable && selected}
+          onDragEnd={(e) => {
+            const node = e.target;
+            onChange(id, { ...g, value: { ...v, x: node.x(), y: node.y() } } as Geometry);
+          }}
+          onTransformEnd={(e) => {
+            const node = e.target;
+            const width = Math.max(1, node.width() * node.scaleX());
+            const height = Math.max(1, node.height() * node.scaleY());
+            node.scale({ x: 1, y: 1 });
+            const base = { x: node.x(), y: node.y(), width, height };
+            onChange(
+              id,
+              g.kind === 'rotated-bounding-box'
+                ? { kind: g.kind, value: { ...base, rotation: node.rotation() } }
+                : { kind: g.kind, value: base },
+            );
+          }}
+        />
+      );
+    }
+    case 'polygon':
+    case 'polyline':
+      return (
+        <Group>
+          <Line
+            {...common}
+            points={flat(g.value)}
+            closed={g.kind === 'polygon'}
+            fill={g.kind === 'polygon' ? `${color}22` : undefined}
+            hitStrokeWidth={px(10, scale)}
+            draggable={editable && selected}
+            onDragEnd={dragEnd}
+          />
+          {selected &&
+            editable &&
+            g.value.map(([x, y], i) => (
+              <Circle
+                key={i}
+                name={`vertex vertex-${id}-${i}`}
+                x={x}
+                y={y}
+                radius={px(5, scale)}
+                fill="#fff"
+                stroke={color}
+                strokeWidth={2}
+                strokeScaleEnabled={false}
+                draggable
+                onMouseDown={(e) => (e.cancelBubble = true)}
+                onDragMove={(e) => onChange(id, moveVertex(g, i, [e.target.x(), e.target.y()]))}
+              />
+            ))}
+        </Group>
+      );
+    case 'point':
+      return (
+        <Circle
+          {...common}
+          x={g.value[0]}
+          y={g.value[1]}
+          radius={px(selected ? 7 : 5, scale)}
+          fill={color}
+          stroke="#fff"
+          draggable={editable && selected}
+          onDragEnd={(e) => {
+            const node = e.target;
+            onChange(id, { kind: 'point', value: [node.x(), node.y()] });
+          }}
+        />
+      );
+    case 'ner':
+      return null;
+  }
+}

@@ -1,0 +1,129 @@
+import { isDrawable, type Ontology } from './ontology';
+import type { ClassificationAnswer, EditorAnswer, EditorObject, EditorRelation, Geometry, Vec } from './types';
+
+/** The answer as the API holds it: `{tools, classifications, relations}`. */
+export interface ApiAnswer {
+  tools?: Record<string, unknown>[];
+  objects?: Record<string, unknown>[];
+  classifications?: unknown[];
+  relations?: unknown[];
+}
+
+const isRec = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const isVec = (v: unknown): v is Vec =>
+  Array.isArray(v) && v.length >= 2 && typeof v[0] === 'number' && typeof v[1] === 'number';
+
+export function newId(): string {
+  const bytes = new Uint8Array(8);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function readGeometry(kind: string, raw: unknown): Geometry | null {
+  if (!isDrawable(kind)) return null;
+  switch (kind) {
+    case 'bounding-box':
+      return isRec(raw) ? { kind, value: { x: +raw.x!, y: +raw.y!, width: +raw.width!, height: +raw.height! } } : null;
+    case 'rotated-bounding-box':
+      return isRec(raw)
+        ? {
+            kind,
+            value: { x: +raw.x!, y: +raw.y!, width: +raw.width!, height: +raw.height!, rotation: +raw.rotation! || 0 },
+          }
+        : null;
+    case 'polygon':
+    case 'polyline':
+      return Array.isArray(raw) && raw.every(isVec) ? { kind, value: raw.map(([x, y]) => [x, y] as Vec) } : null;
+    case 'point':
+      return isVec(raw) ? { kind, value: [raw[0], raw[1]] } : null;
+    case 'ner':
+      return isRec(raw) ? { kind, value: { start: +raw.start!, end: +raw.end! } } : null;
+  }
+}
+
+function readClassifications(list: unknown): ClassificationAnswer[] {
+  if (!Array.isArray(list)) return [];
+  return list.filter(isRec).flatMap((c) =>
+    typeof c.schemaId === 'string'
+      ? [
+          {
+            schemaId: c.schemaId,
+            answer: (c.answer ?? null) as ClassificationAnswer['answer'],
+            ...(Array.isArray(c.classifications) ? { classifications: readClassifications(c.classifications) } : {}),
+          },
+        ]
+      : [],
+  );
+}
+
+/**
+ * The API's answer in the editor's terms. Objects whose tool the editor does not draw (brush,
+ * pct...) are not lost: they stay in `kept` and go back out unchanged.
+ */
+export function fromApi(
+  answer: ApiAnswer | null | undefined,
+  ontology: Ontology,
+): { value: EditorAnswer; kept: Record<string, unknown>[] } {
+  const kinds = new Map((ontology.tools ?? []).map((t) => [t.schemaId, t.tool]));
+  const objects: EditorObject[] = [];
+  const kept: Record<string, unknown>[] = [];
+  for (const raw of answer?.tools ?? answer?.objects ?? []) {
+    const kind = typeof raw.schemaId === 'string' ? kinds.get(raw.schemaId) : undefined;
+    const geometry = kind ? readGeometry(kind, raw[kind]) : null;
+    if (!kind || !geometry) {
+      kept.push(raw);
+      continue;
+    }
+    const { objectId, schemaId, classifications, [kind]: _geometry, ...extra } = raw;
+    objects.push({
+      objectId: typeof objectId === 'string' ? objectId : newId(),
+      schemaId: schemaId as string,
+      geometry,
+      classifications: readClassifications(classifications),
+      extra,
+    });
+  }
+  const relations: EditorRelation[] = (answer?.relations ?? []).filter(isRec).flatMap((r) => {
+    if (typeof r.schemaId !== 'string') return [];
+    const { schemaId, relationId, objectIds, ...extra } = r;
+    return [
+      {
+        schemaId,
+        relationId: typeof relationId === 'string' ? relationId : newId(),
+        objectIds: Array.isArray(objectIds) ? objectIds.filter((id): id is string => typeof id === 'string') : [],
+        extra,
+      },
+    ];
+  });
+  return { value: { objects, classifications: readClassifications(answer?.classifications), relations }, kept };
+}
+
+function writeGeometry(g: Geometry): unknown {
+  return g.value;
+}
+
+/** The editor's answer as the API takes it (geometry in image pixels under its tool kind). */
+export function toApi(
+  answer: EditorAnswer,
+  kept: Record<string, unknown>[] = [],
+): Required<Omit<ApiAnswer, 'objects'>> {
+  return {
+    tools: [
+      ...answer.objects.map((o) => ({
+        ...o.extra,
+        objectId: o.objectId,
+        schemaId: o.schemaId,
+        [o.geometry.kind]: writeGeometry(o.geometry),
+        classifications: o.classifications,
+      })),
+      ...kept,
+    ],
+    classifications: answer.classifications,
+    relations: answer.relations.map((r) => ({
+      ...r.extra,
+      schemaId: r.schemaId,
+      relationId: r.relationId,
+      objectIds: r.objectIds,
+    })),
+  };
+}

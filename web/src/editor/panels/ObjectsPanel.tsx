@@ -1,0 +1,157 @@
+import { useState } from 'react';
+import { addRelation, deleteObject, deleteRelation } from '../model/edit';
+import type { Ontology } from '../model/ontology';
+import type { ClassificationAnswer, EditorAnswer } from '../model/types';
+import type { Problem } from '../model/validate';
+import { Questions } from './Questions';
+
+export interface ObjectsPanelProps {
+  ontology: Ontology;
+  answer: EditorAnswer;
+  colors: Map<string, string>;
+  selectedId: string | undefined;
+  readOnly: boolean | undefined;
+  problems: Problem[];
+  onSelect(objectId: string | undefined): void;
+  onChange(answer: EditorAnswer): void;
+  onObjectAnswers(objectId: string, answers: ClassificationAnswer[]): void;
+}
+
+/** The answer's objects as a list a keyboard can reach, the selected one's questions, relations. */
+export function ObjectsPanel(p: ObjectsPanelProps) {
+  const { ontology, answer, selectedId } = p;
+  const tools = new Map((ontology.tools ?? []).map((t) => [t.schemaId, t]));
+  const numbering = new Map<string, string>();
+  const seen = new Map<string, number>();
+  for (const o of answer.objects) {
+    const n = (seen.get(o.schemaId) ?? 0) + 1;
+    seen.set(o.schemaId, n);
+    numbering.set(o.objectId, `${tools.get(o.schemaId)?.title ?? o.schemaId} ${n}`);
+  }
+  const selected = answer.objects.find((o) => o.objectId === selectedId);
+  const selectedTool = selected && tools.get(selected.schemaId);
+
+  return (
+    <section className="editor-objects" aria-labelledby="objects-title">
+      <h2 id="objects-title">Objects ({answer.objects.length})</h2>
+      {answer.objects.length === 0 && <p className="muted">Nothing drawn yet: pick a tool and draw on the image.</p>}
+      <ul className="object-list">
+        {answer.objects.map((o) => {
+          const name = numbering.get(o.objectId) ?? o.objectId;
+          const problem = p.problems.some((x) => x.objectId === o.objectId);
+          return (
+            <li key={o.objectId} className={o.objectId === selectedId ? 'selected' : undefined}>
+              <button
+                type="button"
+                className="object-name"
+                aria-pressed={o.objectId === selectedId}
+                onClick={() => p.onSelect(o.objectId)}
+              >
+                <span className="swatch" style={{ background: p.colors.get(o.schemaId) }} aria-hidden="true" />
+                {name}
+                {problem && <span className="badge-warn"> needs answers</span>}
+              </button>
+              {!p.readOnly && (
+                <button
+                  type="button"
+                  className="icon"
+                  aria-label={`Delete ${name}`}
+                  onClick={() => {
+                    p.onChange(deleteObject(answer, o.objectId));
+                    if (o.objectId === selectedId) p.onSelect(undefined);
+                  }}
+                >
+                  ×
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {selected && selectedTool?.classifications?.length ? (
+        <div className="object-questions" aria-label={`Questions of ${numbering.get(selected.objectId)}`} role="group">
+          <h3>{numbering.get(selected.objectId)}</h3>
+          <Questions
+            questions={selectedTool.classifications}
+            answers={selected.classifications}
+            problems={p.problems.filter((x) => x.objectId === selected.objectId)}
+            readOnly={p.readOnly}
+            onChange={(list) => p.onObjectAnswers(selected.objectId, list)}
+          />
+        </div>
+      ) : null}
+      <Relations {...p} numbering={numbering} />
+    </section>
+  );
+}
+
+function Relations(p: ObjectsPanelProps & { numbering: Map<string, string> }) {
+  const relations = p.ontology.relations ?? [];
+  const [kind, setKind] = useState(relations[0]?.schemaId ?? '');
+  const [picked, setPicked] = useState<string[]>([]);
+  if (relations.length === 0) return null;
+  const relation = relations.find((r) => r.schemaId === kind);
+  const need = relation?.tool === 'one-to-one' ? 2 : 2;
+  const tooMany = relation?.tool === 'one-to-one' && picked.length > 2;
+  return (
+    <div className="relations">
+      <h3>Relations</h3>
+      <ul>
+        {p.answer.relations.map((r) => (
+          <li key={r.relationId}>
+            {relations.find((x) => x.schemaId === r.schemaId)?.title ?? r.schemaId}:{' '}
+            {r.objectIds.map((id) => p.numbering.get(id) ?? id).join(' – ')}
+            {!p.readOnly && (
+              <button
+                type="button"
+                className="icon"
+                aria-label={`Delete relation ${r.relationId}`}
+                onClick={() => p.onChange(deleteRelation(p.answer, r.relationId))}
+              >
+                ×
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {!p.readOnly && p.answer.objects.length >= 2 && (
+        <fieldset className="relation-form">
+          <legend>New relation</legend>
+          <label>
+            Kind
+            <select value={kind} onChange={(e) => setKind(e.target.value)}>
+              {relations.map((r) => (
+                <option key={r.schemaId} value={r.schemaId}>
+                  {r.title} ({r.tool})
+                </option>
+              ))}
+            </select>
+          </label>
+          {p.answer.objects.map((o) => (
+            <label key={o.objectId} className="choice">
+              <input
+                type="checkbox"
+                checked={picked.includes(o.objectId)}
+                onChange={(e) =>
+                  setPicked(e.target.checked ? [...picked, o.objectId] : picked.filter((x) => x !== o.objectId))
+                }
+              />
+              {p.numbering.get(o.objectId)}
+            </label>
+          ))}
+          {tooMany && <p className="field-error">A one-to-one relation joins exactly two objects.</p>}
+          <button
+            type="button"
+            disabled={picked.length < need || tooMany}
+            onClick={() => {
+              p.onChange(addRelation(p.answer, kind, picked));
+              setPicked([]);
+            }}
+          >
+            Add relation
+          </button>
+        </fieldset>
+      )}
+    </div>
+  );
+}
