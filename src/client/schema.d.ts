@@ -1747,6 +1747,8 @@ export interface components {
       /** @description ms spent in the current stage */
       duration: number;
       externalId: string;
+      /** @description an answer was saved in this stage without submitting it */
+      isDraft?: boolean;
       isPreLabeled: boolean;
       medicalBrushDataUrl: string | null;
       openIssuesCount: number;
@@ -1834,6 +1836,8 @@ export interface components {
       /** @description ms spent in the current stage */
       duration?: number;
       externalId?: string;
+      /** @description an answer was saved in this stage without submitting it */
+      isDraft?: boolean;
       isPreLabeled?: boolean;
       medicalBrushDataUrl?: string | null;
       openIssuesCount?: number;

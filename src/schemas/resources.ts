@@ -39,6 +39,7 @@ const taskFields = {
   totalDuration: Type.Number({ description: 'ms spent over all stages' }),
   openIssuesCount: Type.Integer(),
   isPreLabeled: Type.Boolean(),
+  isDraft: Type.Optional(Type.Boolean({ description: 'an answer was saved in this stage without submitting it' })),
   type: Type.String({ description: 'default, consensus or benchmark' }),
   parentTask: Nullable(Type.String({ description: 'the task a consensus copy belongs to' })),
   consensusScore: Nullable(Type.Number()),

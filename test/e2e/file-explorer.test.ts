@@ -62,7 +62,9 @@ describe.each(ENGINES)('file explorer on %s', (engine) => {
   };
 
   beforeAll(async () => {
-    t = await makeTestApp(engine, { env: { ANNOTARY_DEFAULT_PLAN: 'enterprise' } });
+    t = await makeTestApp(engine, {
+      env: { ANNOTARY_DEFAULT_PLAN: 'enterprise', ANNOTARY_STORAGE_ALLOW_PRIVATE: 'true' },
+    });
     setStorageTestOverrides(t.ctx, { retry: { baseDelayMs: 1, maxDelayMs: 4, maxAttempts: 3 } });
     const create = async (body: Record<string, unknown>) => {
       const res = await t.call('POST', '/v2/storages', { body });
