@@ -3270,6 +3270,14 @@ export interface operations {
             data: {
               /** @description invitations written */
               invited: number;
+              /** @description One accept link per invited person who has no account yet. Shown once (only a hash is stored): send it to the invitee. Inviting again makes a new link and voids the old one. */
+              links: {
+                email: string;
+                /** @description after ANNOTARY_INVITE_HOURS (default 7 days) */
+                expiresAt: string;
+                /** @description `<publicUrl>/invite/<token>`: one-time; the invitee sets a password there */
+                url: string;
+              }[];
             };
             /** @enum {string} */
             status: 'success';

@@ -12,7 +12,12 @@ describe.each(ENGINES)('sessions over time, sign-in limits and the first passwor
   beforeAll(async () => {
     t = await makeTestApp(engine, {
       clock,
-      env: { ANNOTARY_PUBLIC_URL: 'https://annotary.example', ANNOTARY_SESSION_HOURS: '12' },
+      // Behind a trusted proxy, so each test's X-Forwarded-For is the client's address.
+      env: {
+        ANNOTARY_PUBLIC_URL: 'https://annotary.example',
+        ANNOTARY_SESSION_HOURS: '12',
+        ANNOTARY_TRUST_PROXY: 'true',
+      },
     });
   });
   afterAll(() => t.close());

@@ -39,7 +39,23 @@ export const ADMIN_OPERATIONS: Record<string, Operation> = {
     id: 'createInvites',
     summary: 'Invite people, optionally onto projects',
     status: 201,
-    data: Type.Object({ invited: Count('invitations written') }),
+    data: Type.Object({
+      invited: Count('invitations written'),
+      links: Type.Array(
+        Type.Object({
+          email: Type.String(),
+          url: Type.String({
+            description: '`<publicUrl>/invite/<token>`: one-time; the invitee sets a password there',
+          }),
+          expiresAt: Type.String({ description: 'after ANNOTARY_INVITE_HOURS (default 7 days)' }),
+        }),
+        {
+          description:
+            'One accept link per invited person who has no account yet. Shown once (only a hash is stored): ' +
+            'send it to the invitee. Inviting again makes a new link and voids the old one.',
+        },
+      ),
+    }),
   },
   'DELETE /v2/organization/:orgId/invites': {
     id: 'deleteInvites',
