@@ -19,8 +19,9 @@ function named(err: unknown): Named {
 
 export function exitCodeOf(err: unknown): number {
   const name = named(err).name;
-  // Configuration mistakes (unknown deployment, no key, bad URL) are the caller's to fix.
-  if (name === 'UsageError' || name === 'AnnotaryConfigError' || name === 'ConfigError') return EXIT_USAGE;
+  // The client's configuration mistakes (unknown deployment, no key, bad URL) are the caller's
+  // to fix. A server's bad environment (ConfigError) is a failed start: 1, as it always was.
+  if (name === 'UsageError' || name === 'AnnotaryConfigError') return EXIT_USAGE;
   return EXIT_FAILED;
 }
 

@@ -2749,7 +2749,15 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            data: {
+              [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -4417,14 +4425,22 @@ export interface operations {
     };
     responses: {
       /** @description Default Response */
-      200: {
+      201: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            data: {
+              [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];

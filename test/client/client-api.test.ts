@@ -28,7 +28,11 @@ describe.each(ENGINES)('the typed client against a real server on %s', (engine) 
     base = onServer('http://annotary.test');
     client = new Annotary({ apiKey: t.ownerKey, baseUrl: `${base}/v2`, env: {} });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    // The client's keep-alive sockets (undici's global pool) would hold the close open.
+    t.app.server.closeAllConnections();
+    await t.close();
+  });
 
   it('creates, reads and walks every page of the project list', async () => {
     const created = record(await client.projects.create({ name: 'First' }));

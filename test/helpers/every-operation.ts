@@ -94,6 +94,7 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   ).storage as Json;
   const storageId = storage._id as string;
   await get('/v2/storages?page=1&limit=10');
+  await call('POST', '/v2/file-explorer', { storageId, bucket: 'frames', folder: 'drive' });
   await get(`/v2/storages/${storageId}/files?bucketName=frames&path=drive&getSignedUrls=false`);
   await get(`/v2/storages/${storageId}/files?bucketName=frames`);
 
@@ -150,9 +151,24 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   });
   await get(`/v2/organization/${orgId}/users`);
   await call('DELETE', `/v2/organization/${orgId}/users`, { users: ['bo@example.com'] });
-  await call('POST', `/v2/organization/${orgId}/invites`, {
+  const invited = await call('POST', `/v2/organization/${orgId}/invites`, {
     to: ['new@example.com', 'later@example.com'],
     projectAssignments: [{ projectId: pid, projectRole: 'Labeler' }],
+  });
+  // The invitee's one-time link: what it is for, then the password that accepts it.
+  const inviteLink = (invited.links as Json[]).find((l) => l.email === 'new@example.com');
+  const token = String(inviteLink?.url).split('/').pop();
+  await get(`/v2/password-links/${token}`);
+  await call('POST', `/v2/password-links/${token}`, { password: 'a long password 1' });
+  // The console's session: sign in with a key, who am I, sign out.
+  await call('POST', '/v2/session', { apiKey: t.ownerKey });
+  await get('/v2/session');
+  await call('DELETE', '/v2/session');
+  await call('POST', `/v2/project/${pid}/assetBuilderTemplates`, {
+    name: 'Caption card',
+    template: '<figure><img src="{{image}}"><figcaption>{{caption}}</figcaption></figure>',
+    data_config: { image: { type: 'image' }, caption: { type: 'text' }, id: { type: 'text' } },
+    external_id_column: 'id',
   });
   await get(`/v2/organization/${orgId}/invites`);
   await call('DELETE', `/v2/organization/${orgId}/invites`, { to: ['later@example.com'] });
@@ -207,6 +223,7 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   await call('POST', `/v2/review/${a1}`, { reviewStatus: 'Accepted' });
   await waitFor(async () => (await stageOf(a1)) === 'Complete', 'the webhook stage to pass the task on');
   await get(`/v2/task/${a1}`);
+  await call('POST', `/v2/performance/${pid}`, {});
   await get(`/v2/project/${pid}/tasks?page=1&limit=10&includeAnswer=true`);
   await get(`/v2/project/${pid}/tasks?status[eq]=Completed`);
   const history = await get(`/v2/task/${a1}/history`);

@@ -22,7 +22,11 @@ describe.each(ENGINES)('every answer matches the OpenAPI document on %s', (engin
   let stopWorker: () => Promise<void>;
   beforeAll(async () => {
     t = await makeTestApp(engine, {
-      env: { ANNOTARY_WEBHOOK_ALLOW_PRIVATE: 'true', ANNOTARY_DEFAULT_PLAN: 'enterprise' },
+      env: {
+        ANNOTARY_WEBHOOK_ALLOW_PRIVATE: 'true',
+        ANNOTARY_STORAGE_ALLOW_PRIVATE: 'true',
+        ANNOTARY_DEFAULT_PLAN: 'enterprise',
+      },
       beforeRoutes: (app) => {
         answers = recordAnswers(app);
       },

@@ -17,6 +17,7 @@ const TAGS = [
   ['members', 'Members and invitations of the organization, and roles on projects.'],
   ['exports', 'Project exports and their key-less downloads.'],
   ['metrics', 'Overview metrics of a project.'],
+  ['session', 'Sign-in for people: the console session cookie, one-time password and invite links.'],
 ] as const;
 
 const DESCRIPTION = [

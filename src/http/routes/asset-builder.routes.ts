@@ -3,6 +3,8 @@ import type { AppContext } from '../../context.js';
 import { ProjectIdParams } from '../../schemas/asset.js';
 import { AssetBuilderTemplateRequest } from '../../schemas/asset-builder.js';
 import { addAssetBuilderTemplate } from '../../services/projects/asset-builder.service.js';
+import { FreeObject } from '../../schemas/common.js';
+import { Success } from '../../schemas/envelope.js';
 import { principalOf } from '../plugins/auth.js';
 import { created } from '../reply.js';
 
@@ -17,6 +19,8 @@ export const assetBuilderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         summary: 'Add an asset builder template to the project',
         params: ProjectIdParams,
         body: AssetBuilderTemplateRequest,
+        // The project's templates after the addition; documents kept as stored.
+        response: { 201: Success(FreeObject) },
         description:
           "Adds an asset builder template (HTML with {{column}} placeholders) to the project's assetBuilderTemplates. Needs the Manager role.",
       },

@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { FileExplorerRequest } from '../../schemas/file-explorer.js';
 import { fileExplorer } from '../../services/storages/file-explorer.service.js';
+import { FreeObject } from '../../schemas/common.js';
+import { Success } from '../../schemas/envelope.js';
 import { principalOf } from '../plugins/auth.js';
 import { ok } from '../reply.js';
 
@@ -15,6 +17,8 @@ export const fileExplorerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         operationId: 'exploreStorage',
         summary: 'Browse a storage one folder level at a time, or import its files',
         body: FileExplorerRequest,
+        // A folder level (folders, files, scrollToken) or what the import queued or wrote.
+        response: { 200: Success(FreeObject) },
         description:
           'Browses a storage one folder level at a time (folders and files, paged by scrollToken), or with upload: true imports the chosen files or the whole folder into projectId; more than 1000 files are imported by a background job.',
       },
