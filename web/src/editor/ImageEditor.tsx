@@ -1,12 +1,11 @@
 import { type ReactNode, useCallback, useMemo, useReducer, useRef, useState } from 'react';
 import { ImageCanvas, type ImageCanvasHandle, type Pin } from './canvas/ImageCanvas';
-import { addObject, deleteObject, setObjectClassifications, updateGeometry } from './model/edit';
+import { addObject, deleteObject, updateGeometry } from './model/edit';
 import { commit, redo, startHistory, undo, type History } from './model/history';
 import { imageTools, shortcutMap, toolColor, type Ontology } from './model/ontology';
 import type { EditorAnswer, Geometry, Vec } from './model/types';
 import type { Problem } from './model/validate';
-import { ObjectsPanel } from './panels/ObjectsPanel';
-import { Questions } from './panels/Questions';
+import { AnswerPanel } from './panels/AnswerPanel';
 import { type KeyAction, useEditorKeys } from './useEditorKeys';
 
 export interface ImageEditorProps {
@@ -182,32 +181,18 @@ export function ImageEditor(props: ImageEditorProps) {
           pins={props.pins}
           onViewportChange={(v) => setZoom(v.scale)}
         />
-        <aside className="editor-side" aria-label="Answer">
-          {props.aside}
-          <ObjectsPanel
-            ontology={ontology}
-            answer={answer}
-            colors={colors}
-            selectedId={selectedId}
-            readOnly={readOnly}
-            problems={props.problems}
-            onSelect={setSelectedId}
-            onChange={change}
-            onObjectAnswers={(id, list) => change(setObjectClassifications(answer, id, list))}
-          />
-          <section className="editor-questions" aria-labelledby="questions-title">
-            <h2 id="questions-title">Questions</h2>
-            {(ontology.classifications ?? []).length === 0 && <p className="muted">This project asks no questions.</p>}
-            <Questions
-              questions={ontology.classifications}
-              answers={answer.classifications}
-              problems={props.problems.filter((p) => !p.objectId)}
-              readOnly={readOnly}
-              onChange={(list) => change({ ...answer, classifications: list })}
-            />
-          </section>
-          <div className="editor-actions">{props.actions}</div>
-        </aside>
+        <AnswerPanel
+          ontology={ontology}
+          answer={answer}
+          colors={colors}
+          selectedId={selectedId}
+          readOnly={readOnly}
+          problems={props.problems}
+          onSelect={setSelectedId}
+          onChange={change}
+          aside={props.aside}
+          actions={props.actions}
+        />
       </div>
     </div>
   );

@@ -1,12 +1,11 @@
 import { type ReactNode, useMemo, useReducer, useRef, useState } from 'react';
-import { addObject, deleteObject, setObjectClassifications } from './model/edit';
+import { addObject, deleteObject } from './model/edit';
 import { commit, redo, startHistory, undo, type History } from './model/history';
 import { shortcutMap, textTools, toolColor, type Ontology } from './model/ontology';
 import { segments, toCodePoints } from './model/spans';
 import type { EditorAnswer } from './model/types';
 import type { Problem } from './model/validate';
-import { ObjectsPanel } from './panels/ObjectsPanel';
-import { Questions } from './panels/Questions';
+import { AnswerPanel } from './panels/AnswerPanel';
 import { useEditorKeys } from './useEditorKeys';
 
 export interface TextEditorProps {
@@ -143,31 +142,18 @@ export function TextEditor(props: TextEditorProps) {
             </div>
           )}
         </div>
-        <aside className="editor-side" aria-label="Answer">
-          {props.aside}
-          <ObjectsPanel
-            ontology={ontology}
-            answer={answer}
-            colors={colors}
-            selectedId={selectedId}
-            readOnly={readOnly}
-            problems={props.problems}
-            onSelect={setSelectedId}
-            onChange={change}
-            onObjectAnswers={(id, list) => change(setObjectClassifications(answer, id, list))}
-          />
-          <section className="editor-questions" aria-labelledby="text-questions-title">
-            <h2 id="text-questions-title">Questions</h2>
-            <Questions
-              questions={ontology.classifications}
-              answers={answer.classifications}
-              problems={props.problems.filter((p) => !p.objectId)}
-              readOnly={readOnly}
-              onChange={(list) => change({ ...answer, classifications: list })}
-            />
-          </section>
-          <div className="editor-actions">{props.actions}</div>
-        </aside>
+        <AnswerPanel
+          ontology={ontology}
+          answer={answer}
+          colors={colors}
+          selectedId={selectedId}
+          readOnly={readOnly}
+          problems={props.problems}
+          onSelect={setSelectedId}
+          onChange={change}
+          aside={props.aside}
+          actions={props.actions}
+        />
       </div>
     </div>
   );
