@@ -13,21 +13,22 @@ export interface KeyOwnerRow {
   rate_limit: number | null;
 }
 
+/** What a request's caller resolves to, whether by API key or by session (users `u`, organizations `o`). */
+export const PRINCIPAL_COLUMNS = [
+  'u.id as user_id',
+  'u.email',
+  'u.organization_id',
+  'u.org_role',
+  'o.plan',
+  'o.rate_limit',
+] as const;
+
 export async function findKeyOwner(db: Executor, keyHash: string): Promise<KeyOwnerRow | undefined> {
   return db
     .selectFrom('api_keys as k')
     .innerJoin('users as u', 'u.id', 'k.user_id')
     .innerJoin('organizations as o', 'o.id', 'u.organization_id')
-    .select([
-      'k.id as key_id',
-      'k.key_hash',
-      'u.id as user_id',
-      'u.email',
-      'u.organization_id',
-      'u.org_role',
-      'o.plan',
-      'o.rate_limit',
-    ])
+    .select(['k.id as key_id', 'k.key_hash', ...PRINCIPAL_COLUMNS])
     .where('k.key_hash', '=', keyHash)
     .where('k.revoked_at', 'is', null)
     .executeTakeFirst();

@@ -1,6 +1,6 @@
 import type { Executor } from '../db.js';
 import type { PasswordLinkRow, SessionRow } from '../schema.js';
-import type { KeyOwnerRow } from './identity.repository.js';
+import { type KeyOwnerRow, PRINCIPAL_COLUMNS } from './identity.repository.js';
 
 /** A live session and its user and organization, in one query (like an API-key lookup). */
 export interface SessionOwnerRow extends Omit<KeyOwnerRow, 'key_id' | 'key_hash'> {
@@ -19,18 +19,7 @@ export async function findSessionOwner(
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .innerJoin('organizations as o', 'o.id', 'u.organization_id')
-    .select([
-      's.id as session_id',
-      's.token_hash',
-      's.last_seen_at',
-      's.expires_at',
-      'u.id as user_id',
-      'u.email',
-      'u.organization_id',
-      'u.org_role',
-      'o.plan',
-      'o.rate_limit',
-    ])
+    .select(['s.id as session_id', 's.token_hash', 's.last_seen_at', 's.expires_at', ...PRINCIPAL_COLUMNS])
     .where('s.token_hash', '=', tokenHash)
     .where('s.expires_at', '>', nowIso)
     .executeTakeFirst();
