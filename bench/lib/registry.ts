@@ -10,7 +10,9 @@ import type { Benchmark } from './types.js';
  */
 
 export const BENCH_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const NOT_BENCHMARKS = new Set(['run.ts']);
+// The runner itself, and the soak, a script of its own (`npx tsx bench/soak.ts`): it runs a fleet of
+// four processes for minutes, not one server against a baseline.
+const NOT_BENCHMARKS = new Set(['run.ts', 'soak.ts']);
 
 function isBenchmark(v: unknown): v is Benchmark {
   if (typeof v !== 'object' || v === null) return false;
