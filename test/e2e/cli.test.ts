@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOnce, runBuilt, runBuiltOnPty, startBuiltServer, type BuiltServer } from '../helpers/built-cli.js';
+import { fillBucket, S3RVER_KEYS, startS3rver } from '../helpers/emulators.js';
 import { childDatabaseUrl } from '../helpers/server-process.js';
 import { ENGINES, makeStore, type TestStore } from '../helpers/stores.js';
 import { waitFor } from '../helpers/wait.js';
@@ -30,6 +31,8 @@ describe.each(ENGINES)('the built annotary command against a server on %s', (eng
       ANNOTARY_BOOTSTRAP_API_KEY: KEY,
       // Resuming walks the project's assets (100 pages): more than the standard 100 requests a minute.
       ANNOTARY_DEFAULT_PLAN: 'professional',
+      // The storage-folder import lists an s3rver on 127.0.0.1.
+      ANNOTARY_STORAGE_ALLOW_PRIVATE: 'true',
       ...(store.databaseUrl && store.pgSchema
         ? { DATABASE_URL: childDatabaseUrl(store.databaseUrl, store.pgSchema) }
         : {}),
@@ -156,6 +159,79 @@ describe.each(ENGINES)('the built annotary command against a server on %s', (eng
     );
     expect(again).toMatchObject({ skipped: ROWS, imported: 0 });
   }, 900_000);
+
+  it('imports a storage folder: every file under the path, keyed by its object key, once', async () => {
+    const s3 = await startS3rver();
+    try {
+      await fillBucket(s3.client, 'frames', {
+        'drive-1/a.jpg': 'A',
+        'drive-1/b.jpg': 'B',
+        'drive-1/night/c.jpg': 'C',
+        'drive-2/d.jpg': 'D',
+      });
+      const api = (p: string, init: RequestInit = {}) =>
+        fetch(`${server.url}/v2${p}`, {
+          ...init,
+          headers: { apikey: KEY, 'content-type': 'application/json', ...init.headers },
+        });
+      const storage = await api('/storages', {
+        method: 'POST',
+        body: JSON.stringify({
+          name: 'frames',
+          provider: 'CUSTOM_S3',
+          host: s3.url,
+          publicKey: S3RVER_KEYS.accessKeyId,
+          privateKey: S3RVER_KEYS.secretAccessKey,
+        }),
+      });
+      expect(storage.status).toBe(201);
+      const storageId = String(((await storage.json()) as { data: { storage: { _id: string } } }).data.storage._id);
+      // The key from the environment, as a pipeline passes it (this test does not need the login's profile).
+      const keyEnv = { ...env, ANNOTARY_API_KEY: KEY, ANNOTARY_URL_EU: `${server.url}/v2` };
+      const project = json((await runBuilt(['projects', 'create', '--name', 'Drive 1', '--json'], keyEnv)).stdout);
+      const folderProject = String(project._id);
+
+      const args = [
+        'import',
+        folderProject,
+        '--storage',
+        storageId,
+        '--bucket',
+        'frames',
+        '--path',
+        'drive-1',
+        '--json',
+      ];
+      const first = await runBuilt(args, keyEnv);
+      expect(first.code).toBe(0);
+      // Not a terminal: progress as plain lines on stderr, the summary alone on stdout.
+      expect(first.stderr).toMatch(/^import: 3\/3 \(\d+ assets\/s\)\n$/);
+      expect(json(first.stdout)).toMatchObject({ imported: 3, skipped: 0 });
+
+      const assets = (await (await api(`/project/${folderProject}/assets?limit=100`)).json()) as {
+        data: { assets: { externalId: string; storage?: string; data: string }[] };
+      };
+      const imported = assets.data.assets;
+      expect(imported.map((a) => a.externalId).sort()).toEqual([
+        'drive-1/a.jpg',
+        'drive-1/b.jpg',
+        'drive-1/night/c.jpg',
+      ]);
+      // The lasting address, unsigned: the server signs it again with the storage on each read.
+      for (const a of imported) {
+        expect(a.storage).toBe(storageId);
+        expect(a.data).toBe(`${s3.url}/frames/${a.externalId}`);
+      }
+
+      const again = await runBuilt(args, keyEnv);
+      expect(json(again.stdout)).toMatchObject({ imported: 0, skipped: 3 });
+      const usage = await runBuilt(['import', folderProject, '--storage', storageId], keyEnv);
+      expect(usage.code).toBe(2);
+      expect(usage.stderr).toBe('error: --storage needs --bucket\n');
+    } finally {
+      await s3.stop();
+    }
+  });
 
   it('exports to NDJSON and to a zip, and filters task lists', async () => {
     const out = path.join(dir, 'tasks.ndjson');
