@@ -12,11 +12,13 @@ import {
   startAzurite,
   startS3rver,
 } from '../helpers/emulators.js';
+import { type FakeGcs, makeServiceAccount, startFakeGcs } from '../helpers/fake-servers.js';
 import { ENGINES } from '../helpers/stores.js';
 import { waitFor } from '../helpers/wait.js';
 
 /*
- * POST /file-explorer [client] against real S3 (s3rver) and Azure (Azurite) servers: browsing
+ * POST /file-explorer [client] against real S3 (s3rver) and Azure (Azurite) servers, and our GCS
+ * JSON API server driven by the real @google-cloud/storage client: browsing
  * one folder level at a time, paged by scrollToken, and importing files or whole folders,
  * in the background past 1000 files.
  */
@@ -34,14 +36,18 @@ const OBJECTS: Record<string, string> = {
 
 let s3: Awaited<ReturnType<typeof startS3rver>>;
 let azurite: Awaited<ReturnType<typeof startAzurite>>;
+let gcs: FakeGcs;
+const sa = makeServiceAccount();
 
 beforeAll(async () => {
-  [s3, azurite] = await Promise.all([startS3rver(), startAzurite()]);
+  [s3, azurite, gcs] = await Promise.all([startS3rver(), startAzurite(), startFakeGcs()]);
   await fillBucket(s3.client, 'photos', OBJECTS);
   await fillContainer(azurite.client, 'photos', OBJECTS);
+  gcs.buckets.set('photos', new Map(Object.entries(OBJECTS).map(([k, v]) => [k, Buffer.from(v)])));
+  gcs.keys.set(sa.credentials.client_email, sa.publicKey);
 });
 afterAll(async () => {
-  await Promise.all([s3?.stop(), azurite?.stop()]);
+  await Promise.all([s3?.stop(), azurite?.stop(), gcs?.close()]);
 });
 
 type Level = {
@@ -85,11 +91,12 @@ describe.each(ENGINES)('file explorer on %s', (engine) => {
       privateKey: AZURITE_KEY,
       host: azurite.serviceUrl,
     });
+    storages.gcs = await create({ name: 'gcs', provider: 'GCP', credentials: sa.credentials, host: gcs.url });
     pid = (await t.call('POST', '/v2/project', { body: { name: 'Explorer' } })).json().data.project._id;
   });
   afterAll(() => t.close());
 
-  for (const provider of ['s3', 'azure'] as const) {
+  for (const provider of ['s3', 'azure', 'gcs'] as const) {
     it(`${provider}: browses one level at a time, paged by scrollToken, with an extension filter`, async () => {
       const storageId = storages[provider];
       const root = (await explore({ storageId, bucket: 'photos' })) as Level;

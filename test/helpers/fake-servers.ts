@@ -117,12 +117,27 @@ export async function startFakeGcs(): Promise<FakeGcs> {
       const objects = buckets.get(bucket);
       if (!objects) return apiError(res, 404, 'notFound', 'The specified bucket does not exist.');
       const prefix = url.searchParams.get('prefix') ?? '';
+      const delimiter = url.searchParams.get('delimiter') ?? '';
       const size = Number(url.searchParams.get('maxResults') ?? 1000);
       const start = Number(url.searchParams.get('pageToken') ?? 0);
-      const names = [...objects.keys()].filter((n) => n.startsWith(prefix)).sort();
-      const items = names.slice(start, start + size).map((name) => ({ kind: 'storage#object', name, bucket }));
-      const next = start + size < names.length ? String(start + size) : undefined;
-      return json(res, 200, { kind: 'storage#objects', items, ...(next ? { nextPageToken: next } : {}) });
+      // With a delimiter, as the JSON API does: names with the delimiter past the prefix roll up
+      // into `prefixes` (up to and including it); maxResults counts items and prefixes together.
+      const entries = new Map<string, 'item' | 'prefix'>();
+      for (const name of [...objects.keys()].filter((n) => n.startsWith(prefix)).sort()) {
+        const cut = delimiter ? name.indexOf(delimiter, prefix.length) : -1;
+        if (cut >= 0) entries.set(name.slice(0, cut + delimiter.length), 'prefix');
+        else entries.set(name, 'item');
+      }
+      const page = [...entries].slice(start, start + size);
+      const items = page.filter(([, k]) => k === 'item').map(([name]) => ({ kind: 'storage#object', name, bucket }));
+      const prefixes = page.filter(([, k]) => k === 'prefix').map(([name]) => name);
+      const next = start + size < entries.size ? String(start + size) : undefined;
+      return json(res, 200, {
+        kind: 'storage#objects',
+        items,
+        ...(prefixes.length ? { prefixes } : {}),
+        ...(next ? { nextPageToken: next } : {}),
+      });
     }
     if (get?.[1] && get[2] && url.searchParams.get('alt') === 'media') {
       const body = buckets.get(decodeURIComponent(get[1]))?.get(decodeURIComponent(get[2]));
