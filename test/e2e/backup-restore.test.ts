@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import SQLite from 'better-sqlite3';
+import SQLite from '../../src/store/sqlite/driver.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { childDatabaseUrl, runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { makeStore, TEST_DATABASE_URL, type TestStore } from '../helpers/stores.js';

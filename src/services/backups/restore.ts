@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import SQLite from 'better-sqlite3';
+import SQLite from '../../store/sqlite/driver.js';
 import yauzl from 'yauzl';
 import { SECRET_KEY_FILE } from '../../adapters/secret-key.js';
 import { BACKUP_FORMAT, type BackupManifest, DB_ENTRY, FILES_PREFIX, KEY_ENTRY, MANIFEST } from './backup-archive.js';

@@ -1,0 +1,27 @@
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
+
+/**
+ * The better-sqlite3 build for this runtime. Node 20 loads better-sqlite3 12 (13 needs Node 22).
+ * Node 22 and later load 13, installed as `better-sqlite3-node22`: 12 wraps its objects in Node's
+ * own `ObjectWrap`, and from Node 24.19 a statement collected after the runtime's environment is
+ * gone aborts the process (`Assertion failed: (env) != nullptr` in `RemoveEnvironmentCleanupHook`,
+ * nodejs/node#65446); 13 is built on Node-API and ships its prebuilt binaries inside the registry
+ * package. The two have the same API: import this module's default wherever `better-sqlite3`'s
+ * would be.
+ */
+export function sqliteModuleFor(nodeVersion: string): 'better-sqlite3' | 'better-sqlite3-node22' {
+  const major = Number(nodeVersion.replace(/^v/, '').split('.')[0]);
+  return major >= 22 ? 'better-sqlite3-node22' : 'better-sqlite3';
+}
+
+const require = createRequire(import.meta.url);
+
+const SQLite = require(sqliteModuleFor(process.versions.node)) as typeof BetterSqlite3;
+// eslint-disable-next-line @typescript-eslint/no-namespace -- the types under the same name, as better-sqlite3's own
+declare namespace SQLite {
+  type Database = BetterSqlite3.Database;
+  type Statement = BetterSqlite3.Statement;
+  type Options = BetterSqlite3.Options;
+}
+export default SQLite;
