@@ -172,7 +172,7 @@ function InviteForm({ orgId }: { orgId: string }) {
         <fieldset>
           <legend>Give a project role too (optional)</legend>
           <SelectField
-            label="Project"
+            label="Project to join"
             value={projectId}
             options={[
               { value: '', label: 'No project' },

@@ -106,7 +106,7 @@ function PluginLog({ plugins }: { plugins: Plugin[] }) {
       </p>
       <div className="inline-form">
         <SelectField
-          label="Project"
+          label="Project of the log"
           value={projectId}
           options={[
             { value: '', label: 'Choose a project' },

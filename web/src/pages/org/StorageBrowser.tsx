@@ -4,10 +4,11 @@ import { exploreFolder, type Storage, useImportFolder } from '../../api/org';
 import { useProjectList } from '../../api/projects';
 import { SelectField, TextField } from '../../components/Field';
 import { errorLookup, fieldErrorsOf } from '../../components/field-errors';
-import { Empty, ErrorNotice, Loading } from '../../components/States';
+import { ApiError } from '../../api/client';
+import { Empty, errorText, Loading } from '../../components/States';
 import { wordsOf, WriteError } from './widgets';
 
-const PAGE = 200;
+const PAGE = 100;
 
 /** The folders above the current one, for the breadcrumb: '' (the bucket), 'a/', 'a/b/'. */
 export function folderTrail(folder: string): { name: string; path: string }[] {
@@ -48,7 +49,7 @@ function ImportFolder({ storage, bucket, folder }: { storage: Storage; bucket: s
       </p>
       <div className="inline-form">
         <SelectField
-          label="Project"
+          label="Import into project"
           value={projectId}
           options={[
             { value: '', label: 'Choose a project' },
@@ -125,7 +126,17 @@ function FolderView({ storage, bucket }: { storage: Storage; bucket: string }) {
         ))}
       </nav>
       {level.isPending && <Loading what="the folder" />}
-      {level.isError && <ErrorNotice error={level.error} onRetry={() => void level.refetch()} />}
+      {level.isError && (
+        <div className="state state-error" role="alert">
+          <p>
+            The {storage.provider === 'AZURE' ? 'container' : 'bucket'} could not be listed: {errorText(level.error)}
+            {level.error instanceof ApiError && level.error.status === 404 && ` (${level.error.message})`}
+          </p>
+          <button type="button" onClick={() => void level.refetch()}>
+            Try again
+          </button>
+        </div>
+      )}
       {level.data && folders.length === 0 && files.length === 0 && <Empty title="This folder is empty." />}
       {(folders.length > 0 || files.length > 0) && (
         <ul className="file-list" aria-label={`Contents of ${folder || bucket}`}>
