@@ -201,8 +201,8 @@ export default function ExportsPage() {
   return (
     <div className="exports-page">
       <h1>Exports</h1>
-      <div className="columns">
-        <form className="grow card" onSubmit={submit} noValidate aria-labelledby="export-form-title">
+      <div className="exports-layout">
+        <form className="card" onSubmit={submit} noValidate aria-labelledby="export-form-title">
           <h2 id="export-form-title">Export {project.name}</h2>
           <div className="inline-form">
             <SelectField
@@ -325,9 +325,7 @@ export default function ExportsPage() {
             )}
           </div>
         </form>
-        <div className="side">
-          <MadeExports made={made} />
-        </div>
+        <MadeExports made={made} />
       </div>
     </div>
   );

@@ -121,7 +121,7 @@ function InviteLinks({ answer }: { answer: InviteAnswer }) {
       </p>
       {answer.links.map((l) => (
         <div key={l.email}>
-          <CopyField label={`Invite link for ${l.email}`} value={l.url} what={`link for ${l.email}`} />
+          <CopyField label={`Invite link for ${l.email}`} value={l.url} what={`link for ${l.email}`} short="link" />
           <p className="muted">Expires {new Date(l.expiresAt).toLocaleString()}.</p>
         </div>
       ))}

@@ -226,13 +226,13 @@ export function PluginsTab({ isAdmin }: { isAdmin: boolean }) {
         <PluginLog plugins={list.data?.plugins ?? []} />
       </div>
       <div className="side">
-        <section className="card">
-          {isAdmin ? (
+        {isAdmin ? (
+          <section className="card">
             <PluginForm />
-          ) : (
-            <RoleNote>Registering and deleting plugins is for owners and admins of the organization.</RoleNote>
-          )}
-        </section>
+          </section>
+        ) : (
+          <RoleNote>Registering and deleting plugins is for owners and admins of the organization.</RoleNote>
+        )}
       </div>
     </div>
   );

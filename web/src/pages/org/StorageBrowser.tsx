@@ -9,6 +9,7 @@ import { Empty, errorText, Loading } from '../../components/States';
 import { wordsOf, WriteError } from './widgets';
 
 const PAGE = 100;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The folders above the current one, for the breadcrumb: '' (the bucket), 'a/', 'a/b/'. */
 export function folderTrail(folder: string): { name: string; path: string }[] {
@@ -148,14 +149,12 @@ function FolderView({ storage, bucket }: { storage: Storage; bucket: string }) {
                 aria-label={`Open folder ${f.name}`}
                 onClick={() => setFolder(f.path)}
               >
-                <span aria-hidden="true">📁 </span>
                 {f.name}/
               </button>
             </li>
           ))}
           {files.map((f) => (
             <li key={f.key} className="file" title={f.key}>
-              <span aria-hidden="true">📄 </span>
               {f.name}
             </li>
           ))}
@@ -168,7 +167,8 @@ function FolderView({ storage, bucket }: { storage: Storage; bucket: string }) {
       )}
       {level.data && (
         <p className="muted">
-          {folders.length} folders, {files.length} files shown{level.hasNextPage ? ' (more follow)' : ''}.
+          {plural(folders.length, 'folder')}, {plural(files.length, 'file')} shown
+          {level.hasNextPage ? ' (more follow)' : ''}.
         </p>
       )}
       {level.data && <ImportFolder storage={storage} bucket={bucket} folder={folder} />}

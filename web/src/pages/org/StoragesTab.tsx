@@ -65,21 +65,25 @@ export function StoragesTab({ isAdmin }: { isAdmin: boolean }) {
                       {s.createdBy}
                       <div className="muted">{new Date(s.createdAt).toLocaleDateString()}</div>
                     </td>
-                    <td className="actions">
-                      <button type="button" onClick={() => setBrowsing(s)}>
-                        Browse {s.name}
-                      </button>
-                      {isAdmin && (
-                        <ConfirmButton
-                          label={`Delete ${s.name}`}
-                          question={`Delete the storage ${s.name}? Assets already imported keep their links only while it exists.`}
-                          confirmLabel={`Yes, delete ${s.name}`}
-                          busy={remove.isPending}
-                          onConfirm={() =>
-                            remove.mutate(s._id, { onSuccess: () => browsing?._id === s._id && setBrowsing(undefined) })
-                          }
-                        />
-                      )}
+                    <td>
+                      <div className="actions">
+                        <button type="button" onClick={() => setBrowsing(s)}>
+                          Browse {s.name}
+                        </button>
+                        {isAdmin && (
+                          <ConfirmButton
+                            label={`Delete ${s.name}`}
+                            question={`Delete the storage ${s.name}? Assets already imported keep their links only while it exists.`}
+                            confirmLabel={`Yes, delete ${s.name}`}
+                            busy={remove.isPending}
+                            onConfirm={() =>
+                              remove.mutate(s._id, {
+                                onSuccess: () => browsing?._id === s._id && setBrowsing(undefined),
+                              })
+                            }
+                          />
+                        )}
+                      </div>
                     </td>
                   </tr>
                 ))}

@@ -6,7 +6,17 @@ import { errorText } from '../../components/States';
  * A one-time secret (an invite link, a new API key) in a read-only box with a copy button. The
  * box can be selected by hand too, where the browser refuses the clipboard.
  */
-export function CopyField({ label, value, what }: { label: string; value: string; what: string }) {
+export function CopyField({
+  label,
+  value,
+  what,
+  short,
+}: {
+  label: string;
+  value: string;
+  what: string;
+  short?: string;
+}) {
   const id = useId();
   const [copied, setCopied] = useState<'yes' | 'no' | undefined>();
   const copy = async () => {
@@ -22,8 +32,8 @@ export function CopyField({ label, value, what }: { label: string; value: string
       <label htmlFor={id}>{label}</label>
       <div className="copy-row">
         <input id={id} type="text" readOnly value={value} onFocus={(e) => e.target.select()} spellCheck={false} />
-        <button type="button" onClick={() => void copy()}>
-          Copy {what}
+        <button type="button" onClick={() => void copy()} aria-label={`Copy ${what}`}>
+          Copy {short ?? what}
         </button>
       </div>
       <span role="status" className={copied === 'no' ? 'field-error' : 'form-ok'}>
