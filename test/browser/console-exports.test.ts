@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unzip } from '../helpers/exports.js';
 import { ENGINES } from '../helpers/stores.js';
 import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
+import { callApi, type Json } from './helpers/api.js';
 import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
 import { signInAsOwner } from './helpers/sign-in.js';
 
@@ -15,7 +16,6 @@ import { signInAsOwner } from './helpers/sign-in.js';
  */
 
 const engine = ENGINES[0] ?? 'sqlite';
-type Json = Record<string, unknown>;
 interface Item {
   externalId: string;
   batches: string[];
@@ -29,15 +29,11 @@ describe('the Exports page', () => {
   let errors: string[];
   let projectId: string;
 
-  const api = async (method: string, path: string, body?: unknown, key = server.ownerKey) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { apikey: key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json = (await res.json()) as { data: Json };
-    expect(res.status, `${method} ${path}: ${JSON.stringify(json)}`).toBeLessThan(300);
-    return json.data;
+  /** A setup call that must succeed: answers the envelope's data. */
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await callApi(server, method, path, body);
+    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+    return res.data;
   };
 
   /** Clicks the page's download link and answers the zip's one entry. */

@@ -6,6 +6,7 @@ import { ENGINES } from '../helpers/stores.js';
 import { waitFor } from '../helpers/wait.js';
 import { ONTOLOGY, pluginBehaviour } from '../helpers/every-operation.js';
 import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
+import { callApi, type Json } from './helpers/api.js';
 import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
 import { signInAsOwner } from './helpers/sign-in.js';
 
@@ -17,7 +18,6 @@ import { signInAsOwner } from './helpers/sign-in.js';
  */
 
 const engine = ENGINES[0] ?? 'sqlite';
-type Json = Record<string, unknown>;
 
 /** What the page put on the clipboard (read in the page: the test's tsconfig has no DOM types). */
 const readClipboard = (page: Page) => page.evaluate('navigator.clipboard.readText()') as Promise<string>;
@@ -32,15 +32,7 @@ describe('the Organization page', () => {
   let plugin: PluginServer;
   let projectId: string;
 
-  /** The API as a script would call it, with a key (the owner's unless told). */
-  const api = async (method: string, path: string, body?: unknown, key = server.ownerKey) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { apikey: key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: res.status, data: ((await res.json()) as { data: Json }).data };
-  };
+  const api = (method: string, path: string, body?: unknown, key?: string) => callApi(server, method, path, body, key);
   const tab = (name: string) => page.getByRole('tab', { name, exact: true }).click();
 
   beforeAll(async () => {

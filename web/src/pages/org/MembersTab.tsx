@@ -1,5 +1,4 @@
 import { type FormEvent, useState } from 'react';
-import { useProjectList } from '../../api/projects';
 import {
   type AssignableOrgRole,
   type InviteAnswer,
@@ -14,7 +13,7 @@ import { PROJECT_ROLES, type ProjectRole } from '../../api/types';
 import { SelectField, TextField } from '../../components/Field';
 import { errorLookup, fieldErrorsOf } from '../../components/field-errors';
 import { Empty, ErrorNotice, Loading } from '../../components/States';
-import { ConfirmButton, CopyField, wordsOf, WriteError } from './widgets';
+import { ConfirmButton, CopyField, wordsOf, WriteError, MadeBy, TableHead, ProjectSelect } from './widgets';
 
 const ORG_ROLES: readonly AssignableOrgRole[] = ['member', 'admin'];
 
@@ -83,16 +82,7 @@ function Members({ orgId, me }: { orgId: string; me: string }) {
       {users.isError && <ErrorNotice error={users.error} onRetry={() => void users.refetch()} />}
       {users.data && (
         <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">E-mail</th>
-              <th scope="col">Name</th>
-              <th scope="col">Organization role</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['E-mail', 'Name', 'Organization role']} actions />
           <tbody>
             {users.data.users.map((u) => (
               <MemberRow key={u._id} orgId={orgId} me={me} user={u} />
@@ -134,7 +124,6 @@ function InviteForm({ orgId }: { orgId: string }) {
   const [role, setRole] = useState<AssignableOrgRole>('member');
   const [projectId, setProjectId] = useState('');
   const [projectRole, setProjectRole] = useState<ProjectRole>('Labeler');
-  const projects = useProjectList(1, 100, '');
   const invite = useCreateInvites(orgId);
   const errorOf = errorLookup(fieldErrorsOf(invite.error));
   const list = wordsOf(emails);
@@ -171,13 +160,10 @@ function InviteForm({ orgId }: { orgId: string }) {
         />
         <fieldset>
           <legend>Give a project role too (optional)</legend>
-          <SelectField
+          <ProjectSelect
             label="Project to join"
+            none="No project"
             value={projectId}
-            options={[
-              { value: '', label: 'No project' },
-              ...(projects.data?.projects ?? []).map((p) => ({ value: p._id, label: p.name })),
-            ]}
             onChange={setProjectId}
             error={errorOf('projectAssignments[0].projectId')}
           />
@@ -212,23 +198,14 @@ function PendingInvites({ orgId }: { orgId: string }) {
       {invites.data?.invites.length === 0 && <Empty title="No invite is waiting." />}
       {invites.data && invites.data.invites.length > 0 && (
         <table className="table compact">
-          <thead>
-            <tr>
-              <th scope="col">E-mail</th>
-              <th scope="col">Role</th>
-              <th scope="col">Invited by</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['E-mail', 'Role', 'Invited by']} actions />
           <tbody>
             {invites.data.invites.map((i) => (
               <tr key={i._id}>
                 <td>{i.email}</td>
                 <td>{i.organizationRole}</td>
                 <td>
-                  {i.createdBy}, {new Date(i.createdAt).toLocaleDateString()}
+                  <MadeBy by={i.createdBy} at={i.createdAt} />
                 </td>
                 <td>
                   <ConfirmButton

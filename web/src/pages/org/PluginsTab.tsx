@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { type Plugin, useCreatePlugin, useDeletePlugin, usePluginLog, usePlugins } from '../../api/org';
-import { useProject, useProjectList } from '../../api/projects';
+import { useProject } from '../../api/projects';
 import { SelectField, TextField } from '../../components/Field';
 import { errorLookup, fieldErrorsOf } from '../../components/field-errors';
 import { Empty, ErrorNotice, Loading } from '../../components/States';
-import { ConfirmButton, Pager, RoleNote, WriteError } from './widgets';
+import { ConfirmButton, Pager, RoleNote, WriteError, MadeBy, TableHead, ProjectSelect } from './widgets';
 
 const LIMIT = 20;
 const LOG_LIMIT = 50;
@@ -93,7 +93,6 @@ function PluginStageSelect({
 }
 
 function PluginLog({ plugins }: { plugins: Plugin[] }) {
-  const projects = useProjectList(1, 100, '');
   const [projectId, setProjectId] = useState('');
   const [stageId, setStageId] = useState('');
   const [page, setPage] = useState(1);
@@ -105,13 +104,10 @@ function PluginLog({ plugins }: { plugins: Plugin[] }) {
         What the plugins wrote while working on a project’s tasks, and Annotary’s own lines about each call.
       </p>
       <div className="inline-form">
-        <SelectField
+        <ProjectSelect
           label="Project of the log"
+          none="Choose a project"
           value={projectId}
-          options={[
-            { value: '', label: 'Choose a project' },
-            ...(projects.data?.projects ?? []).map((p) => ({ value: p._id, label: p.name })),
-          ]}
           onChange={(v) => {
             setProjectId(v);
             setStageId('');
@@ -136,15 +132,7 @@ function PluginLog({ plugins }: { plugins: Plugin[] }) {
       {log.data && log.data.logs.length > 0 && (
         <>
           <table className="table compact log-table">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Stage</th>
-                <th scope="col">Task</th>
-                <th scope="col">From</th>
-                <th scope="col">Line</th>
-              </tr>
-            </thead>
+            <TableHead columns={['When', 'Stage', 'Task', 'From', 'Line']} />
             <tbody>
               {log.data.logs.map((l) => (
                 <tr key={l._id}>
@@ -179,17 +167,7 @@ export function PluginsTab({ isAdmin }: { isAdmin: boolean }) {
           {list.data?.plugins.length === 0 && <Empty title="No plugin is registered yet." />}
           {list.data && list.data.plugins.length > 0 && (
             <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">URL</th>
-                  <th scope="col">Id (for Plugin stages)</th>
-                  <th scope="col">Registered by</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={['Name', 'URL', 'Id (for Plugin stages)', 'Registered by']} actions />
               <tbody>
                 {list.data.plugins.map((p) => (
                   <tr key={p._id}>
@@ -199,8 +177,7 @@ export function PluginsTab({ isAdmin }: { isAdmin: boolean }) {
                       <code>{p._id}</code>
                     </td>
                     <td>
-                      {p.createdBy}
-                      <div className="muted">{new Date(p.createdAt).toLocaleDateString()}</div>
+                      <MadeBy by={p.createdBy} at={p.createdAt} />
                     </td>
                     <td>
                       {isAdmin && (

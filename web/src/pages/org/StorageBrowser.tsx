@@ -1,12 +1,11 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { exploreFolder, type Storage, useImportFolder } from '../../api/org';
-import { useProjectList } from '../../api/projects';
-import { SelectField, TextField } from '../../components/Field';
+import { TextField } from '../../components/Field';
 import { errorLookup, fieldErrorsOf } from '../../components/field-errors';
 import { ApiError } from '../../api/client';
 import { Empty, errorText, Loading } from '../../components/States';
-import { wordsOf, WriteError } from './widgets';
+import { wordsOf, WriteError, ProjectSelect } from './widgets';
 
 const PAGE = 100;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -18,7 +17,6 @@ export function folderTrail(folder: string): { name: string; path: string }[] {
 }
 
 function ImportFolder({ storage, bucket, folder }: { storage: Storage; bucket: string; folder: string }) {
-  const projects = useProjectList(1, 100, '');
   const [projectId, setProjectId] = useState('');
   const [extensions, setExtensions] = useState('');
   const [batches, setBatches] = useState('');
@@ -49,13 +47,10 @@ function ImportFolder({ storage, bucket, folder }: { storage: Storage; bucket: s
         are skipped.
       </p>
       <div className="inline-form">
-        <SelectField
+        <ProjectSelect
           label="Import into project"
+          none="Choose a project"
           value={projectId}
-          options={[
-            { value: '', label: 'Choose a project' },
-            ...(projects.data?.projects ?? []).map((p) => ({ value: p._id, label: p.name })),
-          ]}
           onChange={setProjectId}
           error={errorOf('projectId')}
         />

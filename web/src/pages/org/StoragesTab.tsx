@@ -3,7 +3,7 @@ import { type Storage, useDeleteStorage, useStorages } from '../../api/org';
 import { Empty, ErrorNotice, Loading } from '../../components/States';
 import { StorageBrowser } from './StorageBrowser';
 import { StorageForm } from './StorageForm';
-import { ConfirmButton, Pager, RoleNote, WriteError } from './widgets';
+import { ConfirmButton, Pager, RoleNote, WriteError, MadeBy, TableHead } from './widgets';
 
 const LIMIT = 20;
 
@@ -37,17 +37,7 @@ export function StoragesTab({ isAdmin }: { isAdmin: boolean }) {
           )}
           {list.data && list.data.storages.length > 0 && (
             <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Provider</th>
-                  <th scope="col">Where</th>
-                  <th scope="col">Connected by</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={['Name', 'Provider', 'Where', 'Connected by']} actions />
               <tbody>
                 {list.data.storages.map((s) => (
                   <tr key={s._id} className={created === s._id ? 'row-new' : undefined}>
@@ -62,8 +52,7 @@ export function StoragesTab({ isAdmin }: { isAdmin: boolean }) {
                       )}
                     </td>
                     <td>
-                      {s.createdBy}
-                      <div className="muted">{new Date(s.createdAt).toLocaleDateString()}</div>
+                      <MadeBy by={s.createdBy} at={s.createdAt} />
                     </td>
                     <td>
                       <div className="actions">

@@ -1,4 +1,6 @@
 import { type ReactNode, useId, useState } from 'react';
+import { useProjectList } from '../../api/projects';
+import { SelectField } from '../../components/Field';
 import { fieldErrorsOf } from '../../components/field-errors';
 import { errorText } from '../../components/States';
 
@@ -143,3 +145,62 @@ export const wordsOf = (text: string) =>
     .split(/[\s,;]+/)
     .map((w) => w.trim())
     .filter(Boolean);
+
+/** A table's column headers; `actions` adds a last column for row buttons, named for screen readers. */
+export function TableHead({ columns, actions }: { columns: string[]; actions?: boolean }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c) => (
+          <th key={c} scope="col">
+            {c}
+          </th>
+        ))}
+        {actions && (
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        )}
+      </tr>
+    </thead>
+  );
+}
+
+/** Who made something, and the day. */
+export function MadeBy({ by, at }: { by: string; at: string }) {
+  return (
+    <>
+      {by}
+      <div className="muted">{new Date(at).toLocaleDateString()}</div>
+    </>
+  );
+}
+
+/** The organization's projects (the first hundred by name), with a first "none" choice. */
+export function ProjectSelect({
+  label,
+  none,
+  value,
+  onChange,
+  error,
+}: {
+  label: string;
+  none: string;
+  value: string;
+  onChange: (projectId: string) => void;
+  error?: string | undefined;
+}) {
+  const projects = useProjectList(1, 100, '');
+  return (
+    <SelectField
+      label={label}
+      value={value}
+      options={[
+        { value: '', label: none },
+        ...(projects.data?.projects ?? []).map((p) => ({ value: p._id, label: p.name })),
+      ]}
+      onChange={onChange}
+      error={error}
+    />
+  );
+}
