@@ -205,7 +205,11 @@ describe('the Organization page', () => {
     await page.getByRole('button', { name: 'Browse Lab photos' }).click();
     await page.getByLabel('Bucket').fill('no-such-bucket');
     await page.getByRole('button', { name: 'Open bucket' }).click();
-    await page.getByRole('alert').filter({ hasText: 'The bucket could not be listed' }).waitFor();
+    const listingError = page.getByRole('alert').filter({ hasText: 'The bucket could not be listed' });
+    await listingError.waitFor();
+    // The provider's answer in words (a missing bucket), not a role message.
+    expect(await listingError.textContent()).not.toMatch(/role/i);
+    await screenshot(page, 'console-org-storage-missing-bucket');
   });
 
   it('deletes a storage after asking', async () => {

@@ -10,6 +10,15 @@ import { wordsOf, WriteError, ProjectSelect } from './widgets';
 const PAGE = 100;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/**
+ * A listing failure in the provider's words: a 403 or 404 here is the provider refusing the
+ * credentials or missing the bucket (the server says which), not the person's role.
+ */
+function providerError(error: unknown): string {
+  const clientError = error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401;
+  return clientError ? error.message : errorText(error);
+}
+
 /** The folders above the current one, for the breadcrumb: '' (the bucket), 'a/', 'a/b/'. */
 export function folderTrail(folder: string): { name: string; path: string }[] {
   const parts = folder.split('/').filter(Boolean);
@@ -125,8 +134,8 @@ function FolderView({ storage, bucket }: { storage: Storage; bucket: string }) {
       {level.isError && (
         <div className="state state-error" role="alert">
           <p>
-            The {storage.provider === 'AZURE' ? 'container' : 'bucket'} could not be listed: {errorText(level.error)}
-            {level.error instanceof ApiError && level.error.status === 404 && ` (${level.error.message})`}
+            The {storage.provider === 'AZURE' ? 'container' : 'bucket'} could not be listed:{' '}
+            {providerError(level.error)}
           </p>
           <button type="button" onClick={() => void level.refetch()}>
             Try again
