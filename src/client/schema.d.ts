@@ -823,6 +823,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/session/api-key': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Make a new API key for the caller; the old one stops working at once
+     * @description One active key per user (DECISIONS 2): the new key revokes the old. The key is answered this once; only its hash is stored. Sessions are not affected.
+     */
+    post: operations['newApiKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/storages': {
     parameters: {
       query?: never;
@@ -5437,6 +5457,44 @@ export interface operations {
           'application/json': {
             data: {
               signedOut: boolean;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  newApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description the new key: shown this once (only its hash is stored) */
+              apiKey: string;
+              /** @description its first 8 characters, to tell keys apart */
+              prefix: string;
             };
             /** @enum {string} */
             status: 'success';

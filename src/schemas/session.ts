@@ -47,3 +47,11 @@ export const UsePasswordLinkRequest = Type.Object({
   password: Type.String({ maxLength: 1024, description: 'at least 10 characters' }),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'display name (invites)' })),
 });
+
+/** POST /session/api-key: the caller's new key, shown this once; the old key stops working. */
+export const NewApiKeyResponse = Success(
+  Type.Object({
+    apiKey: Type.String({ description: 'the new key: shown this once (only its hash is stored)' }),
+    prefix: Type.String({ description: 'its first 8 characters, to tell keys apart' }),
+  }),
+);

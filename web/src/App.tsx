@@ -15,10 +15,9 @@ const AssetsPage = lazy(() => import('./pages/assets/AssetsPage'));
 const TasksPage = lazy(() => import('./pages/tasks/TasksPage'));
 const OverviewPage = lazy(() => import('./pages/overview/OverviewPage'));
 const OntologyPage = lazy(() => import('./pages/ontology/OntologyPage'));
-const NotBuiltPage = lazy(() => import('./pages/NotBuiltPage'));
+const ExportsPage = lazy(() => import('./pages/exports/ExportsPage'));
+const OrgPage = lazy(() => import('./pages/org/OrgPage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
-
-const notBuilt = (title: string) => <NotBuiltPage title={title} />;
 
 const router = createBrowserRouter([
   // Sign-in pages (web/src/auth): reachable without a session.
@@ -44,11 +43,11 @@ const router = createBrowserRouter([
           { path: 'tasks', element: <TasksPage /> },
           { path: 'assets', element: <AssetsPage /> },
           { path: 'overview', element: <OverviewPage /> },
-          { path: 'exports', element: notBuilt('Exports') },
+          { path: 'exports', element: <ExportsPage /> },
           { path: 'settings', element: <ProjectSettingsPage /> },
         ],
       },
-      { path: '/org', element: notBuilt('Organization') },
+      { path: '/org', element: <OrgPage /> },
       { path: '/account', element: <AccountPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
+import { issueApiKey } from '../../services/identity/identity.service.js';
 import { describeLink, usePasswordLink } from '../../services/identity/password-link.service.js';
 import {
   authenticateSession,
@@ -14,6 +15,7 @@ import { signIn } from '../../services/identity/sign-in.service.js';
 import { ErrorResponse } from '../../schemas/envelope.js';
 import {
   LinkTokenParams,
+  NewApiKeyResponse,
   PasswordLinkView,
   SessionResponse,
   SignInRequest,
@@ -21,7 +23,7 @@ import {
   UsePasswordLinkRequest,
 } from '../../schemas/session.js';
 import { principalOf } from '../plugins/auth.js';
-import { ok } from '../reply.js';
+import { created, ok } from '../reply.js';
 
 const tags = ['session'];
 const publicRoute = { public: true };
@@ -87,6 +89,26 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       const signedOut = await endSession(ctx, principalOf(req));
       void reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return ok({ signedOut });
+    },
+  );
+  app.post(
+    '/session/api-key',
+    {
+      schema: {
+        tags,
+        operationId: 'newApiKey',
+        summary: 'Make a new API key for the caller; the old one stops working at once',
+        description:
+          'One active key per user (DECISIONS 2): the new key revokes the old. The key is answered this once; ' +
+          'only its hash is stored. Sessions are not affected.',
+        response: { 201: NewApiKeyResponse },
+      },
+    },
+    async (req, reply) => {
+      const p = principalOf(req);
+      const apiKey = await issueApiKey(ctx.store.db, ctx.clock, p.userId);
+      ctx.log.info({ userId: p.userId }, 'api key replaced');
+      return created(reply, { apiKey, prefix: apiKey.slice(0, 8) });
     },
   );
   app.get(

@@ -1,0 +1,188 @@
+import fs from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unzip } from '../helpers/exports.js';
+import { ENGINES } from '../helpers/stores.js';
+import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
+import { callApi, type Json } from './helpers/api.js';
+import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
+import { signInAsOwner } from './helpers/sign-in.js';
+
+/*
+ * The Exports page (/projects/:id/exports) in a real browser: filters chosen by clicks and
+ * typing, the export run, the zip downloaded through the page's link and read with a real
+ * unzip library, the list of exports made, a server error shown on its field, and the note a
+ * Lead sees instead of the form.
+ */
+
+const engine = ENGINES[0] ?? 'sqlite';
+interface Item {
+  externalId: string;
+  batches: string[];
+  task: { stage: string; stageHistory?: unknown[] };
+}
+
+describe('the Exports page', () => {
+  let server: ConsoleServer;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+  let projectId: string;
+
+  /** A setup call that must succeed: answers the envelope's data. */
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await callApi(server, method, path, body);
+    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+    return res.data;
+  };
+
+  /** Clicks the page's download link and answers the zip's one entry. */
+  async function download(): Promise<{ name: string; text: string }> {
+    const link = page.getByRole('link', { name: 'Download the export (zip)' });
+    await link.waitFor();
+    const [file] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(file.suggestedFilename()).toMatch(/\.zip$/);
+    const entries = await unzip(fs.readFileSync(await file.path()));
+    expect(entries).toHaveLength(1);
+    return entries[0]!;
+  }
+
+  const run = async () => {
+    await page.getByRole('button', { name: 'Run export' }).click();
+    await page.getByText('The export is ready.').waitFor();
+  };
+
+  beforeAll(async () => {
+    server = await startConsoleServer(engine);
+    browser = await launchBrowser();
+    const made = await api('POST', '/v2/project', { name: 'Street exports' });
+    projectId = (made.project as Json)._id as string;
+    await api('POST', `/v2/project/${projectId}`, {
+      stages: [
+        { id: 'Start', type: 'Start', name: 'Start', next: ['Label'] },
+        { id: 'Label', type: 'Label', name: 'Labeling', next: ['Done'] },
+        { id: 'Parked', type: 'Hold', name: 'Parked', next: ['Done'] },
+        { id: 'Done', type: 'Complete', name: 'Done', next: [] },
+      ],
+    });
+    await api('POST', `/v2/batches/${projectId}`, { batches: 'January' });
+    await api('POST', `/v2/project/${projectId}/cloud?batches=${encodeURIComponent('["January"]')}`, {
+      assets: [
+        { data: 'https://example.com/a.jpg', externalId: 'a.jpg' },
+        { data: 'https://example.com/b.jpg', externalId: 'b.jpg' },
+      ],
+    });
+    await api('POST', `/v2/project/${projectId}/cloud`, {
+      assets: [{ data: 'https://example.com/c.jpg', externalId: 'c.jpg' }],
+    });
+    await api('POST', `/v2/project/${projectId}/requeueTasks`, {
+      toStageId: 'Done',
+      filters: { externalIds: ['c.jpg'] },
+    });
+
+    const context = await newContext(browser, server.url);
+    page = await context.newPage();
+    await signInAsOwner(page, server);
+    errors = pageErrors(page);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('exports the tasks of one stage as NDJSON and downloads the zip', async () => {
+    await page.goto(`/projects/${projectId}/exports`);
+    await page.getByRole('heading', { name: 'Exports', exact: true }).waitFor();
+    await page.getByText('No export yet from this browser.').waitFor();
+    await page.getByLabel('Labeling (Label)').check();
+    await page.getByLabel('Format').selectOption('ndjson');
+    await page.getByLabel('The stage history (every pass through a stage, with its answer)').uncheck();
+    await run();
+    const entry = await download();
+    expect(entry.name).toMatch(/\.ndjson$/);
+    const lines = entry.text.split('\n').filter(Boolean);
+    const items = lines.map((l) => JSON.parse(l) as Item);
+    expect(items.map((i) => i.externalId).sort()).toEqual(['a.jpg', 'b.jpg']);
+    for (const i of items) {
+      expect(i.task.stage).toBe('Labeling');
+      expect(i.batches).toEqual(['January']);
+      expect(i.task.stageHistory).toBeUndefined();
+    }
+    await page.getByRole('row').filter({ hasText: 'tasks · NDJSON · stages Labeling · no history' }).waitFor();
+  });
+
+  it('exports the completed tasks as JSON, and nothing for a date range before they existed', async () => {
+    await page.getByRole('button', { name: 'Clear the filters' }).click();
+    expect(await page.getByLabel('Labeling (Label)').isChecked()).toBe(false);
+    await page.getByLabel('Status').selectOption('Completed');
+    await run();
+    const entry = await download();
+    expect(entry.name).toMatch(/\.json$/);
+    const items = JSON.parse(entry.text) as Item[];
+    expect(items.map((i) => i.externalId)).toEqual(['c.jpg']);
+    expect(items[0]?.task.stage).toBe('Done');
+    expect(items[0]?.task.stageHistory?.length).toBeGreaterThan(0);
+
+    await page.getByLabel('Status').selectOption('');
+    const created = page.getByRole('group', { name: 'Created (UTC)' });
+    await created.getByLabel('To').fill('2001-01-31');
+    await run();
+    expect(JSON.parse((await download()).text)).toEqual([]);
+    await created.getByLabel('To').fill('');
+    await created.getByLabel('From').fill(new Date().toISOString().slice(0, 10));
+    await run();
+    expect((JSON.parse((await download()).text) as Item[]).map((i) => i.externalId).sort()).toEqual([
+      'a.jpg',
+      'b.jpg',
+      'c.jpg',
+    ]);
+    await screenshot(page, 'console-exports');
+
+    // The exports made are listed, newest first, and stay listed after a reload.
+    await page.reload();
+    const made = page.getByRole('region', { name: 'Exports made here' });
+    await made.getByRole('row').nth(4).waitFor();
+    expect(await made.getByRole('link', { name: /^Download zip of the export made/ }).count()).toBe(4);
+  });
+
+  it('shows the server’s error on the field it names', async () => {
+    await page.goto(`/projects/${projectId}/exports`);
+    await page.getByLabel('Parked (Hold)').check();
+    // Meanwhile someone removes the stage from the workflow: the page still offers it.
+    await api('POST', `/v2/project/${projectId}`, {
+      stages: [
+        { id: 'Start', type: 'Start', name: 'Start', next: ['Label'] },
+        { id: 'Label', type: 'Label', name: 'Labeling', next: ['Done'] },
+        { id: 'Done', type: 'Complete', name: 'Done', next: [] },
+      ],
+    });
+    await page.getByRole('button', { name: 'Run export' }).click();
+    const stages = page.getByRole('group', { name: 'Stages (none checked: every stage)' });
+    await stages.getByRole('alert').waitFor();
+    expect(await stages.getByRole('alert').textContent()).toContain('no stage "Parked" in this project');
+    await screenshot(page, 'console-exports-error');
+    const unexpected = errors.filter(
+      (e) => !/^Failed to load resource: the server responded with a status of 400/.test(e),
+    );
+    expect(unexpected).toEqual([]);
+  });
+
+  it('tells a Lead that exports are for Managers instead of failing', async () => {
+    const key = await server.addUser('lee@example.com');
+    await api('POST', `/v2/project/${projectId}/assigned`, { assignees: ['lee@example.com'], role: 'Lead' });
+    const context = await newContext(browser, server.url);
+    const lead = await context.newPage();
+    await lead.goto('/signin');
+    await lead.getByRole('button', { name: 'Use an API key instead' }).click();
+    await lead.getByLabel('API key').fill(key);
+    await lead.getByRole('button', { name: 'Sign in' }).click();
+    await lead.waitForURL((url) => url.pathname !== '/signin');
+    await lead.goto(`/projects/${projectId}/exports`);
+    await lead
+      .getByRole('note')
+      .filter({ hasText: 'Exports are for the Managers of a project; your role here is Lead.' })
+      .waitFor();
+    expect(await lead.getByRole('button', { name: 'Run export' }).count()).toBe(0);
+    await context.close();
+  });
+});

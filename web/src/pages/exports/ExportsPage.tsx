@@ -1,0 +1,332 @@
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useOutletContext } from 'react-router';
+import { useRunExport } from '../../api/exports';
+import type { Project } from '../../api/types';
+import { CheckboxField, SelectField } from '../../components/Field';
+import { fieldErrorsOf } from '../../components/field-errors';
+import { Empty, errorText } from '../../components/States';
+import { DEFAULT_CHOICES, describeChoices, type ExportChoices, exportQuery, linkExpiry } from './export-query';
+import { loadExports, type MadeExport, rememberExport } from './exports-history';
+import './exports.css';
+
+const STATUSES = {
+  task: ['TODO', 'Completed', 'Archived'],
+  issue: ['Open', 'Resolved'],
+} as const;
+
+/** Ticks every second while `on`: how long the export has been running. */
+function useElapsed(on: boolean): number {
+  const [seconds, setSeconds] = useState(0);
+  useEffect(() => {
+    if (!on) return;
+    setSeconds(0);
+    const started = Date.now();
+    const timer = setInterval(() => setSeconds(Math.round((Date.now() - started) / 1000)), 1000);
+    return () => clearInterval(timer);
+  }, [on]);
+  return seconds;
+}
+
+function CheckList({
+  legend,
+  items,
+  chosen,
+  onChange,
+  error,
+  none,
+}: {
+  legend: string;
+  items: { value: string; label: string }[];
+  chosen: string[];
+  onChange: (chosen: string[]) => void;
+  error?: string | undefined;
+  none: string;
+}) {
+  const errorId = useId();
+  return (
+    <fieldset className={error ? 'field-invalid' : undefined} aria-describedby={error ? errorId : undefined}>
+      <legend>{legend}</legend>
+      {items.length === 0 && <p className="muted">{none}</p>}
+      <div className="check-list">
+        {items.map((item) => (
+          <CheckboxField
+            key={item.value}
+            label={item.label}
+            checked={chosen.includes(item.value)}
+            onChange={(on) => onChange(on ? [...chosen, item.value] : chosen.filter((v) => v !== item.value))}
+          />
+        ))}
+      </div>
+      {error && (
+        <small id={errorId} className="field-error" role="alert">
+          {error}
+        </small>
+      )}
+    </fieldset>
+  );
+}
+
+function DateRange({
+  legend,
+  from,
+  to,
+  onChange,
+  error,
+}: {
+  legend: string;
+  from: string;
+  to: string;
+  onChange: (from: string, to: string) => void;
+  error?: string | undefined;
+}) {
+  const id = useId();
+  return (
+    <fieldset className={error ? 'date-range field-invalid' : 'date-range'}>
+      <legend>{legend}</legend>
+      <label htmlFor={`${id}-from`}>From</label>
+      <input
+        id={`${id}-from`}
+        type="date"
+        value={from}
+        max={to || undefined}
+        onChange={(e) => onChange(e.target.value, to)}
+      />
+      <label htmlFor={`${id}-to`}>To</label>
+      <input
+        id={`${id}-to`}
+        type="date"
+        value={to}
+        min={from || undefined}
+        onChange={(e) => onChange(from, e.target.value)}
+      />
+      {error && (
+        <small className="field-error" role="alert">
+          {error}
+        </small>
+      )}
+    </fieldset>
+  );
+}
+
+function MadeExports({ made }: { made: MadeExport[] }) {
+  return (
+    <section className="card" aria-labelledby="made-title">
+      <h2 id="made-title">Exports made here</h2>
+      {made.length === 0 ? (
+        <Empty title="No export yet from this browser." />
+      ) : (
+        <table className="table compact">
+          <thead>
+            <tr>
+              <th scope="col">Made</th>
+              <th scope="col">What</th>
+              <th scope="col">Took</th>
+              <th scope="col">Link good until</th>
+              <th scope="col">Download</th>
+            </tr>
+          </thead>
+          <tbody>
+            {made.map((e) => (
+              <tr key={e.exportPath}>
+                <td>{new Date(e.madeAt).toLocaleString()}</td>
+                <td>{e.summary}</td>
+                <td>{e.seconds} s</td>
+                <td>{e.expiresAt ? new Date(e.expiresAt).toLocaleString() : 'about an hour (own storage)'}</td>
+                <td>
+                  <a
+                    href={e.exportPath}
+                    download
+                    aria-label={`Download zip of the export made ${new Date(e.madeAt).toLocaleString()}`}
+                  >
+                    Download zip
+                  </a>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p className="muted">
+        The server keeps no list of exports: this browser remembers the links it made until they expire (24 hours).
+      </p>
+    </section>
+  );
+}
+
+/** /projects/:id/exports: choose the filters and the format, run the export, download the zip. */
+export default function ExportsPage() {
+  const project = useOutletContext<Project>();
+  const [c, setC] = useState<ExportChoices>(DEFAULT_CHOICES);
+  const [made, setMade] = useState<MadeExport[]>(() => loadExports(project._id));
+  const run = useRunExport();
+  const seconds = useElapsed(run.isPending);
+  const set = (changes: Partial<ExportChoices>) => setC({ ...c, ...changes });
+  const errors = fieldErrorsOf(run.error);
+  const errorOf = (field: string) =>
+    errors
+      .filter((e) => e.field === field || e.field.startsWith(`${field}.`) || e.field.startsWith(`${field}[`))
+      .map((e) => (e.field === field ? e.message : `${e.field}: ${e.message}`))
+      .join('; ') || undefined;
+  const stageName = (id: string) => project.stages.find((s) => s.id === id)?.name ?? id;
+  const batchName = (id: string) => project.batches.find((b) => (b._id ?? b.name) === id)?.name ?? id;
+
+  if (project.role && project.role !== 'Manager') {
+    return (
+      <div>
+        <h1>Exports</h1>
+        <p className="exports-note" role="note">
+          Exports are for the Managers of a project; your role here is {project.role}. Ask a Manager for an export.
+        </p>
+      </div>
+    );
+  }
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const started = Date.now();
+    run.mutate(exportQuery(project._id, c), {
+      onSuccess: ({ exportPath }) =>
+        setMade(
+          rememberExport(project._id, {
+            exportPath,
+            summary: describeChoices(c, stageName, batchName),
+            madeAt: new Date().toISOString(),
+            expiresAt: linkExpiry(exportPath)?.toISOString(),
+            seconds: Math.max(0, Math.round((Date.now() - started) / 1000)),
+          }),
+        ),
+    });
+  };
+  const tasks = c.type === 'task';
+  return (
+    <div className="exports-page">
+      <h1>Exports</h1>
+      <div className="exports-layout">
+        <form className="card" onSubmit={submit} noValidate aria-labelledby="export-form-title">
+          <h2 id="export-form-title">Export {project.name}</h2>
+          <div className="inline-form">
+            <SelectField
+              label="What to export"
+              value={c.type}
+              options={[
+                { value: 'task', label: 'Tasks with their answers' },
+                { value: 'issue', label: 'Issues' },
+              ]}
+              onChange={(type) => set({ type, status: '' })}
+              error={errorOf('type')}
+            />
+            <SelectField
+              label="Format"
+              value={c.format}
+              options={[
+                { value: 'json', label: 'JSON (one array)' },
+                { value: 'ndjson', label: 'NDJSON (one item a line)' },
+              ]}
+              onChange={(format) => set({ format })}
+              error={errorOf('format')}
+            />
+            <SelectField
+              label="Status"
+              value={c.status}
+              options={[{ value: '', label: 'Any status' }, ...STATUSES[c.type]]}
+              onChange={(status) => set({ status })}
+              error={errorOf('status')}
+            />
+          </div>
+          {tasks && (
+            <div className="filter-grid">
+              <CheckList
+                legend="Stages (none checked: every stage)"
+                items={project.stages.map((s) => ({ value: s.id, label: `${s.name ?? s.id} (${s.type})` }))}
+                chosen={c.stages}
+                onChange={(stages) => set({ stages })}
+                error={errorOf('stage')}
+                none="The workflow has no stage."
+              />
+              <CheckList
+                legend="Batches (none checked: every asset)"
+                items={project.batches.map((b) => ({ value: b._id ?? b.name, label: b.name }))}
+                chosen={c.batches}
+                onChange={(batches) => set({ batches })}
+                error={errorOf('batches')}
+                none="The project has no batch."
+              />
+            </div>
+          )}
+          <div className="filter-grid">
+            <DateRange
+              legend="Created (UTC)"
+              from={c.createdFrom}
+              to={c.createdTo}
+              onChange={(createdFrom, createdTo) => set({ createdFrom, createdTo })}
+              error={errorOf('createdAt')}
+            />
+            <DateRange
+              legend="Last changed (UTC)"
+              from={c.updatedFrom}
+              to={c.updatedTo}
+              onChange={(updatedFrom, updatedTo) => set({ updatedFrom, updatedTo })}
+              error={errorOf('updatedAt')}
+            />
+          </div>
+          {tasks && (
+            <fieldset>
+              <legend>Each task carries</legend>
+              <CheckboxField
+                label="The asset’s metadata"
+                checked={c.includeMetadata}
+                onChange={(includeMetadata) => set({ includeMetadata })}
+              />
+              <CheckboxField
+                label="The stage history (every pass through a stage, with its answer)"
+                checked={c.includeHistory}
+                onChange={(includeHistory) => set({ includeHistory })}
+              />
+              <CheckboxField
+                label="Consensus copies as items of their own"
+                checked={c.consensusCopies}
+                onChange={(consensusCopies) => set({ consensusCopies })}
+              />
+            </fieldset>
+          )}
+          <div className="save-bar">
+            <button type="submit" className="primary" disabled={run.isPending}>
+              {run.isPending ? 'Exporting…' : 'Run export'}
+            </button>
+            <button type="button" disabled={run.isPending} onClick={() => setC(DEFAULT_CHOICES)}>
+              Clear the filters
+            </button>
+          </div>
+          <div aria-live="polite" className="export-state">
+            {run.isPending && (
+              <p role="status">
+                <progress aria-label="Export running" /> Exporting: the server writes every matching item into a zip (
+                {seconds} s so far). Large projects take a while (about 10 s per 100,000 tasks).
+              </p>
+            )}
+            {run.isError && (
+              <div className="form-error" role="alert">
+                <p>The export did not run: {errorText(run.error)}</p>
+              </div>
+            )}
+            {run.isSuccess && (
+              <div className="export-ready" role="status">
+                <p>
+                  <strong>The export is ready.</strong> The link needs no key: share it only with people who may see
+                  these tasks
+                  {linkExpiry(run.data.exportPath) &&
+                    `; it works until ${linkExpiry(run.data.exportPath)?.toLocaleString()}`}
+                  .
+                </p>
+                <a className="button-link" href={run.data.exportPath} download>
+                  Download the export (zip)
+                </a>
+              </div>
+            )}
+          </div>
+        </form>
+        <MadeExports made={made} />
+      </div>
+    </div>
+  );
+}

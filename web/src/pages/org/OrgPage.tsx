@@ -1,0 +1,82 @@
+import { type KeyboardEvent, useRef } from 'react';
+import { useSearchParams } from 'react-router';
+import { useSession } from '../../auth/useSession';
+import { Loading } from '../../components/States';
+import { ApiKeyTab } from './ApiKeyTab';
+import { MembersTab } from './MembersTab';
+import { PluginsTab } from './PluginsTab';
+import { StoragesTab } from './StoragesTab';
+import { RoleNote } from './widgets';
+import './org.css';
+
+const TABS = [
+  ['members', 'Members'],
+  ['storages', 'Storages'],
+  ['plugins', 'Plugins'],
+  ['api-key', 'Your API key'],
+] as const;
+type Tab = (typeof TABS)[number][0];
+
+/** /org: the organization's members and invites, storages, plugins, and the person's own API key. */
+export default function OrgPage() {
+  const session = useSession();
+  const [params, setParams] = useSearchParams();
+  const tabs = useRef<(HTMLButtonElement | null)[]>([]);
+  const current: Tab = TABS.find(([id]) => id === params.get('tab'))?.[0] ?? 'members';
+  if (!session.data) return <Loading what="your session" />;
+  const me = session.data;
+  const isAdmin = me.organizationRole === 'owner' || me.organizationRole === 'admin';
+  const choose = (tab: Tab) => setParams({ tab }, { replace: true });
+  // Arrow keys move between tabs (the WAI-ARIA tabs pattern); Tab goes on into the panel.
+  const onKey = (e: KeyboardEvent, i: number) => {
+    const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+    if (!step) return;
+    const next = (i + step + TABS.length) % TABS.length;
+    choose(TABS[next]![0]);
+    tabs.current[next]?.focus();
+  };
+  return (
+    <div className="org-page">
+      <h1>Organization: {me.organization.name}</h1>
+      <p className="muted">
+        You are{' '}
+        {me.organizationRole === 'owner' ? 'the owner' : me.organizationRole === 'admin' ? 'an admin' : 'a member'} of
+        this organization (plan {me.organization.plan}).
+      </p>
+      <div role="tablist" aria-label="Organization" className="tabs">
+        {TABS.map(([id, label], i) => (
+          <button
+            key={id}
+            ref={(el) => {
+              tabs.current[i] = el;
+            }}
+            type="button"
+            role="tab"
+            id={`tab-${id}`}
+            aria-selected={current === id}
+            aria-controls={`panel-${id}`}
+            tabIndex={current === id ? 0 : -1}
+            onClick={() => choose(id)}
+            onKeyDown={(e) => onKey(e, i)}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`panel-${current}`} aria-labelledby={`tab-${current}`} className="tab-panel">
+        {current === 'members' &&
+          (isAdmin ? (
+            <MembersTab orgId={me.organization._id} me={me.user.email} />
+          ) : (
+            <RoleNote>
+              Members and invites are managed by the owner and the admins of {me.organization.name}. Ask one of them to
+              invite someone or to change a role.
+            </RoleNote>
+          ))}
+        {current === 'storages' && <StoragesTab isAdmin={isAdmin} />}
+        {current === 'plugins' && <PluginsTab isAdmin={isAdmin} />}
+        {current === 'api-key' && <ApiKeyTab email={me.user.email} />}
+      </div>
+    </div>
+  );
+}
