@@ -62,6 +62,9 @@ describe('an invited person joins through the accept link', () => {
     await invitee.getByText('Lena Labeler', { exact: true }).click();
     await invitee.getByRole('link', { name: 'Your account and API key' }).click();
     await invitee.getByRole('heading', { name: 'Your account' }).waitFor();
+    await expect(invitee.getByRole('link', { name: 'make a new API key' }).getAttribute('href')).resolves.toBe(
+      '/org?tab=api-key',
+    );
     expect(await invitee.getByText(`Labeler on project ${projectId}`).isVisible()).toBe(true);
     const note = invitee.getByRole('note');
     await note.waitFor();

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { ApiErrorNotice } from './ApiErrorNotice';
 import { listOrganizationPeople, type SessionView } from './session-api';
 import { useSession } from './useSession';
@@ -27,6 +28,11 @@ export function AccountPage() {
               ? 'none yet'
               : me.projectRoles.map((r) => `${r.role} on project ${r.projectId}`).join(', ')
             : 'Manager on every project of the organization'}
+        </dd>
+        <dt>API key</dt>
+        <dd>
+          For scripts and the command line: <Link to="/org?tab=api-key">make a new API key</Link> (shown once; the one
+          you have now stops working).
         </dd>
         {me.expiresAt && (
           <>
