@@ -108,9 +108,16 @@ const LISTEN_CHANGE = `document.addEventListener('change', () => (window.filterA
 const ROWS_CHANGED = `((old) => {
   const text = document.querySelector('#task-list-title')?.textContent ?? '';
   const row = document.querySelector('table[aria-label="Tasks"] tbody tr:not([aria-hidden])');
-  return text !== old && ${TOTAL_SHOWN}() && row && window.filterAt !== undefined
-    ? { ms: performance.now() - window.filterAt, heading: text }
-    : false;
+  if (!(text !== old && ${TOTAL_SHOWN}() && row && window.filterAt !== undefined)) return false;
+  const now = performance.now();
+  const asked = performance.getEntriesByType('resource').filter((e) => e.name.includes('/tasks?') && e.startTime >= window.filterAt).at(-1);
+  return {
+    ms: now - window.filterAt,
+    heading: text,
+    beforeRequestMs: asked ? asked.startTime - window.filterAt : null,
+    requestMs: asked ? asked.responseEnd - asked.startTime : null,
+    afterResponseMs: asked ? now - asked.responseEnd : null,
+  };
 })`;
 
 interface LoadFigures {
@@ -149,6 +156,15 @@ interface FilterCase {
   option: string;
 }
 
+interface FilterFigures {
+  ms: number;
+  heading: string;
+  /** The change event to the list request's start; the request; its answer to the rows drawn. */
+  beforeRequestMs: number | null;
+  requestMs: number | null;
+  afterResponseMs: number | null;
+}
+
 const FILTERS: FilterCase[] = [
   { label: 'stage = Review', field: 'Stage', option: 'Review' },
   { label: 'status = Completed', field: 'Status', option: 'Completed' },
@@ -162,7 +178,7 @@ async function filterToRows(
   cookie: Cookie,
   projectId: string,
   f: FilterCase,
-): Promise<{ ms: number; heading: string }> {
+): Promise<FilterFigures> {
   const context = await signedInContext(browser, cookie);
   try {
     const page = await context.newPage();
@@ -176,7 +192,7 @@ async function filterToRows(
       polling: 'raf',
       timeout: 120_000,
     });
-    return (await done.jsonValue()) as { ms: number; heading: string };
+    return (await done.jsonValue()) as FilterFigures;
   } finally {
     await context.close();
   }
@@ -212,17 +228,18 @@ async function run(opts: BenchOptions): Promise<Result> {
     // (b)
     const { projectId, seedSeconds } = await labelledProject(server, tasks);
     process.stdout.write(`  ${num(tasks)} tasks seeded in ${seedSeconds.toFixed(1)} s\n`);
-    const filters: { f: FilterCase; samples: number[]; heading: string }[] = [];
+    const filters: { f: FilterCase; samples: number[]; heading: string; parts: FilterFigures[] }[] = [];
     for (const f of FILTERS) {
-      const samples: number[] = [];
-      let heading = '';
-      for (let i = 0; i < rounds; i++) {
-        const r = await filterToRows(browser, server, cookie, projectId, f);
-        samples.push(r.ms);
-        heading = r.heading;
-      }
-      filters.push({ f, samples, heading });
-      process.stdout.write(`  ${f.label}: median ${msText(summarize(samples).p50)} (${heading})\n`);
+      const parts: FilterFigures[] = [];
+      for (let i = 0; i < rounds; i++) parts.push(await filterToRows(browser, server, cookie, projectId, f));
+      const samples = parts.map((p) => p.ms);
+      const heading = parts.at(-1)?.heading ?? '';
+      filters.push({ f, samples, heading, parts });
+      const med = (pick: (p: FilterFigures) => number | null) =>
+        msText(summarize(parts.map((p) => pick(p) ?? NaN)).p50);
+      process.stdout.write(
+        `  ${f.label}: median ${msText(summarize(samples).p50)} (${heading}): before the request ${med((p) => p.beforeRequestMs)}, request ${med((p) => p.requestMs)}, after the answer ${med((p) => p.afterResponseMs)}\n`,
+      );
     }
     const worstFilter = Math.max(...filters.map((x) => summarize(x.samples).p50));
 
@@ -276,7 +293,7 @@ async function run(opts: BenchOptions): Promise<Result> {
         scripts,
         jsBytes,
         jsGzipBytes: jsGzip,
-        filters: filters.map((x) => ({ filter: x.f.label, samplesMs: x.samples, heading: x.heading })),
+        filters: filters.map((x) => ({ filter: x.f.label, samplesMs: x.samples, heading: x.heading, parts: x.parts })),
         postgresVersion: server.schema?.serverVersion ?? null,
       },
     };

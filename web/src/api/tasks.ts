@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from './client';
 
 export interface TaskRow {
@@ -46,9 +46,17 @@ export function filterJson(f: TaskFilters): string | undefined {
 
 const FIELDS = '_id,externalId,stage,status,priority,assignee,reviewStatus,createdAt,updatedAt';
 
-export function useTaskList(projectId: string, q: { page: number; limit: number; sort: string; filters: TaskFilters }) {
+export interface TaskListQuery {
+  page: number;
+  limit: number;
+  sort: string;
+  filters: TaskFilters;
+}
+
+/** One page of the list: shared by the table's query and its prefetch when a filter changes. */
+export function taskListQuery(projectId: string, q: TaskListQuery) {
   const filter = filterJson(q.filters);
-  return useQuery({
+  return queryOptions({
     queryKey: ['tasks', projectId, q.page, q.limit, q.sort, filter ?? ''],
     queryFn: () =>
       unwrap<{ tasks: TaskRow[]; total: number }>(
@@ -61,8 +69,11 @@ export function useTaskList(projectId: string, q: { page: number; limit: number;
           },
         }),
       ),
-    placeholderData: keepPreviousData,
   });
+}
+
+export function useTaskList(projectId: string, q: TaskListQuery) {
+  return useQuery({ ...taskListQuery(projectId, q), placeholderData: keepPreviousData });
 }
 
 /** Which tasks a bulk action takes: listed ids, or the filter's stage/batch/externalId. */

@@ -91,7 +91,7 @@ export default function TaskPage() {
             selectedId={selectedId}
             onSelect={setSelectedId}
           />
-          <TaskActions key={`${t._id}:${t.updatedAt}`} project={project} task={t} />
+          <TaskActions key={t._id} project={project} task={t} />
         </div>
       </div>
       <section className="card" aria-labelledby="history-title">
