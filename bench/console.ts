@@ -120,8 +120,38 @@ const ROWS_CHANGED = `((old) => {
   };
 })`;
 
+/** Where a load's time goes (ms since navigation start, resource timing of the page). */
+interface LoadSteps {
+  /** The shell's scripts (index-*.js and what it imports at once) all received. */
+  shellJs: number | null;
+  sessionStart: number | null;
+  sessionEnd: number | null;
+  /** The project list page's own chunk received. */
+  pageJs: number | null;
+  listStart: number | null;
+  listEnd: number | null;
+}
+
+const LOAD_STEPS = `(() => {
+  const all = performance.getEntriesByType('resource');
+  const first = (part) => all.find((e) => e.name.includes(part)) ?? null;
+  const session = first('/v2/session');
+  const list = first('/v2/listProjects');
+  const page = first('/ProjectListPage-');
+  const shell = all.filter((e) => e.name.endsWith('.js') && (!session || e.startTime < session.startTime));
+  return {
+    shellJs: shell.length ? Math.max(...shell.map((e) => e.responseEnd)) : null,
+    sessionStart: session?.startTime ?? null,
+    sessionEnd: session?.responseEnd ?? null,
+    pageJs: page?.responseEnd ?? null,
+    listStart: list?.startTime ?? null,
+    listEnd: list?.responseEnd ?? null,
+  };
+})()`;
+
 interface LoadFigures {
   ms: number;
+  steps: LoadSteps;
   scripts: { url: string; bytes: number; gzipBytes: number }[];
 }
 
@@ -138,12 +168,13 @@ async function coldLoad(browser: Browser, server: AnnotaryServer, cookie: Cookie
     // Polled every frame: the time of the first frame with the heading and a row of the list.
     const drawn = await page.waitForFunction(LIST_DRAWN, undefined, { polling: 'raf', timeout: 30_000 });
     const ms = (await drawn.jsonValue()) as number;
+    const steps = (await page.evaluate(LOAD_STEPS)) as LoadSteps;
     const scripts = (await Promise.all(bodies)).map(({ url, body }) => ({
       url: new URL(url).pathname,
       bytes: body.length,
       gzipBytes: zlib.gzipSync(body).length,
     }));
-    return { ms, scripts };
+    return { ms, scripts, steps };
   } finally {
     await context.close();
   }
@@ -224,6 +255,14 @@ async function run(opts: BenchOptions): Promise<Result> {
     const jsBytes = scripts.reduce((s, f) => s + f.bytes, 0);
     const jsGzip = scripts.reduce((s, f) => s + f.gzipBytes, 0);
     process.stdout.write(`  /projects cold load: median ${msText(load.p50)}; JavaScript ${kb(jsGzip)} gzipped\n`);
+    const step = (pick: (s: LoadSteps) => number | null) =>
+      msText(summarize(coldLoads.map((l) => pick(l.steps) ?? NaN)).p50);
+    const loadSteps =
+      `load steps (median ms since navigation start): shell scripts received ${step((s) => s.shellJs)}, ` +
+      `GET /v2/session ${step((s) => s.sessionStart)} to ${step((s) => s.sessionEnd)}, ` +
+      `page chunk received ${step((s) => s.pageJs)}, GET /v2/listProjects ${step((s) => s.listStart)} to ${step((s) => s.listEnd)}, ` +
+      `list drawn ${msText(load.p50)}`;
+    process.stdout.write(`  ${loadSteps}\n`);
 
     // (b)
     const { projectId, seedSeconds } = await labelledProject(server, tasks);
@@ -284,12 +323,14 @@ async function run(opts: BenchOptions): Promise<Result> {
         'contexts bypass the CSP (its no-eval rule stops Playwright polling a condition each frame)',
         'load: fresh browser context per load (empty cache, session cookie set), navigation start to the first frame with the heading and a project row',
         'filter: tasks page opened afresh each round (no cached answers), from the change event of the filter select to the first frame with the new total and rows',
+        loadSteps,
         `scripts of the first route: ${scripts.map((s) => `${path.basename(s.url)} ${kb(s.gzipBytes)}`).join(', ')}`,
       ],
       data: {
         tasks,
         seedSeconds,
         loadsMs: coldLoads.map((l) => l.ms),
+        loadSteps: coldLoads.map((l) => l.steps),
         scripts,
         jsBytes,
         jsGzipBytes: jsGzip,

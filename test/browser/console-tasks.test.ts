@@ -130,6 +130,7 @@ describe('the console: a task page and bulk forward', () => {
     await page.getByRole('heading', { name: '2 tasks' }).waitFor();
     await page.getByText('Tasks waiting in Waiting room go on to Complete.').waitFor();
     await page.getByRole('radio', { name: /All 2 matching the filter/ }).check();
+    await screenshot(page, 'console-tasks-forward');
     await page.getByRole('button', { name: 'Forward', exact: true }).click();
     await page.getByText('Forwarded: 2 tasks.').waitFor();
     await page.getByText('No task matches the filter.').waitFor();

@@ -7,7 +7,6 @@ import {
   type NodeChange,
   type EdgeChange,
   ReactFlow,
-  useNodesInitialized,
   useReactFlow,
   useStore,
 } from '@xyflow/react';
@@ -29,11 +28,13 @@ const MARGIN = 32;
  * removed: centred when the whole workflow fits at a readable size; otherwise at the readable
  * zoom with its left end (where Start usually is) in view, the rest reached by panning.
  */
-function FitToStages({ count }: { count: number }) {
-  const measured = useNodesInitialized();
+function FitToStages() {
   const flow = useReactFlow();
   const width = useStore((s) => s.width);
   const height = useStore((s) => s.height);
+  // Which stages are drawn, and whether each has its size yet: a new stage is fitted once measured.
+  const ids = useStore((s) => [...s.nodeLookup.keys()].join('\n'));
+  const measured = useStore((s) => [...s.nodeLookup.values()].every((n) => !!n.measured.width));
   useEffect(() => {
     const nodes = flow.getNodes();
     if (!measured || nodes.length === 0 || width === 0 || height === 0) return;
@@ -44,7 +45,7 @@ function FitToStages({ count }: { count: number }) {
     const axis = (start: number, size: number, space: number) =>
       size * zoom <= space ? (space + 2 * MARGIN - size * zoom) / 2 - start * zoom : MARGIN - start * zoom;
     void flow.setViewport({ x: axis(b.x, b.width, room.w), y: axis(b.y, b.height, room.h), zoom });
-  }, [flow, measured, count, width, height]);
+  }, [flow, ids, measured, width, height]);
   return null;
 }
 
@@ -149,7 +150,7 @@ export function WorkflowDiagram({
         <Background />
         <Controls />
         {/* A stage added or removed may lie outside the view: fit again. */}
-        <FitToStages count={stages.length} />
+        <FitToStages />
       </ReactFlow>
     </div>
   );
