@@ -164,4 +164,50 @@ describe('the console: a task page and bulk forward', () => {
     expect(tasks.map((t) => t.externalId)).toEqual(['lot-2']);
     expect(errors).toEqual([]);
   });
+
+  it('shows a text asset with its spans highlighted, and any other asset as its link', async () => {
+    const api = apiAs(server);
+    const { project } = await api<{ project: { _id: string } }>('POST', '/v2/project', { name: 'Reviews' });
+    await api('POST', `/v2/project/${project._id}`, {
+      categorySchema: {
+        tools: [{ schemaId: 'place', title: 'Place', tool: 'ner', color: '#00aa00' }],
+        classifications: [],
+        relations: [],
+      },
+    });
+    const text = 'We stayed in Lisbon for a week.';
+    const { uploadUrl } = await api<{ uploadUrl: string }>(
+      'GET',
+      `/v2/getUploadUrl?project=${project._id}&name=review.txt&type=assets`,
+    );
+    expect((await fetch(uploadUrl, { method: 'PUT', body: text })).ok).toBe(true);
+    const { signedUrl } = await api<{ signedUrl: string }>(
+      'GET',
+      `/v2/getSignedUrl?project=${project._id}&name=${encodeURIComponent(uploadUrl)}`,
+    );
+    await api('POST', `/v2/project/${project._id}/cloud`, {
+      assets: [
+        { data: signedUrl, externalId: 'review-1' },
+        { data: 'https://media.example.com/clip.mp4', externalId: 'clip-1' },
+      ],
+    });
+    const { tasks } = await api<{ tasks: { _id: string; externalId: string }[] }>(
+      'GET',
+      `/v2/project/${project._id}/tasks?fields=_id,externalId`,
+    );
+    const id = (ext: string) => tasks.find((t) => t.externalId === ext)?._id ?? '';
+    await api('POST', `/v2/annotate/${id('review-1')}`, {
+      answer: { tools: [{ schemaId: 'place', ner: { start: 13, end: 19 } }] },
+    });
+    await page.goto(`/projects/${project._id}/tasks/${id('review-1')}`);
+    const doc = page.getByRole('document', { name: 'The text with its spans' });
+    await doc.waitFor();
+    expect(await doc.textContent()).toBe(text);
+    expect(await doc.locator('mark').allTextContents()).toEqual(['Lisbon']);
+    await page.getByRole('region', { name: 'Answer' }).getByText('characters 13 to 19').waitFor();
+    await screenshot(page, 'console-task-text');
+    await page.goto(`/projects/${project._id}/tasks/${id('clip-1')}`);
+    await page.getByRole('link', { name: 'https://media.example.com/clip.mp4' }).waitFor();
+    expect(errors).toEqual([]);
+  });
 });

@@ -43,8 +43,10 @@ export function BulkActions({
     e.preventDefault();
     setDone(undefined);
     bulk.mutate(action, {
-      onSuccess: () => {
-        setDone(`${what}: ${count} task${count === 1 ? '' : 's'}.`);
+      onSuccess: (data) => {
+        // Forward says how many it moved (tasks not waiting in the stage are left alone).
+        const n = typeof data.forwarded === 'number' ? data.forwarded : count;
+        setDone(`${what}: ${n} task${n === 1 ? '' : 's'}.`);
         onDone();
       },
     });
