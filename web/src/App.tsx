@@ -13,6 +13,7 @@ const ProjectSettingsPage = lazy(() => import('./pages/projects/ProjectSettingsP
 const WorkflowPage = lazy(() => import('./pages/workflow/WorkflowPage'));
 const AssetsPage = lazy(() => import('./pages/assets/AssetsPage'));
 const TasksPage = lazy(() => import('./pages/tasks/TasksPage'));
+const TaskPage = lazy(() => import('./pages/tasks/TaskPage'));
 const OverviewPage = lazy(() => import('./pages/overview/OverviewPage'));
 const OntologyPage = lazy(() => import('./pages/ontology/OntologyPage'));
 const ExportsPage = lazy(() => import('./pages/exports/ExportsPage'));
@@ -41,6 +42,7 @@ const router = createBrowserRouter([
           { path: 'workflow', element: <WorkflowPage /> },
           { path: 'ontology', element: <OntologyPage /> },
           { path: 'tasks', element: <TasksPage /> },
+          { path: 'tasks/:taskId', element: <TaskPage /> },
           { path: 'assets', element: <AssetsPage /> },
           { path: 'overview', element: <OverviewPage /> },
           { path: 'exports', element: <ExportsPage /> },

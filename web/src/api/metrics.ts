@@ -51,3 +51,37 @@ export function useMetric<M extends MetricName>(projectId: string, metric: M) {
     refetchInterval: 30_000,
   });
 }
+
+/** One person's work in one stage (`POST /performance/{projectId}`). */
+export interface PerformanceRow {
+  user: string;
+  stageId: string;
+  stageName: string;
+  stageType: string | null;
+  submitted: number;
+  reviewed: number;
+  accepted: number;
+  rejected: number;
+  /** ms, as reported with the work */
+  timeSpent: number;
+  issuesRaised: number;
+}
+
+/** The overview's filter: `[from, to)` as ISO date-times (omitted: all time), and batch ids. */
+export interface OverviewFilter {
+  interval?: [string, string];
+  batches?: string[];
+}
+
+export function usePerformance(projectId: string, filter: OverviewFilter) {
+  return useQuery({
+    queryKey: ['performance', projectId, filter],
+    queryFn: () =>
+      unwrap<{ performance: PerformanceRow[]; total: number }>(
+        'POST',
+        '/v2/performance/{projectId}',
+        api.POST('/v2/performance/{projectId}', { params: { path: { projectId } }, body: filter }),
+      ),
+    refetchInterval: 30_000,
+  });
+}

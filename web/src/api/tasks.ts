@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from './client';
 
 export interface TaskRow {
@@ -46,9 +46,17 @@ export function filterJson(f: TaskFilters): string | undefined {
 
 const FIELDS = '_id,externalId,stage,status,priority,assignee,reviewStatus,createdAt,updatedAt';
 
-export function useTaskList(projectId: string, q: { page: number; limit: number; sort: string; filters: TaskFilters }) {
+export interface TaskListQuery {
+  page: number;
+  limit: number;
+  sort: string;
+  filters: TaskFilters;
+}
+
+/** One page of the list: shared by the table's query and its prefetch when a filter changes. */
+export function taskListQuery(projectId: string, q: TaskListQuery) {
   const filter = filterJson(q.filters);
-  return useQuery({
+  return queryOptions({
     queryKey: ['tasks', projectId, q.page, q.limit, q.sort, filter ?? ''],
     queryFn: () =>
       unwrap<{ tasks: TaskRow[]; total: number }>(
@@ -61,8 +69,11 @@ export function useTaskList(projectId: string, q: { page: number; limit: number;
           },
         }),
       ),
-    placeholderData: keepPreviousData,
   });
+}
+
+export function useTaskList(projectId: string, q: TaskListQuery) {
+  return useQuery({ ...taskListQuery(projectId, q), placeholderData: keepPreviousData });
 }
 
 /** Which tasks a bulk action takes: listed ids, or the filter's stage/batch/externalId. */
@@ -76,7 +87,9 @@ export interface TaskSelection {
 export type BulkAction =
   | { kind: 'requeue'; toStageId: string; filters: TaskSelection }
   | { kind: 'priority'; priority: number; filters: TaskSelection }
-  | { kind: 'assign'; stage: string; user: string; tasks: string[] };
+  | { kind: 'assign'; stage: string; user: string; tasks: string[] }
+  /** Out of a Start or Hold stage by its first output: listed tasks, or all of the stage (in batches). */
+  | { kind: 'forward'; stageId: string; taskIds?: string[]; batches?: string[] };
 
 export function useBulkAction(projectId: string) {
   const queryClient = useQueryClient();
@@ -107,7 +120,26 @@ export function useBulkAction(projectId: string) {
             'POST',
             '/v2/task/assign',
             api.POST('/v2/task/assign', {
-              body: { project: projectId, stage: action.stage, user: action.user, tasks: action.tasks },
+              // No user: the tasks are unassigned.
+              body: {
+                project: projectId,
+                stage: action.stage,
+                tasks: action.tasks,
+                ...(action.user ? { user: action.user } : {}),
+              },
+            }),
+          );
+        case 'forward':
+          return unwrap<Record<string, unknown>>(
+            'POST',
+            '/v2/project/{projectId}/forward',
+            api.POST('/v2/project/{projectId}/forward', {
+              params,
+              body: {
+                stageId: action.stageId,
+                ...(action.taskIds ? { taskIds: action.taskIds } : {}),
+                ...(action.batches ? { batches: action.batches } : {}),
+              },
             }),
           );
       }
@@ -115,7 +147,101 @@ export function useBulkAction(projectId: string) {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: ['tasks', projectId] }),
+        queryClient.invalidateQueries({ queryKey: ['task'] }),
         queryClient.invalidateQueries({ queryKey: ['workflow', projectId] }),
       ]),
+  });
+}
+
+/** One task as `GET /task/{id}` answers it (the fields the task page reads). */
+export interface TaskDetail {
+  _id: string;
+  externalId: string;
+  project: string;
+  stage: string;
+  stageName: string;
+  stageType: string | null;
+  status: string;
+  priority: number;
+  assignee: string | null;
+  reviewStatus: string | null;
+  batches: string[];
+  asset: { _id: string; data: string | null; externalId: string };
+  answer?: {
+    tools?: Record<string, unknown>[];
+    objects?: Record<string, unknown>[];
+    classifications?: unknown[];
+    relations?: unknown[];
+  };
+  openIssuesCount: number;
+  duration: number;
+  totalDuration: number;
+  consensusScore: number | null;
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+  completedBy: string | null;
+}
+
+export interface TaskHistoryEntry {
+  _id: string;
+  stageId: string;
+  stageName: string | null;
+  stageType: string | null;
+  completedAt: string;
+  completedBy: string | null;
+  duration: number;
+  isSkipped: boolean;
+  reviewStatus: string | null;
+  trigger: string | null;
+}
+
+export interface TaskIssue {
+  _id: string;
+  content: string;
+  status: string;
+  position: string | null;
+  page: number | null;
+  objectId: string | null;
+  stage: string;
+  createdBy: string;
+  createdAt: string;
+  comments: { _id: string; content: string; createdBy: string; createdAt: string }[];
+}
+
+export function useTask(taskId: string) {
+  return useQuery({
+    queryKey: ['task', taskId],
+    queryFn: () =>
+      unwrap<{ task: TaskDetail }>(
+        'GET',
+        '/v2/task/{taskId}',
+        api.GET('/v2/task/{taskId}', { params: { path: { taskId } } }),
+      ).then((d) => d.task),
+  });
+}
+
+export function useTaskHistory(taskId: string) {
+  return useQuery({
+    queryKey: ['task', taskId, 'history'],
+    queryFn: () =>
+      unwrap<{ taskHistory: TaskHistoryEntry[] }>(
+        'GET',
+        '/v2/task/{taskId}/history',
+        api.GET('/v2/task/{taskId}/history', { params: { path: { taskId } } }),
+      ).then((d) => d.taskHistory),
+  });
+}
+
+/** The task's issues, open and resolved (the list's largest page: a task rarely has more). */
+export function useTaskIssues(taskId: string) {
+  return useQuery({
+    queryKey: ['task', taskId, 'issues'],
+    queryFn: () =>
+      unwrap<{ issues: TaskIssue[]; total: number }>(
+        'GET',
+        '/v2/issues',
+        api.GET('/v2/issues', { params: { query: { labelTask: taskId, limit: 100, sort: 'createdAt' } } }),
+      ),
   });
 }

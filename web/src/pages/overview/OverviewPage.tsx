@@ -1,8 +1,19 @@
+import { useState } from 'react';
 import { useOutletContext } from 'react-router';
-import { type MetricName, type Metrics, useMetric } from '../../api/metrics';
+import {
+  type MetricName,
+  type Metrics,
+  type OverviewFilter,
+  type PerformanceRow,
+  useMetric,
+  usePerformance,
+} from '../../api/metrics';
 import type { Project } from '../../api/types';
 import { Empty, ErrorNotice, Loading } from '../../components/States';
 import { Chart, type ChartOption } from './Chart';
+import { OverviewFilters } from './OverviewFilters';
+import { PerformanceTable } from './PerformanceTable';
+import './overview.css';
 
 const bars = (names: string[], values: number[], name = 'Tasks'): ChartOption => ({
   tooltip: {},
@@ -22,7 +33,9 @@ const seconds = (ms: number | null) => (ms === null ? 0 : Math.round(ms / 100) /
 const words = (pairs: [string, number][]) => pairs.map(([k, v]) => `${k} ${v}`).join(', ');
 
 /** Each metric's chart and its words, or why there is nothing to draw. */
-const DRAW: { [M in MetricName]: { title: string; draw: (m: Metrics[M]) => [ChartOption, string] | undefined } } = {
+const DRAW: {
+  [M in MetricName]: { title: string; empty?: string; draw: (m: Metrics[M]) => [ChartOption, string] | undefined };
+} = {
   LabelStageGroups: {
     title: 'Tasks per stage',
     draw: (m) => {
@@ -38,9 +51,12 @@ const DRAW: { [M in MetricName]: { title: string; draw: (m: Metrics[M]) => [Char
   },
   TimePerTask: {
     title: 'Time per task (seconds)',
+    empty: 'No data yet: time is counted when people submit or review work.',
+    // Stages nobody spent time in (Start, Logic...) would draw an empty axis: only timed ones.
     draw: (m) => {
-      if (m.count === 0) return undefined;
-      const pairs = m.stages.map((s): [string, number] => [s.stageName || s.stageId, seconds(s.average)]);
+      const timed = m.stages.filter((s) => s.count > 0 && (s.average ?? 0) > 0);
+      if (timed.length === 0) return undefined;
+      const pairs = timed.map((s): [string, number] => [s.stageName || s.stageId, seconds(s.average)]);
       return [
         bars(
           pairs.map((p) => p[0]),
@@ -99,14 +115,14 @@ const DRAW: { [M in MetricName]: { title: string; draw: (m: Metrics[M]) => [Char
 
 function MetricCard<M extends MetricName>({ projectId, metric }: { projectId: string; metric: M }) {
   const q = useMetric(projectId, metric);
-  const { title, draw } = DRAW[metric];
+  const { title, draw, empty = 'Nothing to show yet.' } = DRAW[metric];
   const drawn = q.data === undefined ? undefined : draw(q.data);
   return (
     <section className="card metric" aria-label={title}>
       <h2>{title}</h2>
       {q.isPending && <Loading what={title.toLowerCase()} />}
       {q.isError && <ErrorNotice error={q.error} onRetry={() => void q.refetch()} />}
-      {q.data !== undefined && !drawn && <Empty title="Nothing to show yet." />}
+      {q.data !== undefined && !drawn && <Empty title={empty} />}
       {drawn && <Chart option={drawn[0]} summary={drawn[1]} />}
     </section>
   );
@@ -121,12 +137,57 @@ const METRICS: MetricName[] = [
   'AssetSize',
 ];
 
-/** The project at a glance: the six metrics of the contract, refreshed every half minute. */
+/** Work per person from the performance report: the chart that follows the filter. */
+function PeopleChart({ rows }: { rows: PerformanceRow[] }) {
+  const per = new Map<string, number>();
+  for (const r of rows) per.set(r.user, (per.get(r.user) ?? 0) + r.submitted + r.reviewed);
+  const pairs = [...per].filter(([, n]) => n > 0);
+  if (pairs.length === 0) return <Empty title="No work by people in this time and batch yet." />;
+  return (
+    <Chart
+      option={bars(
+        pairs.map((p) => p[0]),
+        pairs.map((p) => p[1]),
+        'Tasks done',
+      )}
+      summary={`Tasks submitted or reviewed per person: ${words(pairs)}`}
+    />
+  );
+}
+
+/**
+ * The project at a glance: the six metrics of the contract, refreshed every half minute, and
+ * the performance per person. The time and batch filter applies to what the API can filter:
+ * the performance report (table and the per-person chart); the metrics endpoint takes no filter.
+ */
 export default function OverviewPage() {
   const project = useOutletContext<Project>();
+  const [filter, setFilter] = useState<OverviewFilter>({});
+  const performance = usePerformance(project._id, filter);
+  const filtered = filter.interval !== undefined || filter.batches !== undefined;
   return (
     <div>
       <h1>Overview</h1>
+      <OverviewFilters project={project} onChange={setFilter} />
+      <section className="card" aria-labelledby="performance-title">
+        <h2 id="performance-title">Performance</h2>
+        {performance.isPending && <Loading what="the performance" />}
+        {performance.isError && <ErrorNotice error={performance.error} onRetry={() => void performance.refetch()} />}
+        {performance.data && (
+          <div className="performance">
+            <div className="performance-chart" role="group" aria-label="Work per person">
+              <PeopleChart rows={performance.data.performance} />
+            </div>
+            <PerformanceTable rows={performance.data.performance} />
+          </div>
+        )}
+      </section>
+      <h2 className="metrics-title">The project now</h2>
+      <p className="muted">
+        {filtered
+          ? 'These charts count the whole project: the metrics take no time or batch filter.'
+          : 'These charts count the whole project as it is now.'}
+      </p>
       <div className="metrics">
         {METRICS.map((m) => (
           <MetricCard key={m} projectId={project._id} metric={m} />

@@ -1,13 +1,14 @@
 import { type FormEvent, useState } from 'react';
-import { type TaskFilters, type TaskSelection, useBulkAction } from '../../api/tasks';
+import { type BulkAction, type TaskFilters, type TaskSelection, useBulkAction } from '../../api/tasks';
 import type { Project } from '../../api/types';
 import { NumberField, SelectField, TextField } from '../../components/Field';
 import { errorText } from '../../components/States';
 
 /**
- * Requeue, priority and assign on the selected tasks, or on every task the filter matches.
- * The bulk endpoints select by stage, batch and external id: a filter on status, assignee or
- * review status can only act on a selection.
+ * Requeue, priority, assign and forward on the selected tasks, or on every task the filter
+ * matches. The bulk endpoints select by stage, batch and external id: a filter on status,
+ * assignee or review status can only act on a selection. Assign and forward act on the stage
+ * chosen in the filter (forward: a Start or Hold stage, by its first output; by batch only).
  */
 export function BulkActions({
   project,
@@ -38,16 +39,28 @@ export function BulkActions({
       }
     : { taskIds: selected };
   const count = byFilter ? matching : selected.length;
-  const run = (e: FormEvent, action: Parameters<typeof bulk.mutate>[0], what: string) => {
+  const run = (e: FormEvent, action: BulkAction, what: string) => {
     e.preventDefault();
     setDone(undefined);
     bulk.mutate(action, {
-      onSuccess: () => {
-        setDone(`${what}: ${count} task${count === 1 ? '' : 's'}.`);
+      onSuccess: (data) => {
+        // Forward says how many it moved (tasks not waiting in the stage are left alone).
+        const n = typeof data.forwarded === 'number' ? data.forwarded : count;
+        setDone(`${what}: ${n} task${n === 1 ? '' : 's'}.`);
         onDone();
       },
     });
   };
+  const filterStage = project.stages.find((s) => s.id === filters.stage);
+  const forwardable = filterStage?.type === 'Start' || filterStage?.type === 'Hold';
+  const forwardTo = forwardable ? project.stages.find((s) => s.id === filterStage.next?.[0]) : undefined;
+  const forward: BulkAction | undefined = forwardable
+    ? {
+        kind: 'forward',
+        stageId: filterStage.id,
+        ...(byFilter ? (filters.batch ? { batches: [filters.batch] } : {}) : { taskIds: selected }),
+      }
+    : undefined;
   const stages = project.stages.map((s) => ({ value: s.id, label: s.name || s.id }));
   return (
     <section className="card bulk" aria-labelledby="bulk-title">
@@ -99,6 +112,20 @@ export function BulkActions({
           />
           <button type="submit" disabled={byFilter || !filters.stage || selected.length === 0 || bulk.isPending}>
             Assign
+          </button>
+        </form>
+        <form onSubmit={(e) => forward && run(e, forward, 'Forwarded')}>
+          <p className="field-hint" id="forward-hint">
+            {forwardable
+              ? `Tasks waiting in ${filterStage.name || filterStage.id} go on to ${forwardTo?.name || filterStage.next?.[0] || 'its first output'}.`
+              : 'Choose a Start or Hold stage in the filter to forward its waiting tasks.'}
+          </p>
+          <button
+            type="submit"
+            aria-describedby="forward-hint"
+            disabled={!forward || count === 0 || (byFilter && !!filters.externalId.trim()) || bulk.isPending}
+          >
+            Forward
           </button>
         </form>
       </div>

@@ -7,6 +7,7 @@ import {
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
+import { Link } from 'react-router';
 import type { TaskRow } from '../../api/tasks';
 
 /** Columns the server sorts by (docs/api.md); others are shown only. */
@@ -35,7 +36,12 @@ const columns: ColumnDef<TaskRow>[] = [
       />
     ),
   },
-  { accessorKey: 'externalId', header: 'External id' },
+  {
+    accessorKey: 'externalId',
+    header: 'External id',
+    // Relative to the tasks route: /projects/:projectId/tasks/:taskId.
+    cell: ({ row }) => <Link to={row.original._id}>{row.original.externalId ?? row.original._id}</Link>,
+  },
   { accessorKey: 'stage', header: 'Stage' },
   { accessorKey: 'status', header: 'Status' },
   { accessorKey: 'priority', header: 'Priority' },

@@ -1,7 +1,8 @@
 import type { RowSelectionState } from '@tanstack/react-table';
-import { useDeferredValue, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { useOutletContext } from 'react-router';
-import { NO_FILTERS, type TaskFilters, useTaskList } from '../../api/tasks';
+import { NO_FILTERS, type TaskFilters, taskListQuery, useTaskList } from '../../api/tasks';
 import type { Project } from '../../api/types';
 import { SelectField } from '../../components/Field';
 import { Empty, ErrorNotice, Loading } from '../../components/States';
@@ -10,6 +11,7 @@ import { TaskFiltersForm } from './TaskFiltersForm';
 import { TaskTable } from './TaskTable';
 
 const PAGE_SIZES = ['50', '100', '500', '1000'] as const;
+const TYPING_PAUSE_MS = 250;
 
 /** Every task of the project, a server page at a time: never the whole list in the browser. */
 export default function TasksPage() {
@@ -19,8 +21,23 @@ export default function TasksPage() {
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState<(typeof PAGE_SIZES)[number]>('100');
   const [selection, setSelection] = useState<RowSelectionState>({});
-  // Typing in a text filter asks once the typing pauses, not per keystroke.
-  const asked = useDeferredValue(filters);
+  // What the server is asked for: a choice in a select at once, typing once it pauses.
+  const [asked, setAsked] = useState<TaskFilters>(NO_FILTERS);
+  const typing = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(typing.current), []);
+  const queryClient = useQueryClient();
+  const changeFilters = (f: TaskFilters) => {
+    setFilters(f);
+    reset();
+    clearTimeout(typing.current);
+    if (f.assignee !== filters.assignee || f.externalId !== filters.externalId) {
+      typing.current = setTimeout(() => setAsked(f), TYPING_PAUSE_MS);
+      return;
+    }
+    // The request leaves with the change event, not after the renders it causes.
+    void queryClient.prefetchQuery(taskListQuery(project._id, { page: 1, limit: Number(limit), sort, filters: f }));
+    setAsked(f);
+  };
   const list = useTaskList(project._id, { page, limit: Number(limit), sort, filters: asked });
   const total = list.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / Number(limit)));
@@ -31,14 +48,7 @@ export default function TasksPage() {
   return (
     <div>
       <h1>Tasks</h1>
-      <TaskFiltersForm
-        project={project}
-        filters={filters}
-        onChange={(f) => {
-          setFilters(f);
-          reset();
-        }}
-      />
+      <TaskFiltersForm project={project} filters={filters} onChange={changeFilters} />
       <section className="card" aria-labelledby="task-list-title">
         <div className="page-head">
           <h2 id="task-list-title" aria-live="polite">

@@ -7,15 +7,47 @@ import {
   type NodeChange,
   type EdgeChange,
   ReactFlow,
-  type ReactFlowInstance,
+  useReactFlow,
+  useStore,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { Stage, StageStatus } from '../../api/types';
 import { StageNode, type StageNodeType } from './StageNode';
 import { connect, edgeLabel, removeStage } from './workflow-model';
 
 const nodeTypes = { stage: StageNode };
+
+/** Zooms the first view may use: never so small the stage names cannot be read, nor blown up. */
+const READABLE_ZOOM = 0.75;
+const MAX_FIT_ZOOM = 1.25;
+const MARGIN = 32;
+
+/**
+ * Fits the view to the stages once they are measured, and again when a stage is added or
+ * removed: centred when the whole workflow fits at a readable size; otherwise at the readable
+ * zoom with its left end (where Start usually is) in view, the rest reached by panning.
+ */
+function FitToStages() {
+  const flow = useReactFlow();
+  const width = useStore((s) => s.width);
+  const height = useStore((s) => s.height);
+  // Which stages are drawn, and whether each has its size yet: a new stage is fitted once measured.
+  const ids = useStore((s) => [...s.nodeLookup.keys()].join('\n'));
+  const measured = useStore((s) => [...s.nodeLookup.values()].every((n) => !!n.measured.width));
+  useEffect(() => {
+    const nodes = flow.getNodes();
+    if (!measured || nodes.length === 0 || width === 0 || height === 0) return;
+    const b = flow.getNodesBounds(nodes);
+    const room = { w: width - 2 * MARGIN, h: height - 2 * MARGIN };
+    const fit = Math.min(room.w / Math.max(1, b.width), room.h / Math.max(1, b.height));
+    const zoom = Math.min(MAX_FIT_ZOOM, Math.max(READABLE_ZOOM, fit));
+    const axis = (start: number, size: number, space: number) =>
+      size * zoom <= space ? (space + 2 * MARGIN - size * zoom) / 2 - start * zoom : MARGIN - start * zoom;
+    void flow.setViewport({ x: axis(b.x, b.width, room.w), y: axis(b.y, b.height, room.h), zoom });
+  }, [flow, ids, measured, width, height]);
+  return null;
+}
 
 /** The workflow drawn: stages at their positions, edges from `next`, live counts and warnings. */
 export function WorkflowDiagram({
@@ -33,11 +65,6 @@ export function WorkflowDiagram({
   onStages: (stages: Stage[]) => void;
   onSelect: (id: string | undefined) => void;
 }) {
-  const [flow, setFlow] = useState<ReactFlowInstance<StageNodeType, Edge>>();
-  // A stage added or removed may lie outside the view: show the whole workflow again.
-  useEffect(() => {
-    void flow?.fitView({ padding: 0.2 });
-  }, [flow, stages.length]);
   const nodes: StageNodeType[] = useMemo(
     () =>
       stages.map((stage, i) => ({
@@ -117,14 +144,13 @@ export function WorkflowDiagram({
         onEdgesChange={onEdgesChange}
         onConnect={onConnect}
         onPaneClick={() => onSelect(undefined)}
-        onInit={setFlow}
-        fitView
-        fitViewOptions={{ padding: 0.2 }}
         minZoom={0.3}
         deleteKeyCode={['Delete']}
       >
         <Background />
         <Controls />
+        {/* A stage added or removed may lie outside the view: fit again. */}
+        <FitToStages />
       </ReactFlow>
     </div>
   );

@@ -1,0 +1,145 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { streetOntology } from '../helpers/street-scene.js';
+import { ENGINES } from '../helpers/stores.js';
+import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
+import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
+import { apiAs } from './helpers/project-data.js';
+import { signInAsOwner } from './helpers/sign-in.js';
+
+const engine = ENGINES[0] ?? 'sqlite';
+const ANN = 'ann@example.com';
+
+describe('the console: overview filters and the performance table', () => {
+  let server: ConsoleServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let errors: string[];
+  let projectId = '';
+  let emptyProjectId = '';
+
+  beforeAll(async () => {
+    server = await startConsoleServer(engine);
+    const owner = apiAs(server);
+    const { project } = await owner<{ project: { _id: string } }>('POST', '/v2/project', { name: 'Harbour' });
+    projectId = project._id;
+    const empty = await owner<{ project: { _id: string } }>('POST', '/v2/project', { name: 'Nothing yet' });
+    emptyProjectId = empty.project._id;
+    await owner('POST', `/v2/project/${projectId}`, { categorySchema: streetOntology() });
+    await owner('POST', `/v2/project/${projectId}`, {
+      stages: [
+        { id: 'Start', name: 'Start', type: 'Start', next: ['Label'] },
+        { id: 'Label', name: 'Labelling', type: 'Label', next: ['Complete'] },
+        { id: 'Complete', name: 'Complete', type: 'Complete' },
+      ],
+    });
+    await owner('POST', `/v2/batches/${projectId}`, { batches: 'Night' });
+    const assets = ['h-1.jpg', 'h-2.jpg', 'h-3.jpg'].map((n) => ({
+      data: `https://img.example.com/${n}`,
+      externalId: n,
+    }));
+    await owner('POST', `/v2/project/${projectId}/cloud`, { assets });
+    const { tasks } = await owner<{ tasks: { _id: string; externalId: string; asset?: string }[] }>(
+      'GET',
+      `/v2/project/${projectId}/tasks?fields=_id,externalId`,
+    );
+    const id = (ext: string) => tasks.find((t) => t.externalId === ext)?._id ?? '';
+    // h-3's asset goes into the batch Night; Ann labels it, the owner labels h-1 and h-2.
+    const { assets: listed } = await owner<{ assets: { _id: string; externalId: string }[] }>(
+      'GET',
+      `/v2/project/${projectId}/assets?limit=10`,
+    );
+    await owner('POST', '/v2/assignBatches', {
+      batches: 'Night',
+      assets: listed.filter((a) => a.externalId === 'h-3.jpg').map((a) => a._id),
+    });
+    const annKey = await server.addUser(ANN, 'admin');
+    const ann = apiAs(server, annKey);
+    const submit = (as: typeof owner, ext: string, duration: number) =>
+      as('POST', `/v2/annotate/${id(ext)}?nextStage=true`, {
+        answer: { classifications: [{ schemaId: 'weather', answer: 'sun' }] },
+        duration,
+      });
+    await submit(owner, 'h-1.jpg', 30_000);
+    await submit(owner, 'h-2.jpg', 50_000);
+    await submit(ann, 'h-3.jpg', 90_000);
+
+    browser = await launchBrowser();
+    context = await newContext(browser, server.url);
+    page = await context.newPage();
+    await signInAsOwner(page, server, `/projects/${projectId}/overview`);
+    errors = pageErrors(page);
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.close();
+  });
+
+  const table = () => page.getByRole('table', { name: 'Performance per person and stage' });
+  const rows = () => table().locator('tbody tr');
+  const rowOf = (email: string) => table().locator('tbody tr', { has: page.getByRole('rowheader', { name: email }) });
+
+  it("shows each person's real figures in the performance table and chart", async () => {
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await expect.poll(() => rows().count()).toBe(2);
+    // Owner: two submissions, 80 s in all, 40 s a task; Ann: one, 90 s.
+    expect(await rowOf(server.ownerEmail).locator('td').allTextContents()).toEqual([
+      'Labelling',
+      '2',
+      '0',
+      '0',
+      '0',
+      '1.3 min',
+      '40 s',
+      '0',
+    ]);
+    expect(await rowOf(ANN).locator('td').allTextContents()).toEqual([
+      'Labelling',
+      '1',
+      '0',
+      '0',
+      '0',
+      '1.5 min',
+      '90 s',
+      '0',
+    ]);
+    const people = page.getByRole('img', { name: /^Tasks submitted or reviewed per person:/ });
+    // One bar per person, in the report's order (by e-mail).
+    const bars = [`${ANN} 1`, `${server.ownerEmail} 2`].sort();
+    expect(await people.getAttribute('aria-label')).toBe(`Tasks submitted or reviewed per person: ${bars.join(', ')}`);
+    // Time per task draws from the same submissions (Labelling: (30 + 50 + 90) / 3 = 56.7 s).
+    await page.getByRole('img', { name: 'Average seconds per stage: Labelling 56.7' }).waitFor();
+    await screenshot(page, 'console-overview-performance');
+    expect(errors).toEqual([]);
+  });
+
+  it('narrows the figures to a batch and to a time range', async () => {
+    await page.getByLabel('Batch', { exact: true }).selectOption({ label: 'Night' });
+    await expect.poll(() => rows().count()).toBe(1);
+    await rowOf(ANN).waitFor();
+    await page.getByRole('img', { name: `Tasks submitted or reviewed per person: ${ANN} 1` }).waitFor();
+    await page.getByText('These charts count the whole project: the metrics take no time or batch filter.').waitFor();
+    await screenshot(page, 'console-overview-batch');
+    await page.getByLabel('Batch', { exact: true }).selectOption({ label: 'Every batch' });
+    await expect.poll(() => rows().count()).toBe(2);
+    await page.getByLabel('Time', { exact: true }).selectOption({ label: 'Last 24 hours' });
+    await expect.poll(() => rows().count()).toBe(2);
+    await page.getByLabel('Time', { exact: true }).selectOption({ label: 'Between dates' });
+    await page.getByLabel('From (UTC)').fill('2020-01-01');
+    await page.getByLabel('To (UTC, included)').fill('2020-01-31');
+    await page.getByText('No work by people in this time and batch yet.').first().waitFor();
+    expect(await table().count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('says "no data yet" for time per task on a project nobody worked on', async () => {
+    await page.goto(`/projects/${emptyProjectId}/overview`);
+    const time = page.getByRole('region', { name: 'Time per task (seconds)' });
+    await time.getByText('No data yet: time is counted when people submit or review work.').waitFor();
+    expect(await time.locator('svg').count()).toBe(0);
+    await screenshot(page, 'console-overview-empty');
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,171 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { TaskIssue } from '../../api/tasks';
+import { ImageCanvas, type Pin } from '../../editor/canvas/ImageCanvas';
+import { toolColor, type Ontology } from '../../editor/model/ontology';
+import { segments, toUtf16 } from '../../editor/model/spans';
+import type { EditorObject, Vec } from '../../editor/model/types';
+import '../../editor/editor.css';
+
+export type AssetKind = 'image' | 'text' | 'other';
+
+const IMAGE = /\.(png|jpe?g|gif|webp|bmp|svg|avif)$/i;
+const TEXT = /\.(txt|text|md|csv|json)$/i;
+
+/** What an asset is, from its URL's path (the API keeps no kind): an answer with spans is text. */
+export function assetKind(url: string | null, objects: EditorObject[]): AssetKind {
+  if (objects.some((o) => o.geometry.kind === 'ner')) return 'text';
+  if (!url) return 'other';
+  if (url.startsWith('data:image/')) return 'image';
+  if (url.startsWith('data:text/')) return 'text';
+  let path = url;
+  try {
+    path = new URL(url, window.location.origin).pathname;
+  } catch {
+    // Not a URL: judged by its text.
+  }
+  if (IMAGE.test(path)) return 'image';
+  if (TEXT.test(path)) return 'text';
+  return 'other';
+}
+
+/** An issue's pin on an image: its `position` is a stringified `[x, y]` in image pixels. */
+export function issuePin(issue: TaskIssue, index: number): Pin | undefined {
+  if (!issue.position) return undefined;
+  try {
+    const p: unknown = JSON.parse(issue.position);
+    if (Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'number') {
+      return {
+        id: issue._id,
+        position: [p[0], p[1]] as Vec,
+        label: `Issue ${index + 1}`,
+        resolved: issue.status === 'Resolved',
+      };
+    }
+  } catch {
+    // A text issue's position is a character index, not a point.
+  }
+  return undefined;
+}
+
+function useColours(ontology: Ontology) {
+  return useMemo(() => new Map((ontology.tools ?? []).map((t, i) => [t.schemaId, toolColor(t, i)])), [ontology]);
+}
+
+/** The asset with the answer drawn over it, read-only: an image, a text with its spans, or a link. */
+export function TaskAsset({
+  url,
+  objects,
+  ontology,
+  issues,
+  selectedId,
+  onSelect,
+}: {
+  url: string | null;
+  objects: EditorObject[];
+  ontology: Ontology;
+  issues: TaskIssue[];
+  selectedId: string | undefined;
+  onSelect: (objectId: string | undefined) => void;
+}) {
+  const colours = useColours(ontology);
+  const kind = assetKind(url, objects);
+  if (kind === 'image') {
+    const pins = issues.flatMap((issue, i) => issuePin(issue, i) ?? []);
+    return (
+      <div className="task-asset task-asset-image" role="img" aria-label={`The image with ${objects.length} objects`}>
+        <ImageCanvas
+          imageUrl={url ?? undefined}
+          objects={objects}
+          colorOf={(id) => colours.get(id) ?? '#e6194b'}
+          drawKind={undefined}
+          selectedId={selectedId}
+          editable={false}
+          onSelect={onSelect}
+          onCreate={() => undefined}
+          onChange={() => undefined}
+          pins={pins}
+        />
+      </div>
+    );
+  }
+  if (kind === 'text' && url) return <TaskText url={url} objects={objects} colours={colours} issues={issues} />;
+  return (
+    <div className="task-asset task-asset-other">
+      <p>This asset is not an image or a text: it is shown as its link.</p>
+      {url ? (
+        <a href={url} target="_blank" rel="noreferrer">
+          {url}
+        </a>
+      ) : (
+        <p className="muted">The asset has no URL.</p>
+      )}
+    </div>
+  );
+}
+
+/** A text asset with the answer's spans highlighted; issues mark the character they point at. */
+function TaskText({
+  url,
+  objects,
+  colours,
+  issues,
+}: {
+  url: string;
+  objects: EditorObject[];
+  colours: Map<string, string>;
+  issues: TaskIssue[];
+}) {
+  const [text, setText] = useState<string | undefined>();
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    setText(undefined);
+    setFailed(false);
+    fetch(url)
+      .then((r) => (r.ok ? r.text() : Promise.reject(new Error(String(r.status)))))
+      .then((t) => live && setText(t))
+      .catch(() => live && setFailed(true));
+    return () => {
+      live = false;
+    };
+  }, [url]);
+  if (failed)
+    return (
+      <div className="task-asset">
+        <p role="alert">
+          The text could not be read from its address (
+          <a href={url} target="_blank" rel="noreferrer">
+            open it
+          </a>
+          ).
+        </p>
+      </div>
+    );
+  if (text === undefined) return <p className="muted">Loading the text…</p>;
+  const marks = new Set(
+    issues.flatMap((i) => {
+      const n = Number(i.position);
+      return i.position !== null && Number.isInteger(n) ? [toUtf16(text, n)] : [];
+    }),
+  );
+  return (
+    <div className="task-asset text-content task-text" role="document" aria-label="The text with its spans">
+      {segments(text, objects).map((s) => {
+        const piece = text.slice(s.from, s.to);
+        const top = s.objects[s.objects.length - 1];
+        const pinned = [...marks].some((m) => m >= s.from && m < s.to);
+        if (!top) return <span key={s.from}>{piece}</span>;
+        const color = colours.get(top.schemaId) ?? '#e6194b';
+        return (
+          <mark
+            key={s.from}
+            className={pinned ? 'span pinned' : 'span'}
+            style={{ background: `${color}33`, borderBottom: `2px solid ${color}` }}
+          >
+            {piece}
+          </mark>
+        );
+      })}
+    </div>
+  );
+}
