@@ -15,6 +15,8 @@ const AssetsPage = lazy(() => import('./pages/assets/AssetsPage'));
 const TasksPage = lazy(() => import('./pages/tasks/TasksPage'));
 const OverviewPage = lazy(() => import('./pages/overview/OverviewPage'));
 const OntologyPage = lazy(() => import('./pages/ontology/OntologyPage'));
+const WorkQueuePage = lazy(() => import('./work/WorkQueuePage'));
+const TaskPage = lazy(() => import('./work/TaskPage'));
 const NotBuiltPage = lazy(() => import('./pages/NotBuiltPage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
 
@@ -48,6 +50,8 @@ const router = createBrowserRouter([
           { path: 'settings', element: <ProjectSettingsPage /> },
         ],
       },
+      { path: '/work', element: <WorkQueuePage /> },
+      { path: '/work/tasks/:taskId', element: <TaskPage /> },
       { path: '/org', element: notBuilt('Organization') },
       { path: '/account', element: <AccountPage /> },
       { path: '*', element: <NotFoundPage /> },

@@ -159,7 +159,7 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
     const p = imagePoint(stage);
     if (!p) return;
     if (onPick) {
-      const hit = e.target.name().match(/object-([0-9a-f]+)/)?.[1];
+      const hit = /(?:^|\s)object-(\S+)/.exec(e.target.name())?.[1];
       onPick(p, hit);
       return;
     }
@@ -202,7 +202,17 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   const cursor = onPick ? 'crosshair' : drawKind ? 'crosshair' : 'grab';
 
   return (
-    <div ref={box} className="editor-canvas" style={{ cursor }} data-testid="editor-canvas">
+    <div
+      ref={box}
+      className="editor-canvas"
+      style={{ cursor }}
+      data-testid="editor-canvas"
+      // The viewport, for tests and tools that turn image pixels into screen positions.
+      data-scale={view.scale}
+      data-offset-x={view.offsetX}
+      data-offset-y={view.offsetY}
+      data-ready={image.status === 'ready' ? 'true' : 'false'}
+    >
       {image.status === 'error' && <p className="editor-canvas-message">The image could not be loaded.</p>}
       {image.status === 'loading' && <p className="editor-canvas-message">Loading the image…</p>}
       <Stage

@@ -1,5 +1,6 @@
 import type Konva from 'konva';
 import type { KonvaEventObject } from 'konva/lib/Node';
+import { useState } from 'react';
 import { Circle, Group, Line, Rect } from 'react-konva';
 import { moveVertex, translate } from '../model/geometry';
 import type { EditorObject, Geometry, Vec } from '../model/types';
@@ -34,6 +35,8 @@ export function ObjectShape({
   onChange,
   registerNode,
 }: ObjectShapeProps) {
+  // A vertex being dragged: the outline follows it; the answer changes once, on release.
+  const [live, setLive] = useState<Vec[] | null>(null);
   const g = object.geometry;
   const id = object.objectId;
   const common = {
@@ -98,7 +101,7 @@ export function ObjectShape({
         <Group>
           <Line
             {...common}
-            points={flat(g.value)}
+            points={flat(live ?? g.value)}
             closed={g.kind === 'polygon'}
             fill={g.kind === 'polygon' ? `${color}22` : undefined}
             hitStrokeWidth={px(10, scale)}
@@ -120,7 +123,14 @@ export function ObjectShape({
                 strokeScaleEnabled={false}
                 draggable
                 onMouseDown={(e) => (e.cancelBubble = true)}
-                onDragMove={(e) => onChange(id, moveVertex(g, i, [e.target.x(), e.target.y()]))}
+                onDragMove={(e) => {
+                  const moved = moveVertex(g, i, [e.target.x(), e.target.y()]);
+                  if (moved.kind === 'polygon' || moved.kind === 'polyline') setLive(moved.value);
+                }}
+                onDragEnd={(e) => {
+                  setLive(null);
+                  onChange(id, moveVertex(g, i, [e.target.x(), e.target.y()]));
+                }}
               />
             ))}
         </Group>
