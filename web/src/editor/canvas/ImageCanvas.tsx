@@ -1,7 +1,7 @@
 import type Konva from 'konva';
 import type { KonvaEventObject } from 'konva/lib/Node';
 import { forwardRef, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
-import { Circle, Group, Image as KonvaImage, Layer, Line, Rect, Stage, Transformer } from 'react-konva';
+import { Circle, Group, Image as KonvaImage, Layer, Line, Rect, Stage, Text, Transformer } from 'react-konva';
 import { IDLE, dropLastVertex, finishPath, pointerDown, pointerMove, pointerUp, type Drawing } from '../model/drawing';
 import { clampToImage } from '../model/geometry';
 import type { DrawableKind, EditorObject, Geometry, Vec } from '../model/types';
@@ -55,7 +55,12 @@ const PAN_STEP = 60;
  * so every coordinate below is in image pixels; pointer positions are converted back once.
  */
 export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(function ImageCanvas(props, ref) {
-  const { objects, drawKind, selectedId, editable, colorOf, onSelect, onCreate, onChange, onPick, pins } = props;
+  const { objects, drawKind, selectedId, editable, colorOf, onSelect, onCreate, onPick, pins } = props;
+  // Callbacks given to 500 memoised shapes must not change on every render: they read the latest props.
+  const latest = useRef(props);
+  latest.current = props;
+  const onChange = useCallback((id: string, g: Geometry) => latest.current.onChange(id, g), []);
+  const selectObject = useCallback((id: string | undefined) => latest.current.onSelect(id), []);
   const image = useImage(props.imageUrl);
   const box = useRef<HTMLDivElement>(null);
   const transformer = useRef<Konva.Transformer>(null);
@@ -64,7 +69,15 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   const [view, setView] = useState<Viewport>({ scale: 1, offsetX: 0, offsetY: 0 });
   const [drawing, setDrawing] = useState<Drawing>(IDLE);
   const panning = useRef<{ from: Vec; view: Viewport } | null>(null);
+  // While the view moves, the objects' hit canvas is not redrawn each frame (it is after).
+  const [moving, setMoving] = useState(false);
+  const wheelEnd = useRef<number | undefined>(undefined);
   const fitted = useRef<string | undefined>(undefined);
+
+  const registerNode = useCallback((id: string, node: Konva.Node | null) => {
+    if (node) nodes.current.set(id, node);
+    else nodes.current.delete(id);
+  }, []);
 
   const updateView = useCallback(
     (next: Viewport) => {
@@ -152,6 +165,7 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
     const onBackground = e.target === stage || e.target.name() === 'background';
     if (screen && (e.evt.button === 1 || (e.evt.button === 0 && !drawKind && !onPick && onBackground))) {
       panning.current = { from: [screen.x, screen.y], view };
+      setMoving(true);
       if (onBackground) onSelect(undefined);
       return;
     }
@@ -184,6 +198,7 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   const onMouseUp = (e: KonvaEventObject<MouseEvent>) => {
     if (panning.current) {
       panning.current = null;
+      setMoving(false);
       return;
     }
     const p = imagePoint(e.target.getStage());
@@ -194,6 +209,9 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
     e.evt.preventDefault();
     const p = e.target.getStage()?.getPointerPosition();
     if (!p) return;
+    setMoving(true);
+    window.clearTimeout(wheelEnd.current);
+    wheelEnd.current = window.setTimeout(() => setMoving(false), 150);
     if (e.evt.ctrlKey || !e.evt.shiftKey) updateView(zoomAt(view, [p.x, p.y], wheelFactor(e.evt.deltaY)));
     else updateView(panBy(view, -e.evt.deltaY, 0));
   };
@@ -225,11 +243,16 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
         onWheel={onWheel}
         onContextMenu={(e) => e.evt.preventDefault()}
       >
-        <Layer>
+        {/* One layer per concern: the image never takes events, the objects do when the view rests. */}
+        <Layer listening={false}>
           <Group x={view.offsetX} y={view.offsetY} scaleX={view.scale} scaleY={view.scale}>
             {image.status === 'ready' && (
               <KonvaImage image={image.image} width={image.width} height={image.height} name="background" />
             )}
+          </Group>
+        </Layer>
+        <Layer listening={!moving}>
+          <Group x={view.offsetX} y={view.offsetY} scaleX={view.scale} scaleY={view.scale}>
             {objects.map((o) => (
               <ObjectShape
                 key={o.objectId}
@@ -238,12 +261,9 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
                 scale={view.scale}
                 selected={o.objectId === selectedId}
                 editable={editable && !drawKind && !onPick}
-                onSelect={onSelect}
+                onSelect={selectObject}
                 onChange={onChange}
-                registerNode={(id, node) => {
-                  if (node) nodes.current.set(id, node);
-                  else nodes.current.delete(id);
-                }}
+                registerNode={registerNode}
               />
             ))}
             {preview}
@@ -255,6 +275,17 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
                   stroke="#fff"
                   strokeWidth={2}
                   strokeScaleEnabled={false}
+                />
+                <Text
+                  text={pin.label}
+                  x={-9 / view.scale}
+                  y={-6 / view.scale}
+                  width={18 / view.scale}
+                  align="center"
+                  fontSize={12 / view.scale}
+                  fontStyle="bold"
+                  fill="#fff"
+                  listening={false}
                 />
               </Group>
             ))}

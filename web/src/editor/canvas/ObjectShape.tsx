@@ -1,6 +1,6 @@
 import type Konva from 'konva';
 import type { KonvaEventObject } from 'konva/lib/Node';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { Circle, Group, Line, Rect } from 'react-konva';
 import { moveVertex, translate } from '../model/geometry';
 import type { EditorObject, Geometry, Vec } from '../model/types';
@@ -24,8 +24,11 @@ function flat(points: Vec[]): number[] {
   return points.flatMap(([x, y]) => [x, y]);
 }
 
-/** One object of the answer drawn in image pixels, with vertex handles when selected. */
-export function ObjectShape({
+/**
+ * One object of the answer drawn in image pixels, with vertex handles when selected. Memoised:
+ * panning re-renders the canvas, not its 500 objects.
+ */
+export const ObjectShape = memo(function ObjectShape({
   object,
   color,
   scale,
@@ -43,6 +46,8 @@ export function ObjectShape({
     stroke: color,
     strokeWidth: selected ? 3 : 2,
     strokeScaleEnabled: false,
+    // Fill and stroke drawn straight onto the layer: no offscreen buffer per shape.
+    perfectDrawEnabled: false,
     name: `object object-${id}`,
     onMouseDown: (e: KonvaEventObject<MouseEvent>) => {
       if (!editable) return;
@@ -154,4 +159,4 @@ export function ObjectShape({
     case 'ner':
       return null;
   }
-}
+});
