@@ -104,7 +104,7 @@ async function oneRound(page: Page, url: string, objects: number): Promise<Round
   await page.goto(url, { waitUntil: 'commit' });
   // Ready to draw: the canvas holds the image and the object list every object.
   const readyMs = (await (
-    await page.waitForFunction(READY, objects, { polling: 'raf', timeout: 30_000 })
+    await page.waitForFunction(`(${READY})(${objects})`, undefined, { polling: 'raf', timeout: 30_000 })
   ).jsonValue()) as number;
 
   const canvas = page.getByTestId('editor-canvas');

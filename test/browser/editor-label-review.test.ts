@@ -360,7 +360,8 @@ describe('the labeling and review editor', () => {
     await text.getByText(STORY).waitFor();
     /** Selects the characters [from, to) of the story with a mouse drag. */
     const select = async (from: number, to: number) => {
-      const [a, b] = (await text.evaluate(CHAR_EDGES, [from, to])) as [number, number][];
+      const element = `document.querySelector('[role=document][aria-label="Text to annotate"]')`;
+      const [a, b] = (await page.evaluate(`(${CHAR_EDGES})(${element}, [${from}, ${to}])`)) as [number, number][];
       await page.mouse.move(a?.[0] ?? 0, a?.[1] ?? 0);
       await page.mouse.down();
       await page.mouse.move(b?.[0] ?? 0, b?.[1] ?? 0, { steps: 5 });
