@@ -4,13 +4,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Benchmark } from './types.js';
 
 /**
- * The registry is the folder: every bench/<file>.ts except run.ts is a benchmark and
+ * The registry is the folder: every bench/<file>.ts except run.ts and soak.ts is a benchmark and
  * default-exports one (see types.ts). Adding a benchmark is adding a file; nobody edits a list.
  * A file that does not export a well-formed benchmark, or reuses a name, stops the runner.
  */
 
 export const BENCH_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const NOT_BENCHMARKS = new Set(['run.ts']);
+// soak.ts is a script of its own (`npx tsx bench/soak.ts`): importing it would start a soak.
+const NOT_BENCHMARKS = new Set(['run.ts', 'soak.ts']);
 
 function isBenchmark(v: unknown): v is Benchmark {
   if (typeof v !== 'object' || v === null) return false;
