@@ -57,6 +57,7 @@ describe('the labeling and review editor', () => {
   let reviewerKey = '';
   let streets = '';
   let stories = '';
+  let clips = '';
   let taskId = '';
   const contexts: BrowserContext[] = [];
   const errors: string[][] = [];
@@ -177,6 +178,18 @@ describe('the labeling and review editor', () => {
     await api('POST', `/v2/project/${stories}/assigned`, { assignees: ['labeler@example.com'], role: 'Labeler' });
     await api('POST', `/v2/project/${stories}/cloud`, {
       assets: [{ data: `${assets.url}/story.txt`, externalId: 'story-1' }],
+    });
+
+    clips = ((await api('POST', '/v2/project', { name: 'Clips' })).project as Json)._id as string;
+    await api('POST', `/v2/project/${clips}`, { categorySchema: streetOntology({ weatherRequired: true }) });
+    await api('POST', `/v2/project/${clips}/assigned`, { assignees: ['labeler@example.com'], role: 'Labeler' });
+    await api('POST', `/v2/project/${clips}/cloud`, {
+      assets: [{ data: `${assets.url}/clip-1.mp4`, externalId: 'clip-1', metadata: {} }],
+    });
+    // A box a plugin drew on the clip: the questions-only editor keeps it.
+    const clipTask = ((await api('GET', `/v2/project/${clips}/tasks`)).tasks as Json[])[0]?._id as string;
+    await api('POST', `/v2/annotate/${clipTask}`, {
+      answer: { tools: [{ schemaId: 'car', 'bounding-box': { x: 1, y: 2, width: 3, height: 4 } }] },
     });
 
     browser = await launchBrowser();
@@ -383,6 +396,21 @@ describe('the labeling and review editor', () => {
       ['person', { start: ada, end: ada + 12 }],
       ['place', { start: london, end: london + 6 }],
     ]);
+  });
+
+  it('a video opens with a plain message and its questions only; the drawn objects are kept', async () => {
+    const page = await pageFor(labelerKey);
+    const id = await startStage(page, 'Label', 'Clips');
+    await page.getByRole('heading', { name: 'The editor does not draw on a video yet' }).waitFor();
+    await page.getByRole('radio', { name: 'Rainy' }).check();
+    await screenshot(page, 'editor-video');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByRole('heading', { name: 'No more tasks' }).waitFor();
+    const task = await taskOf(id);
+    expect(task.status).toBe('Completed');
+    const answer = task.answer as Json;
+    expect(answer.classifications).toEqual([{ schemaId: 'weather', answer: 'rain' }]);
+    expect((answer.tools as Json[]).map((t) => t['bounding-box'])).toEqual([{ x: 1, y: 2, width: 3, height: 4 }]);
   });
 
   it('printed no errors in the pages', () => {

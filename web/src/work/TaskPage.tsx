@@ -26,13 +26,17 @@ import './work.css';
 export default function TaskPage() {
   const { taskId = '' } = useParams();
   const task = useWorkTask(taskId);
-  const project = useProject(task.data?.project ?? '');
   if (task.isPending) return <Loading what="the task" />;
   if (task.isError) return <ErrorNotice error={task.error} onRetry={() => void task.refetch()} />;
+  return <TaskInProject task={task.data} />;
+}
+
+function TaskInProject({ task }: { task: WorkTask }) {
+  const project = useProject(task.project);
   if (project.isPending) return <Loading what="the project" />;
   if (project.isError) return <ErrorNotice error={project.error} onRetry={() => void project.refetch()} />;
   // A new task is a new workspace: history, clock and drafts start over.
-  return <Workspace key={task.data._id} task={task.data} project={project.data} />;
+  return <Workspace key={task._id} task={task} project={project.data} />;
 }
 
 type Finished = { stageName: string };

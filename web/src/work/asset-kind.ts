@@ -23,7 +23,7 @@ export function assetKind(url: string | null | undefined, ontology: Ontology, pr
   if (projectType === 'pct') return { kind: 'unsupported', what: 'a point cloud' };
   let name = url ?? '';
   try {
-    name = new URL(name, window.location.origin).pathname;
+    name = new URL(name, 'http://relative.invalid').pathname;
   } catch {
     // not a URL: read the text as it is
   }
