@@ -156,12 +156,6 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
   const aside = (
     <>
       <TaskFacts task={task} drafts={drafts} workable={workable} />
-      {kind.kind === 'unsupported' && (
-        <p className="work-note" role="note">
-          This asset is {kind.what}: the editor does not draw on it yet. Answer the questions below; objects already in
-          the answer are kept as they are.
-        </p>
-      )}
       {(isReview || (issues.data?.length ?? 0) > 0) && (
         <IssueList issues={issues.data ?? []} objects={objects} ontology={ontology} />
       )}
