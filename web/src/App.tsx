@@ -18,6 +18,8 @@ const OverviewPage = lazy(() => import('./pages/overview/OverviewPage'));
 const OntologyPage = lazy(() => import('./pages/ontology/OntologyPage'));
 const ExportsPage = lazy(() => import('./pages/exports/ExportsPage'));
 const OrgPage = lazy(() => import('./pages/org/OrgPage'));
+const WorkQueuePage = lazy(() => import('./work/WorkQueuePage'));
+const WorkTaskPage = lazy(() => import('./work/TaskPage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
 
 const router = createBrowserRouter([
@@ -49,6 +51,8 @@ const router = createBrowserRouter([
           { path: 'settings', element: <ProjectSettingsPage /> },
         ],
       },
+      { path: '/work', element: <WorkQueuePage /> },
+      { path: '/work/tasks/:taskId', element: <WorkTaskPage /> },
       { path: '/org', element: <OrgPage /> },
       { path: '/account', element: <AccountPage /> },
       { path: '*', element: <NotFoundPage /> },

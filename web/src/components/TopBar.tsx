@@ -70,6 +70,7 @@ export function TopBar() {
       </Link>
       <nav aria-label="Main" className="topnav">
         <Link to="/projects">Projects</Link>
+        <Link to="/work">Work</Link>
         <Link to="/org">{session.data ? `Organization: ${session.data.organization.name}` : 'Organization'}</Link>
       </nav>
       <ProjectSwitcher />

@@ -1,4 +1,4 @@
-import { type ReactNode, useCallback, useMemo, useReducer, useRef, useState } from 'react';
+import { memo, type ReactNode, useCallback, useMemo, useReducer, useRef, useState } from 'react';
 import { ImageCanvas, type ImageCanvasHandle, type Pin } from './canvas/ImageCanvas';
 import { addObject, deleteObject, updateGeometry } from './model/edit';
 import { commit, redo, startHistory, undo, type History } from './model/history';
@@ -25,6 +25,9 @@ export interface ImageEditorProps {
   /** Shown above the questions: the task's open issues, a consensus score... */
   aside?: ReactNode;
 }
+
+/** The side panel lists every object: a zoom (which re-renders the editor) must not redo it. */
+const Panel = memo(AnswerPanel);
 
 type Action = { type: 'commit'; answer: EditorAnswer } | { type: 'undo' } | { type: 'redo' };
 
@@ -181,7 +184,7 @@ export function ImageEditor(props: ImageEditorProps) {
           pins={props.pins}
           onViewportChange={(v) => setZoom(v.scale)}
         />
-        <AnswerPanel
+        <Panel
           ontology={ontology}
           answer={answer}
           colors={colors}

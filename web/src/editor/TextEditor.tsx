@@ -1,4 +1,4 @@
-import { type ReactNode, useMemo, useReducer, useRef, useState } from 'react';
+import { type MouseEvent as ReactMouseEvent, type ReactNode, useMemo, useReducer, useRef, useState } from 'react';
 import { addObject, deleteObject } from './model/edit';
 import { commit, redo, startHistory, undo, type History } from './model/history';
 import { shortcutMap, textTools, toolColor, type Ontology } from './model/ontology';
@@ -17,6 +17,10 @@ export interface TextEditorProps {
   readOnly?: boolean;
   actions?: ReactNode;
   aside?: ReactNode;
+  /** Why the text could not be loaded, when it could not. */
+  textError?: string;
+  /** Review: a click on the text raises an issue at that character (code points) instead. */
+  onPickChar?(index: number): void;
 }
 
 type Action = { type: 'commit'; answer: EditorAnswer } | { type: 'undo' } | { type: 'redo' };
@@ -86,6 +90,14 @@ export function TextEditor(props: TextEditorProps) {
     } else if (a.type === 'escape') setSelectedId(undefined);
   });
 
+  const pick = (e: ReactMouseEvent) => {
+    const container = box.current;
+    if (!props.onPickChar || !container || text === undefined) return;
+    const caret = document.caretRangeFromPoint?.(e.clientX, e.clientY);
+    if (!caret || !container.contains(caret.startContainer)) return;
+    props.onPickChar(toCodePoints(text, offsetIn(container, caret.startContainer, caret.startOffset)));
+  };
+
   const pieces = text === undefined ? [] : segments(text, answer.objects);
   const titleOf = (id: string) => tools.find((t) => t.schemaId === id)?.title ?? id;
   const keyOf = (schemaId: string) => [...shortcuts].find(([, id]) => id === schemaId)?.[0];
@@ -119,9 +131,17 @@ export function TextEditor(props: TextEditorProps) {
       <div className="editor-body">
         <div className="text-canvas">
           {text === undefined ? (
-            <p className="muted">Loading the text…</p>
+            <p className={props.textError ? 'field-error' : 'muted'} role={props.textError ? 'alert' : undefined}>
+              {props.textError ? `The text could not be loaded: ${props.textError}.` : 'Loading the text…'}
+            </p>
           ) : (
-            <div ref={box} className="text-content" aria-label="Text to annotate" role="document">
+            <div
+              ref={box}
+              className={props.onPickChar ? 'text-content picking' : 'text-content'}
+              aria-label="Text to annotate"
+              role="document"
+              onClick={pick}
+            >
               {pieces.map((s) => {
                 const piece = text.slice(s.from, s.to);
                 const top = s.objects[s.objects.length - 1];
@@ -133,7 +153,7 @@ export function TextEditor(props: TextEditorProps) {
                     className={s.objects.some((o) => o.objectId === selectedId) ? 'span selected' : 'span'}
                     style={{ background: `${color}33`, borderBottom: `2px solid ${color}` }}
                     title={s.objects.map((o) => titleOf(o.schemaId)).join(', ')}
-                    onClick={() => setSelectedId(top.objectId)}
+                    onClick={() => !props.onPickChar && setSelectedId(top.objectId)}
                   >
                     {piece}
                   </mark>

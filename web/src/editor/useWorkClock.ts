@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { activity, startClock, tick, type WorkClock } from './model/timer';
 
 const EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel'] as const;
@@ -30,10 +30,14 @@ export function useWorkClock(idleTimeoutSeconds: number | undefined, resetKey: s
       document.removeEventListener('visibilitychange', onVisibility);
     };
   }, [timeoutMs]);
-  return {
-    read(): { durationMs: number; idleMs: number } {
-      clock.current = tick(clock.current, Date.now(), timeoutMs, document.visibilityState === 'visible');
-      return { durationMs: Math.round(clock.current.workedMs), idleMs: Math.round(clock.current.idleMs) };
-    },
-  };
+  // One object per task and timeout, so effects that hold it do not re-run on every render.
+  return useMemo(
+    () => ({
+      read(): { durationMs: number; idleMs: number } {
+        clock.current = tick(clock.current, Date.now(), timeoutMs, document.visibilityState === 'visible');
+        return { durationMs: Math.round(clock.current.workedMs), idleMs: Math.round(clock.current.idleMs) };
+      },
+    }),
+    [timeoutMs],
+  );
 }

@@ -1,7 +1,16 @@
 import type Konva from 'konva';
 import type { KonvaEventObject } from 'konva/lib/Node';
-import { forwardRef, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
-import { Circle, Group, Image as KonvaImage, Layer, Line, Rect, Stage, Transformer } from 'react-konva';
+import {
+  forwardRef,
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
+import { Circle, Group, Image as KonvaImage, Layer, Line, Rect, Stage, Text, Transformer } from 'react-konva';
 import { IDLE, dropLastVertex, finishPath, pointerDown, pointerMove, pointerUp, type Drawing } from '../model/drawing';
 import { clampToImage } from '../model/geometry';
 import type { DrawableKind, EditorObject, Geometry, Vec } from '../model/types';
@@ -55,7 +64,12 @@ const PAN_STEP = 60;
  * so every coordinate below is in image pixels; pointer positions are converted back once.
  */
 export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(function ImageCanvas(props, ref) {
-  const { objects, drawKind, selectedId, editable, colorOf, onSelect, onCreate, onChange, onPick, pins } = props;
+  const { objects, drawKind, selectedId, editable, colorOf, onSelect, onCreate, onPick, pins } = props;
+  // Callbacks given to 500 memoised shapes must not change on every render: they read the latest props.
+  const latest = useRef(props);
+  latest.current = props;
+  const onChange = useCallback((id: string, g: Geometry) => latest.current.onChange(id, g), []);
+  const selectObject = useCallback((id: string | undefined) => latest.current.onSelect(id), []);
   const image = useImage(props.imageUrl);
   const box = useRef<HTMLDivElement>(null);
   const transformer = useRef<Konva.Transformer>(null);
@@ -64,7 +78,20 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   const [view, setView] = useState<Viewport>({ scale: 1, offsetX: 0, offsetY: 0 });
   const [drawing, setDrawing] = useState<Drawing>(IDLE);
   const panning = useRef<{ from: Vec; view: Viewport } | null>(null);
+  // While the view moves, the objects' hit canvas is not redrawn each frame (it is after).
+  const [moving, setMoving] = useState(false);
+  const wheelEnd = useRef<number | undefined>(undefined);
   const fitted = useRef<string | undefined>(undefined);
+
+  const levels = useMemo(() => (image.status === 'ready' ? smallerCopies(image.image) : []), [image]);
+  // The smallest copy still as sharp as the screen: a 4000 px image shown 1000 px wide is drawn
+  // from its 1024 px copy, four times less work for every frame of a pan or a zoom.
+  const level = levels.find((l) => l.factor >= view.scale);
+
+  const registerNode = useCallback((id: string, node: Konva.Node | null) => {
+    if (node) nodes.current.set(id, node);
+    else nodes.current.delete(id);
+  }, []);
 
   const updateView = useCallback(
     (next: Viewport) => {
@@ -152,6 +179,7 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
     const onBackground = e.target === stage || e.target.name() === 'background';
     if (screen && (e.evt.button === 1 || (e.evt.button === 0 && !drawKind && !onPick && onBackground))) {
       panning.current = { from: [screen.x, screen.y], view };
+      setMoving(true);
       if (onBackground) onSelect(undefined);
       return;
     }
@@ -159,7 +187,7 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
     const p = imagePoint(stage);
     if (!p) return;
     if (onPick) {
-      const hit = e.target.name().match(/object-([0-9a-f]+)/)?.[1];
+      const hit = /(?:^|\s)object-(\S+)/.exec(e.target.name())?.[1];
       onPick(p, hit);
       return;
     }
@@ -184,6 +212,7 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   const onMouseUp = (e: KonvaEventObject<MouseEvent>) => {
     if (panning.current) {
       panning.current = null;
+      setMoving(false);
       return;
     }
     const p = imagePoint(e.target.getStage());
@@ -194,6 +223,9 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
     e.evt.preventDefault();
     const p = e.target.getStage()?.getPointerPosition();
     if (!p) return;
+    setMoving(true);
+    window.clearTimeout(wheelEnd.current);
+    wheelEnd.current = window.setTimeout(() => setMoving(false), 150);
     if (e.evt.ctrlKey || !e.evt.shiftKey) updateView(zoomAt(view, [p.x, p.y], wheelFactor(e.evt.deltaY)));
     else updateView(panBy(view, -e.evt.deltaY, 0));
   };
@@ -202,7 +234,17 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   const cursor = onPick ? 'crosshair' : drawKind ? 'crosshair' : 'grab';
 
   return (
-    <div ref={box} className="editor-canvas" style={{ cursor }} data-testid="editor-canvas">
+    <div
+      ref={box}
+      className="editor-canvas"
+      style={{ cursor }}
+      data-testid="editor-canvas"
+      // The viewport, for tests and tools that turn image pixels into screen positions.
+      data-scale={view.scale}
+      data-offset-x={view.offsetX}
+      data-offset-y={view.offsetY}
+      data-ready={image.status === 'ready' ? 'true' : 'false'}
+    >
       {image.status === 'error' && <p className="editor-canvas-message">The image could not be loaded.</p>}
       {image.status === 'loading' && <p className="editor-canvas-message">Loading the image…</p>}
       <Stage
@@ -215,11 +257,21 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
         onWheel={onWheel}
         onContextMenu={(e) => e.evt.preventDefault()}
       >
-        <Layer>
+        {/* One layer per concern: the image never takes events, the objects do when the view rests. */}
+        <Layer listening={false}>
           <Group x={view.offsetX} y={view.offsetY} scaleX={view.scale} scaleY={view.scale}>
             {image.status === 'ready' && (
-              <KonvaImage image={image.image} width={image.width} height={image.height} name="background" />
+              <KonvaImage
+                image={level?.canvas ?? image.image}
+                width={image.width}
+                height={image.height}
+                name="background"
+              />
             )}
+          </Group>
+        </Layer>
+        <Layer listening={!moving}>
+          <Group x={view.offsetX} y={view.offsetY} scaleX={view.scale} scaleY={view.scale}>
             {objects.map((o) => (
               <ObjectShape
                 key={o.objectId}
@@ -228,12 +280,9 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
                 scale={view.scale}
                 selected={o.objectId === selectedId}
                 editable={editable && !drawKind && !onPick}
-                onSelect={onSelect}
+                onSelect={selectObject}
                 onChange={onChange}
-                registerNode={(id, node) => {
-                  if (node) nodes.current.set(id, node);
-                  else nodes.current.delete(id);
-                }}
+                registerNode={registerNode}
               />
             ))}
             {preview}
@@ -245,6 +294,17 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
                   stroke="#fff"
                   strokeWidth={2}
                   strokeScaleEnabled={false}
+                />
+                <Text
+                  text={pin.label}
+                  x={-9 / view.scale}
+                  y={-6 / view.scale}
+                  width={18 / view.scale}
+                  align="center"
+                  fontSize={12 / view.scale}
+                  fontStyle="bold"
+                  fill="#fff"
+                  listening={false}
                 />
               </Group>
             ))}
@@ -261,6 +321,23 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
     </div>
   );
 });
+
+/** Copies of a big image at most 1024 and 2048 pixels wide or high (none for a small image). */
+function smallerCopies(image: HTMLImageElement): { canvas: HTMLCanvasElement; factor: number }[] {
+  const side = Math.max(image.naturalWidth, image.naturalHeight);
+  return [1024, 2048].flatMap((max) => {
+    const factor = max / side;
+    if (factor >= 1) return [];
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.max(1, Math.round(image.naturalWidth * factor));
+    canvas.height = Math.max(1, Math.round(image.naturalHeight * factor));
+    const context = canvas.getContext('2d');
+    if (!context) return [];
+    context.imageSmoothingQuality = 'high';
+    context.drawImage(image, 0, 0, canvas.width, canvas.height);
+    return [{ canvas, factor }];
+  });
+}
 
 function drawingPreview(d: Drawing, color: string, scale: number) {
   if (d.kind === 'box') {

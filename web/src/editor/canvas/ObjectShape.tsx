@@ -1,5 +1,6 @@
 import type Konva from 'konva';
 import type { KonvaEventObject } from 'konva/lib/Node';
+import { memo, useState } from 'react';
 import { Circle, Group, Line, Rect } from 'react-konva';
 import { moveVertex, translate } from '../model/geometry';
 import type { EditorObject, Geometry, Vec } from '../model/types';
@@ -23,8 +24,11 @@ function flat(points: Vec[]): number[] {
   return points.flatMap(([x, y]) => [x, y]);
 }
 
-/** One object of the answer drawn in image pixels, with vertex handles when selected. */
-export function ObjectShape({
+/**
+ * One object of the answer drawn in image pixels, with vertex handles when selected. Memoised:
+ * panning re-renders the canvas, not its 500 objects.
+ */
+export const ObjectShape = memo(function ObjectShape({
   object,
   color,
   scale,
@@ -34,12 +38,16 @@ export function ObjectShape({
   onChange,
   registerNode,
 }: ObjectShapeProps) {
+  // A vertex being dragged: the outline follows it; the answer changes once, on release.
+  const [live, setLive] = useState<Vec[] | null>(null);
   const g = object.geometry;
   const id = object.objectId;
   const common = {
     stroke: color,
     strokeWidth: selected ? 3 : 2,
     strokeScaleEnabled: false,
+    // Fill and stroke drawn straight onto the layer: no offscreen buffer per shape.
+    perfectDrawEnabled: false,
     name: `object object-${id}`,
     onMouseDown: (e: KonvaEventObject<MouseEvent>) => {
       if (!editable) return;
@@ -98,7 +106,7 @@ export function ObjectShape({
         <Group>
           <Line
             {...common}
-            points={flat(g.value)}
+            points={flat(live ?? g.value)}
             closed={g.kind === 'polygon'}
             fill={g.kind === 'polygon' ? `${color}22` : undefined}
             hitStrokeWidth={px(10, scale)}
@@ -120,7 +128,14 @@ export function ObjectShape({
                 strokeScaleEnabled={false}
                 draggable
                 onMouseDown={(e) => (e.cancelBubble = true)}
-                onDragMove={(e) => onChange(id, moveVertex(g, i, [e.target.x(), e.target.y()]))}
+                onDragMove={(e) => {
+                  const moved = moveVertex(g, i, [e.target.x(), e.target.y()]);
+                  if (moved.kind === 'polygon' || moved.kind === 'polyline') setLive(moved.value);
+                }}
+                onDragEnd={(e) => {
+                  setLive(null);
+                  onChange(id, moveVertex(g, i, [e.target.x(), e.target.y()]));
+                }}
               />
             ))}
         </Group>
@@ -144,4 +159,4 @@ export function ObjectShape({
     case 'ner':
       return null;
   }
-}
+});

@@ -13,10 +13,12 @@ export function useImage(url: string | undefined): ImageState {
     setState({ status: 'loading' });
     const image = new window.Image();
     let live = true;
-    image.onload = () =>
-      live && setState({ status: 'ready', image, width: image.naturalWidth, height: image.naturalHeight });
-    image.onerror = () => live && setState({ status: 'error' });
     image.src = url;
+    // decode() answers once the pixels are decoded, so the first frame does not stall on a big image.
+    image
+      .decode()
+      .then(() => live && setState({ status: 'ready', image, width: image.naturalWidth, height: image.naturalHeight }))
+      .catch(() => live && setState({ status: 'error' }));
     return () => {
       live = false;
     };

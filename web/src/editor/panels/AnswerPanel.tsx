@@ -19,6 +19,8 @@ export interface AnswerPanelProps {
   aside?: ReactNode;
   /** The stage's buttons, at the bottom. */
   actions?: ReactNode;
+  /** False for assets without drawing (questions only). */
+  showObjects?: boolean;
 }
 
 /** The side of both editors: objects with their questions, the task's questions, the actions. */
@@ -27,17 +29,19 @@ export function AnswerPanel(p: AnswerPanelProps) {
   return (
     <aside className="editor-side" aria-label="Answer">
       {p.aside}
-      <ObjectsPanel
-        ontology={p.ontology}
-        answer={answer}
-        colors={p.colors}
-        selectedId={p.selectedId}
-        readOnly={p.readOnly}
-        problems={p.problems}
-        onSelect={p.onSelect}
-        onChange={p.onChange}
-        onObjectAnswers={(id, list) => p.onChange(setObjectClassifications(answer, id, list))}
-      />
+      {p.showObjects !== false && (
+        <ObjectsPanel
+          ontology={p.ontology}
+          answer={answer}
+          colors={p.colors}
+          selectedId={p.selectedId}
+          readOnly={p.readOnly}
+          problems={p.problems}
+          onSelect={p.onSelect}
+          onChange={p.onChange}
+          onObjectAnswers={(id, list) => p.onChange(setObjectClassifications(answer, id, list))}
+        />
+      )}
       <section className="editor-questions" aria-label="Questions">
         <h2>Questions</h2>
         {(p.ontology.classifications ?? []).length === 0 && <p className="muted">This project asks no questions.</p>}

@@ -1,0 +1,253 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ApiBody } from '../../../src/client/types';
+import type { ApiAnswer } from '../editor/model/codec';
+import { api, unwrap } from './client';
+import type { Project, ProjectListItem, Stage, StageStatus } from './types';
+
+/** The stored answer of a task: `{tools, classifications, relations}` (docs/api.md). */
+export type TaskAnswerBody = ApiAnswer;
+
+/** The Task resource (DECISIONS 4) as the editor reads it. */
+export interface WorkTask {
+  _id: string;
+  project: string;
+  asset: { _id: string; externalId: string; data: string | null };
+  externalId: string;
+  stage: string;
+  stageName: string;
+  stageType: string | null;
+  status: string;
+  assignee: string | null;
+  reviewStatus: string | null;
+  duration: number;
+  totalDuration: number;
+  openIssuesCount: number;
+  isDraft?: boolean;
+  type: string;
+  parentTask: string | null;
+  consensusScore: number | null;
+  answer?: TaskAnswerBody;
+  updatedAt: string;
+}
+
+export interface Issue {
+  _id: string;
+  labelTask: string;
+  stage: string;
+  content: string;
+  position: string | null;
+  objectId: string | null;
+  errorCodes: (string | { key: string; name?: string; category?: string })[];
+  status: 'Open' | 'Resolved' | string;
+  createdBy: string;
+  createdAt: string;
+}
+
+/** One stage a person may work in, with the tasks waiting there. */
+export interface QueueStage {
+  project: Pick<Project, '_id' | 'name'>;
+  stage: Stage;
+  /** Tasks in the stage; null when the role may not count them (Labelers see only their own). */
+  waiting: number | null;
+  /** Tasks of the stage assigned to the caller (Labelers), when `waiting` is null. */
+  held?: number;
+}
+
+export const workKeys = {
+  queue: ['work', 'queue'] as const,
+  task: (taskId: string) => ['work', 'task', taskId] as const,
+  issues: (taskId: string) => ['work', 'issues', taskId] as const,
+};
+
+/** Which stage types a project role works (src/services/identity/access.ts canWorkStage). */
+export function mayWork(role: string | undefined, type: string): boolean {
+  if (type === 'Label') return !!role;
+  if (type === 'Review') return role === 'Reviewer' || role === 'Lead' || role === 'Manager';
+  return false;
+}
+
+const COUNTS_ALL = new Set(['Reviewer', 'Lead', 'Manager']);
+
+/** The caller's tasks in a stage (a Labeler's task list holds only their own). */
+async function heldIn(projectId: string, stageId: string): Promise<number> {
+  const { total } = await unwrap<{ total: number }>(
+    'GET',
+    '/v2/project/{projectId}/tasks',
+    api.GET('/v2/project/{projectId}/tasks', {
+      params: {
+        path: { projectId },
+        query: { page: 1, limit: 1, fields: '_id', filter: JSON.stringify({ stage: stageId }) },
+      },
+    }),
+  );
+  return total;
+}
+
+/** The stages the caller may work, across their projects (the first hundred by name). */
+async function fetchQueue(): Promise<QueueStage[]> {
+  const { projects } = await unwrap<{ projects: ProjectListItem[] }>(
+    'GET',
+    '/v2/listProjects',
+    api.GET('/v2/listProjects', { params: { query: { page: 1, limit: 100, sort: 'name' } } }),
+  );
+  const perProject = await Promise.all(
+    projects.map(async (item): Promise<QueueStage[]> => {
+      const params = { params: { path: { projectId: item._id } } };
+      const { project } = await unwrap<{ project: Project }>(
+        'GET',
+        '/v2/project/{projectId}',
+        api.GET('/v2/project/{projectId}', params),
+      );
+      const mine = (project.stages ?? []).filter((s) => mayWork(project.role, s.type));
+      if (mine.length === 0) return [];
+      const ref = { _id: project._id, name: project.name };
+      if (!COUNTS_ALL.has(project.role ?? '')) {
+        return Promise.all(
+          mine.map(async (stage) => ({
+            project: ref,
+            stage,
+            waiting: null,
+            held: await heldIn(project._id, stage.id),
+          })),
+        );
+      }
+      const { stages } = await unwrap<{ stages: StageStatus[] }>(
+        'GET',
+        '/v2/project/{projectId}/stages',
+        api.GET('/v2/project/{projectId}/stages', params),
+      );
+      const counts = new Map(stages.map((s) => [s.id, s.taskCount]));
+      return mine.map((stage) => ({ project: ref, stage, waiting: counts.get(stage.id) ?? 0 }));
+    }),
+  );
+  return perProject.flat();
+}
+
+export function useWorkQueue() {
+  return useQuery({ queryKey: workKeys.queue, queryFn: fetchQueue, refetchInterval: 10_000 });
+}
+
+/** GET /project/{id}/next: takes (assigns to the caller) the next task of a stage, or null. */
+export async function takeNext(projectId: string, stageId: string): Promise<WorkTask | null> {
+  const { task } = await unwrap<{ task: WorkTask | null }>(
+    'GET',
+    '/v2/project/{projectId}/next',
+    api.GET('/v2/project/{projectId}/next', { params: { path: { projectId }, query: { stageId } } }),
+  );
+  return task;
+}
+
+export function useWorkTask(taskId: string) {
+  return useQuery({
+    queryKey: workKeys.task(taskId),
+    queryFn: async () =>
+      (
+        await unwrap<{ task: WorkTask }>(
+          'GET',
+          '/v2/task/{taskId}',
+          api.GET('/v2/task/{taskId}', { params: { path: { taskId } } }),
+        )
+      ).task,
+    // The editor owns the answer once open: a refetch must not replace work in progress.
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+}
+
+type AnnotateBody = ApiBody<'/v2/annotate/{taskId}', 'post'>;
+
+/** POST /annotate/{taskId}: saves a draft, or with `submit` moves the task out of its stage. */
+export async function annotate(
+  taskId: string,
+  answer: TaskAnswerBody,
+  durationMs: number,
+  submit: boolean,
+): Promise<WorkTask> {
+  // The editor's answer is the stored shape, typed more loosely than the document's.
+  const body = { answer, duration: durationMs } as AnnotateBody;
+  return (
+    await unwrap<{ task: WorkTask }>(
+      'POST',
+      '/v2/annotate/{taskId}',
+      api.POST('/v2/annotate/{taskId}', {
+        params: { path: { taskId }, query: submit ? { nextStage: 'true' } : {} },
+        body,
+      }),
+    )
+  ).task;
+}
+
+/** POST /review/{taskId}: Accepted leaves by the stage's first output, Rejected by its second. */
+export async function review(taskId: string, reviewStatus: 'Accepted' | 'Rejected'): Promise<WorkTask> {
+  return (
+    await unwrap<{ task: WorkTask }>(
+      'POST',
+      '/v2/review/{taskId}',
+      api.POST('/v2/review/{taskId}', { params: { path: { taskId } }, body: { reviewStatus } }),
+    )
+  ).task;
+}
+
+/**
+ * A draft sent while the page goes away (pagehide): a keepalive fetch outlives the page, which
+ * the typed client's fetch does not promise. It carries the session cookie and the CSRF token.
+ */
+export function saveDraftOnLeave(taskId: string, answer: TaskAnswerBody, durationMs: number, csrf: string | undefined) {
+  const body = JSON.stringify({ answer, duration: durationMs });
+  // keepalive bodies are limited to 64 KiB by the browser; a bigger draft is left to the last autosave.
+  if (body.length > 60_000) return false;
+  void fetch(`/v2/annotate/${encodeURIComponent(taskId)}`, {
+    method: 'POST',
+    keepalive: true,
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', ...(csrf ? { 'x-csrf-token': csrf } : {}) },
+    body,
+  }).catch(() => undefined);
+  return true;
+}
+
+export function useTaskIssues(taskId: string) {
+  return useQuery({
+    queryKey: workKeys.issues(taskId),
+    queryFn: async () =>
+      (
+        await unwrap<{ issues: Issue[]; total: number }>(
+          'GET',
+          '/v2/issues',
+          api.GET('/v2/issues', { params: { query: { labelTask: taskId, limit: 100, sort: 'createdAt' } } }),
+        )
+      ).issues,
+  });
+}
+
+type IssueBody = ApiBody<'/v2/issues', 'post'>;
+
+export function useCreateIssue(taskId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: Omit<IssueBody, 'labelTask'>) =>
+      (
+        await unwrap<{ issue: Issue }>(
+          'POST',
+          '/v2/issues',
+          api.POST('/v2/issues', { body: { ...body, labelTask: taskId } }),
+        )
+      ).issue,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: workKeys.issues(taskId) }),
+  });
+}
+
+export function useSetIssueStatus(taskId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ issueId, status }: { issueId: string; status: 'Open' | 'Resolved' }) =>
+      (
+        await unwrap<{ issue: Issue }>(
+          'POST',
+          '/v2/issues/{issueId}',
+          api.POST('/v2/issues/{issueId}', { params: { path: { issueId } }, body: { status } }),
+        )
+      ).issue,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: workKeys.issues(taskId) }),
+  });
+}

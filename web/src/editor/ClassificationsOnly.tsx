@@ -1,0 +1,55 @@
+import { type ReactNode, useState } from 'react';
+import type { Ontology } from './model/ontology';
+import type { EditorAnswer } from './model/types';
+import type { Problem } from './model/validate';
+import { AnswerPanel } from './panels/AnswerPanel';
+
+export interface ClassificationsOnlyProps {
+  ontology: Ontology;
+  initial: EditorAnswer;
+  onChange(answer: EditorAnswer): void;
+  problems: Problem[];
+  readOnly?: boolean;
+  /** What the asset is ("a video", "a point cloud"...), said to the person. */
+  message: string;
+  actions?: ReactNode;
+  aside?: ReactNode;
+}
+
+/**
+ * Assets the editor does not draw on yet (video, point clouds, medical volumes, PDF): the
+ * task's questions only, with a plain word about why.
+ */
+export function ClassificationsOnly(props: ClassificationsOnlyProps) {
+  const [answer, setAnswer] = useState(props.initial);
+  const change = (next: EditorAnswer) => {
+    setAnswer(next);
+    props.onChange(next);
+  };
+  return (
+    <div className="image-editor classifications-only">
+      <div className="editor-body">
+        <div className="text-canvas unsupported-asset">
+          <h2>The editor does not draw on {props.message} yet</h2>
+          <p>
+            Answer the task&apos;s questions on the right and submit. Objects drawn elsewhere (by a plugin, a pre-label
+            or another tool) stay in the answer unchanged.
+          </p>
+        </div>
+        <AnswerPanel
+          ontology={props.ontology}
+          answer={answer}
+          colors={new Map()}
+          selectedId={undefined}
+          readOnly={props.readOnly}
+          problems={props.problems}
+          onSelect={() => undefined}
+          onChange={change}
+          aside={props.aside}
+          actions={props.actions}
+          showObjects={false}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,296 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useProject } from '../api/projects';
+import type { Project } from '../api/types';
+import { annotate, review, takeNext, useTaskIssues, useWorkTask, workKeys, type WorkTask } from '../api/work';
+import { ErrorNotice, Loading, errorText } from '../components/States';
+import { ClassificationsOnly } from '../editor/ClassificationsOnly';
+import { ImageEditor } from '../editor/ImageEditor';
+import type { Pin } from '../editor/canvas/ImageCanvas';
+import { fromApi, toApi } from '../editor/model/codec';
+import { bounds } from '../editor/model/geometry';
+import type { Ontology } from '../editor/model/ontology';
+import type { EditorAnswer, Vec } from '../editor/model/types';
+import { defaultAnswers, submitProblems, type Problem } from '../editor/model/validate';
+import { TextEditor } from '../editor/TextEditor';
+import { useWorkClock } from '../editor/useWorkClock';
+import '../editor/editor.css';
+import { assetKind } from './asset-kind';
+import { IssueForm, IssueList, parsePosition, type PickedSpot } from './Issues';
+import { useAssetText } from './useAssetText';
+import { useDrafts } from './useDrafts';
+import './work.css';
+
+/** /work/tasks/:taskId: one task in the editor, with its stage's buttons. */
+export default function TaskPage() {
+  const { taskId = '' } = useParams();
+  const task = useWorkTask(taskId);
+  if (task.isPending) return <Loading what="the task" />;
+  if (task.isError) return <ErrorNotice error={task.error} onRetry={() => void task.refetch()} />;
+  return <TaskInProject task={task.data} />;
+}
+
+function TaskInProject({ task }: { task: WorkTask }) {
+  const project = useProject(task.project);
+  if (project.isPending) return <Loading what="the project" />;
+  if (project.isError) return <ErrorNotice error={project.error} onRetry={() => void project.refetch()} />;
+  // A new task is a new workspace: history, clock and drafts start over.
+  return <Workspace key={task._id} task={task} project={project.data} />;
+}
+
+type Finished = { stageName: string };
+
+function Workspace({ task, project }: { task: WorkTask; project: Project }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const ontology = project.categorySchema as Ontology;
+  const kind = assetKind(task.asset.data, ontology, project.type);
+  const isReview = task.stageType === 'Review';
+  const isLabel = task.stageType === 'Label';
+  const workable = isReview || isLabel;
+  const editorOntology: Ontology = kind.kind === 'unsupported' ? { ...ontology, tools: [] } : ontology;
+
+  const start = useMemo(() => {
+    const decoded = fromApi(task.answer, editorOntology);
+    const fresh = !task.answer?.classifications?.length && decoded.value.classifications.length === 0;
+    const value: EditorAnswer = fresh
+      ? { ...decoded.value, classifications: defaultAnswers(editorOntology.classifications) }
+      : decoded.value;
+    return { value, kept: decoded.kept };
+    // The answer as the task opened; later changes belong to the editor.
+  }, [task._id]);
+
+  const answer = useRef<EditorAnswer>(start.value);
+  const clock = useWorkClock(project.idleTimeout, task._id);
+  const drafts = useDrafts(task._id, clock, workable);
+  const [problems, setProblems] = useState<Problem[]>([]);
+  const [tried, setTried] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | undefined>(undefined);
+  const [finished, setFinished] = useState<Finished | undefined>(undefined);
+  const [picking, setPicking] = useState(false);
+  const [spot, setSpot] = useState<PickedSpot | undefined>(undefined);
+  const [objects, setObjects] = useState(start.value.objects);
+  const issues = useTaskIssues(task._id);
+  const text = useAssetText(kind.kind === 'text' ? task.asset.data : null);
+
+  const onChange = useCallback(
+    (next: EditorAnswer) => {
+      answer.current = next;
+      setObjects(next.objects);
+      if (tried) setProblems(submitProblems(next, editorOntology));
+      drafts.changed(toApi(next, start.kept));
+    },
+    [drafts, tried, editorOntology, start.kept],
+  );
+
+  /** After a submit or review: the next task of the same stage, or the "no more tasks" state. */
+  const goNext = async () => {
+    await queryClient.invalidateQueries({ queryKey: workKeys.queue });
+    const next = await takeNext(project._id, task.stage);
+    if (next) {
+      queryClient.setQueryData(workKeys.task(next._id), next);
+      await navigate(`/work/tasks/${next._id}`);
+    } else setFinished({ stageName: task.stageName });
+  };
+
+  const run = async (act: () => Promise<unknown>) => {
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      await act();
+      await goNext();
+    } catch (err) {
+      setFailure(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  /** Submit (Label) or Accept (Review): refused while required answers are missing. */
+  const submit = () => {
+    const found = submitProblems(answer.current, editorOntology);
+    setTried(true);
+    setProblems(found);
+    if (found.length) {
+      setFailure(`Not submitted: ${found.length === 1 ? 'one answer is' : `${found.length} answers are`} missing.`);
+      return;
+    }
+    void run(async () => annotate(task._id, toApi(answer.current, start.kept), await drafts.settle(), true));
+  };
+
+  const reject = () =>
+    void run(async () => {
+      // The reviewer's corrections and time go with the task, then the decision.
+      await annotate(task._id, toApi(answer.current, start.kept), await drafts.settle(), false);
+      await review(task._id, 'Rejected');
+    });
+
+  const pins: Pin[] = useMemo(() => {
+    const list = issues.data ?? [];
+    return list.flatMap((issue, i) => {
+      let at: Vec | null = parsePosition(issue.position);
+      if (!at && issue.objectId) {
+        const o = objects.find((x) => x.objectId === issue.objectId);
+        const b = o && bounds(o.geometry);
+        at = b ? [b.x + b.width / 2, b.y + b.height / 2] : null;
+      }
+      return at ? [{ id: issue._id, position: at, label: String(i + 1), resolved: issue.status === 'Resolved' }] : [];
+    });
+  }, [issues.data, objects]);
+
+  if (finished) {
+    return (
+      <div className="work-finished state state-empty" role="status">
+        <h1>No more tasks</h1>
+        <p>
+          No task waits for you in {finished.stageName} of {project.name}.
+        </p>
+        <Link to="/work">Back to the work queue</Link>
+      </div>
+    );
+  }
+
+  const readOnly = !workable;
+  const aside = (
+    <>
+      <TaskFacts task={task} drafts={drafts} workable={workable} />
+      {(isReview || (issues.data?.length ?? 0) > 0) && (
+        <IssueList issues={issues.data ?? []} objects={objects} ontology={ontology} />
+      )}
+      {isReview && kind.kind !== 'unsupported' && (
+        <div className="issue-raise">
+          <button
+            type="button"
+            aria-pressed={picking}
+            onClick={() => {
+              setPicking(!picking);
+              setSpot(undefined);
+            }}
+          >
+            {picking ? 'Stop raising issues' : 'Raise an issue'}
+          </button>
+          {picking && !spot && (
+            <p className="hint">
+              {kind.kind === 'image'
+                ? 'Click the image where the problem is, or click an object.'
+                : 'Click the character where the problem is.'}
+            </p>
+          )}
+        </div>
+      )}
+      {isReview && kind.kind === 'unsupported' && !spot && (
+        <button type="button" onClick={() => setSpot({})}>
+          Raise an issue
+        </button>
+      )}
+      {spot && (
+        <IssueForm
+          taskId={task._id}
+          project={project}
+          spot={spot}
+          objects={objects}
+          ontology={ontology}
+          onDone={() => {
+            setSpot(undefined);
+            setPicking(false);
+          }}
+        />
+      )}
+    </>
+  );
+
+  const actions = (
+    <>
+      {failure && (
+        <p className="field-error work-failure" role="alert">
+          {failure}
+        </p>
+      )}
+      {isLabel && (
+        <button type="button" className="primary" disabled={busy} onClick={submit}>
+          Submit
+        </button>
+      )}
+      {isReview && (
+        <>
+          <button type="button" className="primary" disabled={busy} onClick={submit}>
+            Accept
+          </button>
+          <button type="button" className="danger" disabled={busy} onClick={reject}>
+            Reject
+          </button>
+        </>
+      )}
+      {!workable && <p className="muted">This task is in {task.stageName}: it opens read-only.</p>}
+    </>
+  );
+
+  const common = { initial: start.value, onChange, problems, readOnly, actions, aside };
+  return (
+    <div className="work-task">
+      <h1 className="visually-hidden">
+        {task.stageName}: {task.externalId}
+      </h1>
+      {kind.kind === 'image' && (
+        <ImageEditor
+          {...common}
+          ontology={editorOntology}
+          imageUrl={task.asset.data ?? undefined}
+          pins={pins}
+          onPick={picking ? (position, objectId) => setSpot(objectId ? { objectId } : { position }) : undefined}
+        />
+      )}
+      {kind.kind === 'text' && (
+        <TextEditor
+          {...common}
+          ontology={editorOntology}
+          text={text.text}
+          textError={text.error}
+          onPickChar={picking ? (index) => setSpot({ position: index }) : undefined}
+        />
+      )}
+      {kind.kind === 'unsupported' && <ClassificationsOnly {...common} ontology={editorOntology} message={kind.what} />}
+    </div>
+  );
+}
+
+function TaskFacts({
+  task,
+  drafts,
+  workable,
+}: {
+  task: WorkTask;
+  drafts: ReturnType<typeof useDrafts>;
+  workable: boolean;
+}) {
+  const saved = drafts.savedAt?.toLocaleTimeString();
+  const words: Record<string, string> = {
+    clean: task.isDraft ? 'Draft restored' : '',
+    unsaved: 'Unsaved changes',
+    saving: 'Saving the draft…',
+    saved: `Draft saved${saved ? ` at ${saved}` : ''}`,
+    failed: 'The draft could not be saved; it is tried again at the next change.',
+  };
+  return (
+    <section className="task-facts" aria-label="Task">
+      <p className="task-title">
+        <strong>{task.stageName}</strong> · {task.externalId}
+      </p>
+      {task.reviewStatus === 'Rejected' && task.stageType === 'Label' && (
+        <p className="work-note">The reviewer sent this task back: see the issues below.</p>
+      )}
+      {task.consensusScore !== null && (
+        <p>
+          Consensus score: <strong>{Math.round(task.consensusScore * 100)}%</strong>
+        </p>
+      )}
+      {workable && (
+        <p className="muted" role="status" aria-live="polite">
+          {words[drafts.state]}
+        </p>
+      )}
+    </section>
+  );
+}

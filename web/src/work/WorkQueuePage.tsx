@@ -1,0 +1,107 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { takeNext, useWorkQueue, workKeys, type QueueStage } from '../api/work';
+import { Empty, ErrorNotice, Loading, errorText } from '../components/States';
+import './work.css';
+
+/** /work: the Label and Review stages the person may work in, with the tasks waiting there. */
+export default function WorkQueuePage() {
+  const queue = useWorkQueue();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [starting, setStarting] = useState<string | undefined>(undefined);
+  const [note, setNote] = useState<string | undefined>(undefined);
+
+  const start = async (row: QueueStage) => {
+    const key = `${row.project._id}/${row.stage.id}`;
+    setStarting(key);
+    setNote(undefined);
+    try {
+      const task = await takeNext(row.project._id, row.stage.id);
+      if (!task) {
+        setNote(`No task waits for you in ${row.stage.name ?? row.stage.id} of ${row.project.name}.`);
+        await queryClient.invalidateQueries({ queryKey: workKeys.queue });
+        return;
+      }
+      queryClient.setQueryData(workKeys.task(task._id), task);
+      await navigate(`/work/tasks/${task._id}`);
+    } catch (err) {
+      setNote(errorText(err));
+    } finally {
+      setStarting(undefined);
+    }
+  };
+
+  return (
+    <div className="work-queue">
+      <div className="page-head">
+        <h1>Work</h1>
+      </div>
+      <p className="muted">
+        The labeling and review stages you may work in. Start takes the next task (highest priority, then oldest) and
+        assigns it to you; a task you already hold comes first.
+      </p>
+      {note && (
+        <p className="work-note" role="status">
+          {note}
+        </p>
+      )}
+      {queue.isPending && <Loading what="your stages" />}
+      {queue.isError && <ErrorNotice error={queue.error} onRetry={() => void queue.refetch()} />}
+      {queue.data?.length === 0 && (
+        <Empty title="There is no stage for you to work in.">
+          <p>
+            A project manager adds you to a project as a Labeler or Reviewer. <Link to="/projects">Projects</Link>
+          </p>
+        </Empty>
+      )}
+      {!!queue.data?.length && (
+        <table className="table work-table">
+          <thead>
+            <tr>
+              <th scope="col">Project</th>
+              <th scope="col">Stage</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Tasks waiting</th>
+              <th scope="col">
+                <span className="visually-hidden">Start</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {queue.data.map((row) => {
+              const key = `${row.project._id}/${row.stage.id}`;
+              const name = row.stage.name ?? row.stage.id;
+              return (
+                <tr key={key}>
+                  <td>{row.project.name}</td>
+                  <td>{name}</td>
+                  <td>{row.stage.type === 'Review' ? 'Review' : 'Labeling'}</td>
+                  <td className="num">
+                    {row.waiting ?? (
+                      <span title="Labelers see the tasks assigned to them; Start takes a free one when none is">
+                        {row.held} assigned to you
+                      </span>
+                    )}
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="primary"
+                      disabled={starting !== undefined}
+                      aria-label={`Start ${name} in ${row.project.name}`}
+                      onClick={() => void start(row)}
+                    >
+                      {starting === key ? 'Starting…' : 'Start'}
+                    </button>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

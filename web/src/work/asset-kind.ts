@@ -1,0 +1,35 @@
+import { imageTools, textTools, type Ontology } from '../editor/model/ontology';
+
+/** What the editor does with an asset: draws on an image, tags a text, or asks questions only. */
+export type AssetKind = { kind: 'image' } | { kind: 'text' } | { kind: 'unsupported'; what: string };
+
+const IMAGE = /\.(png|jpe?g|gif|webp|bmp|avif|svg)$/i;
+const TEXT = /\.(txt|text|md|csv|json)$/i;
+const OTHER: [RegExp, string][] = [
+  [/\.(mp4|mov|webm|avi|mkv|m4v)$/i, 'a video'],
+  [/\.(pcd|ply|las|laz|bin)$/i, 'a point cloud'],
+  [/\.(dcm|dicom|nii|nrrd|mha)$/i, 'a medical volume'],
+  [/(\.nii\.gz)$/i, 'a medical volume'],
+  [/\.pdf$/i, 'a PDF'],
+  [/\.tiff?$/i, 'a multi-page TIFF'],
+  [/\.html?$/i, 'a web page'],
+];
+
+/**
+ * The asset's kind from its URL's file name (signed URLs keep it before the query string), and
+ * from the ontology when the name says nothing: an ontology of NER tools only means text.
+ */
+export function assetKind(url: string | null | undefined, ontology: Ontology, projectType?: string): AssetKind {
+  if (projectType === 'pct') return { kind: 'unsupported', what: 'a point cloud' };
+  let name = url ?? '';
+  try {
+    name = new URL(name, 'http://relative.invalid').pathname;
+  } catch {
+    // not a URL: read the text as it is
+  }
+  if (IMAGE.test(name)) return { kind: 'image' };
+  if (TEXT.test(name)) return { kind: 'text' };
+  for (const [pattern, what] of OTHER) if (pattern.test(name)) return { kind: 'unsupported', what };
+  if (textTools(ontology).length > 0 && imageTools(ontology).length === 0) return { kind: 'text' };
+  return { kind: 'image' };
+}
