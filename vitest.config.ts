@@ -7,6 +7,9 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 120_000,
     hookTimeout: 60_000,
+    // What a poll waits for does happen, but a busy 2-core machine (the suite runs its files in
+    // parallel, the browser beside the servers) can take longer than the default second.
+    expect: { poll: { timeout: 15_000 } },
     // Builds the console once for the browser tests when its sources changed.
     globalSetup: ['test/browser/global-setup.ts'],
     reporters: ['default'],
