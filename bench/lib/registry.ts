@@ -10,7 +10,7 @@ import type { Benchmark } from './types.js';
  */
 
 export const BENCH_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const NOT_BENCHMARKS = new Set(['run.ts']);
+const NOT_BENCHMARKS = new Set(['run.ts', 'soak.ts']);
 
 function isBenchmark(v: unknown): v is Benchmark {
   if (typeof v !== 'object' || v === null) return false;
