@@ -34,6 +34,8 @@ interface Measured {
   load: LoadFigures;
   /** req/s of every round, in order. */
   rounds: number[];
+  /** Median over the rounds of the server's CPU time per request, µs. */
+  cpuUs: number | undefined;
   peakRssBytes: number;
 }
 
@@ -67,6 +69,16 @@ async function startBare(document: string, dir: string, profile: string | undefi
 
 const median = (runs: LoadFigures[]): LoadFigures => medianBy(runs, (l) => l.reqPerSec);
 
+/** The median over the rounds of the server's CPU per request. */
+function medianCpu(runs: LoadFigures[]): number | undefined {
+  const list = runs.map((l) => l.cpuUsPerRequest).filter((x): x is number => x !== undefined);
+  return list.length ? medianBy(list, (x) => x) : undefined;
+}
+
+function cpuPerRequest(m: Measured): string {
+  return m.cpuUs === undefined ? '?' : `${Math.round(m.cpuUs)} µs`;
+}
+
 /** Annotary's req/s over the baseline's, round by round. */
 function ratiosOf(runs: { annotary: LoadFigures[]; bare: LoadFigures[] }): string[] {
   return runs.annotary.map((l, i) => (l.reqPerSec / (runs.bare[i]?.reqPerSec ?? Number.NaN)).toFixed(2));
@@ -92,6 +104,7 @@ function row(label: string, m: Measured, bytes: number): (string | number)[] {
     label,
     Math.round(m.load.reqPerSec),
     spread,
+    cpuPerRequest(m),
     wholeMs(l.p50),
     wholeMs(l.p90),
     wholeMs(l.p99),
@@ -144,11 +157,13 @@ async function run(opts: BenchOptions): Promise<Result> {
     const a: Measured = {
       load: median(runs.annotary),
       rounds: runs.annotary.map((l) => Math.round(l.reqPerSec)),
+      cpuUs: medianCpu(runs.annotary),
       peakRssBytes: annotaryStopped.peakRssBytes,
     };
     const b: Measured = {
       load: median(runs.bare),
       rounds: runs.bare.map((l) => Math.round(l.reqPerSec)),
+      cpuUs: medianCpu(runs.bare),
       peakRssBytes: bareStopped.peakRssBytes,
     };
     const bytes = Buffer.byteLength(document);
@@ -157,6 +172,12 @@ async function run(opts: BenchOptions): Promise<Result> {
     const notes: string[] = [];
     if (rounds > 1) notes.push(`${rounds} alternating rounds; the table shows each server's median round`);
     notes.push(`ratio per round: ${ratiosOf(runs).join(', ')}`);
+    if (a.cpuUs !== undefined && b.cpuUs !== undefined) {
+      notes.push(
+        `CPU ratio (bare CPU per request / Annotary's, medians of the rounds): ${(b.cpuUs / a.cpuUs).toFixed(2)} ` +
+          `(${Math.round(a.cpuUs)} µs against ${Math.round(b.cpuUs)} µs): what the ratio would be with the server core to itself`,
+      );
+    }
     const others = (list: LoadFigures[]) => list.map((l) => describeOtherCpu(l.otherCpu)).join('; ');
     notes.push(`CPU used by other processes in each round, in cores (PostgreSQL counts as other):`);
     notes.push(`  Annotary: ${others(runs.annotary)}`, `  bare:     ${others(runs.bare)}`);
@@ -179,7 +200,7 @@ async function run(opts: BenchOptions): Promise<Result> {
     }
     return {
       table: {
-        columns: ['server', 'req/s', 'rounds', 'p50', 'p90', 'p99', 'mean', 'body bytes', 'peak RSS'],
+        columns: ['server', 'req/s', 'rounds', 'CPU/req', 'p50', 'p90', 'p99', 'mean', 'body bytes', 'peak RSS'],
         rows: [row(`Annotary (${opts.engine})`, a, bytes), row('bare Fastify', b, bytes)],
       },
       summary:

@@ -86,10 +86,22 @@ async function labelledTask(server: AnnotaryServer, projectId: string): Promise<
 interface Measured {
   load: LoadFigures;
   rounds: number[];
+  /** Median over the rounds of the server's CPU time per request, µs. */
+  cpuUs: number | undefined;
   peakRssBytes: number;
 }
 
 const median = (runs: LoadFigures[]): LoadFigures => medianBy(runs, (l) => l.reqPerSec);
+
+/** The median over the rounds of the server's CPU per request. */
+function medianCpu(runs: LoadFigures[]): number | undefined {
+  const list = runs.map((l) => l.cpuUsPerRequest).filter((x): x is number => x !== undefined);
+  return list.length ? medianBy(list, (x) => x) : undefined;
+}
+
+function cpuPerRequest(m: Measured): string {
+  return m.cpuUs === undefined ? '?' : `${Math.round(m.cpuUs)} µs`;
+}
 
 /** Annotary's req/s over the baseline's, round by round. */
 function ratiosOf(runs: { annotary: LoadFigures[]; bare: LoadFigures[] }): string[] {
@@ -100,7 +112,7 @@ function row(label: string, m: Measured, bytes: number): (string | number)[] {
   const l = m.load.latency;
   const spread = spreadOf(m.rounds, num);
   const cells = [wholeMs(l.p50), wholeMs(l.p90), wholeMs(l.p99), ms(l.mean), num(bytes), mib(m.peakRssBytes)];
-  return [label, Math.round(m.load.reqPerSec), spread, ...cells];
+  return [label, Math.round(m.load.reqPerSec), spread, cpuPerRequest(m), ...cells];
 }
 
 async function startBare(document: string, dir: string, profile: string | undefined): Promise<ServerProcess> {
@@ -167,11 +179,13 @@ async function run(opts: BenchOptions): Promise<Result> {
     const a: Measured = {
       load: median(runs.annotary),
       rounds: runs.annotary.map((l) => Math.round(l.reqPerSec)),
+      cpuUs: medianCpu(runs.annotary),
       peakRssBytes: annotaryStopped.peakRssBytes,
     };
     const b: Measured = {
       load: median(runs.bare),
       rounds: runs.bare.map((l) => Math.round(l.reqPerSec)),
+      cpuUs: medianCpu(runs.bare),
       peakRssBytes: bareStopped.peakRssBytes,
     };
     const bytes = Buffer.byteLength(document);
@@ -185,6 +199,12 @@ async function run(opts: BenchOptions): Promise<Result> {
     ];
     if (rounds > 1) notes.unshift(`${rounds} alternating rounds; the table shows each server's median round`);
     notes.push(`ratio per round: ${ratiosOf(runs).join(', ')}`);
+    if (a.cpuUs !== undefined && b.cpuUs !== undefined) {
+      notes.push(
+        `CPU ratio (bare CPU per request / Annotary's, medians of the rounds): ${(b.cpuUs / a.cpuUs).toFixed(2)} ` +
+          `(${Math.round(a.cpuUs)} µs against ${Math.round(b.cpuUs)} µs): what the ratio would be with the server core to itself`,
+      );
+    }
     const profileSummaries: Record<string, ProfileSummary | undefined> = {};
     if (profiles) {
       notes.push('profiled run (--cpu-prof): the figures above are lower than an unprofiled run');
@@ -200,7 +220,7 @@ async function run(opts: BenchOptions): Promise<Result> {
     }
     return {
       table: {
-        columns: ['server', 'req/s', 'rounds', 'p50', 'p90', 'p99', 'mean', 'body bytes', 'peak RSS'],
+        columns: ['server', 'req/s', 'rounds', 'CPU/req', 'p50', 'p90', 'p99', 'mean', 'body bytes', 'peak RSS'],
         rows: [row(`Annotary (${opts.engine})`, a, bytes), row('bare Fastify', b, bytes)],
       },
       summary:
