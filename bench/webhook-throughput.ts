@@ -32,7 +32,7 @@ import { RESULTS_DIR } from './lib/results.js';
 import { freePort, startServerProcess } from './lib/server-process.js';
 import { type BenchOptions, defineBenchmark, type Result } from './lib/types.js';
 
-const SECRET = 'bench-webhook-secret';
+export const SECRET = 'bench-webhook-secret';
 
 interface ReceiverStats {
   requests: number;
@@ -42,7 +42,7 @@ interface ReceiverStats {
   lastAt: number;
 }
 
-function workflow(url: string) {
+export function workflow(url: string) {
   return [
     { id: 'Start', type: 'Start', next: ['Hook'] },
     {
@@ -56,7 +56,7 @@ function workflow(url: string) {
   ];
 }
 
-async function storeOf(server: AnnotaryServer): Promise<Store> {
+export async function storeOf(server: AnnotaryServer): Promise<Store> {
   if (server.schema) return openStore({ databaseUrl: server.schema.databaseUrl, poolSize: 1 });
   return openStore({ sqliteFile: path.join(server.dataDir, 'annotary.db') });
 }
@@ -75,7 +75,13 @@ async function completed(store: Store): Promise<{ n: number; lastAt: number }> {
  * Imports `count` tasks in requests of 10,000 and waits until `total` tasks are Complete.
  * Answers when the (last) import answered and when the last task reached Complete.
  */
-async function pushAndWait(server: AnnotaryServer, store: Store, projectId: string, count: number, total: number) {
+export async function pushAndWait(
+  server: AnnotaryServer,
+  store: Store,
+  projectId: string,
+  count: number,
+  total: number,
+) {
   let answeredAt = 0;
   let answeredUs = 0;
   for (let done = 0; done < count; done += 10_000) {
@@ -94,7 +100,7 @@ async function pushAndWait(server: AnnotaryServer, store: Store, projectId: stri
   }
 }
 
-async function receiverStats(url: string, reset = false): Promise<ReceiverStats> {
+export async function receiverStats(url: string, reset = false): Promise<ReceiverStats> {
   const res = await fetch(`${url}/${reset ? 'reset' : 'stats'}`);
   return (await res.json()) as ReceiverStats;
 }
@@ -140,7 +146,7 @@ async function rawRound(receiverUrl: string, sample: string, concurrency: number
   return { perSec: r.requests / r.seconds, requests: r.requests, otherCpu };
 }
 
-interface TaskRound {
+export interface TaskRound {
   perSec: number;
   steadyPerSec: number;
   seconds: number;
@@ -152,7 +158,7 @@ interface TaskRound {
 }
 
 /** One Annotary round: `tasks` more tasks through the Webhook stage, timed from the import's answer. */
-async function taskRound(
+export async function taskRound(
   server: AnnotaryServer,
   store: Store,
   receiverUrl: string,
