@@ -129,21 +129,39 @@ async function rawRound(receiverUrl: string, sample: string, concurrency: number
       BENCH_SECONDS: String(seconds),
     },
   });
-  // taskset execs node: the child's pid is the poster's.
-  const watch = watchOtherCpu([...ours, child.pid ?? -1]);
+  // The poster has exited when the watch stops, so /proc no longer shows it: its CPU, which it
+  // reports itself, is taken off the short-lived share.
+  const startedAt = Date.now();
+  const watch = watchOtherCpu(ours);
   let stdout = '';
   child.stdout?.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
   let stderr = '';
   child.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString('utf8')).slice(-4000)));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const otherCpu = watch.stop();
+  const watched = watch.stop();
+  const elapsed = (Date.now() - startedAt) / 1000;
   if (code !== 0) throw new Error(`the raw poster exited ${code}: ${stderr}`);
-  const r = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { requests: number; seconds: number };
+  const r = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as {
+    requests: number;
+    seconds: number;
+    cpuSeconds: number;
+  };
+  const otherCpu = withoutShortLived(watched, r.cpuSeconds / elapsed);
   const stats = await receiverStats(receiverUrl);
   if (stats.badSignatures > 0 || stats.signed !== stats.requests) {
     throw new Error(`raw POSTs: ${stats.signed} of ${stats.requests} signed, ${stats.badSignatures} bad signatures`);
   }
   return { perSec: r.requests / r.seconds, requests: r.requests, otherCpu };
+}
+
+/** `o` with `cores` taken off its short-lived share (a process of ours that has exited). */
+function withoutShortLived(o: OtherCpu | undefined, cores: number): OtherCpu | undefined {
+  if (!o) return o;
+  const round2 = (n: number) => Math.max(0, Math.round(n * 100) / 100);
+  const top = o.top
+    .map((t) => (t.name === '(short-lived)' ? { ...t, cores: round2(t.cores - cores) } : t))
+    .filter((t) => t.cores >= 0.05);
+  return { cores: round2(o.cores - cores), top };
 }
 
 export interface TaskRound {

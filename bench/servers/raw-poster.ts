@@ -1,7 +1,7 @@
 /**
  * The baseline of the webhook benchmark: plain HTTP POSTs with undici (kept-alive connections,
  * like Annotary's sender) to the receiver, from `BENCH_CONCURRENCY` loops for `BENCH_SECONDS`,
- * after a one-second warm-up. Prints one JSON line: {requests, seconds}.
+ * after a one-second warm-up. Prints one JSON line: {requests, seconds, cpuSeconds}.
  *
  * Each request does the per-delivery work of a sender, as Annotary's does: its own body (the
  * sample delivery `BENCH_BODY` with this request's task id and delivery id, serialised again),
@@ -69,5 +69,7 @@ async function run(durationMs: number): Promise<{ requests: number; seconds: num
 
 await run(1_000);
 const result = await run(seconds * 1000);
-process.stdout.write(`${JSON.stringify(result)}\n`);
+// The poster's own CPU over its whole life: the runner counts it as its own, not as "other".
+const cpu = process.cpuUsage();
+process.stdout.write(`${JSON.stringify({ ...result, cpuSeconds: (cpu.user + cpu.system) / 1e6 })}\n`);
 await agent.close();
