@@ -1,27 +1,26 @@
 /**
- * POST /v2/project/{id}/cloud with 100,000 assets in one request to a real Annotary server
- * process: a project with the default workflow (Start -> Label -> Complete), so each asset also
- * becomes a task that passes Start and rests in Label. Timed from the request's start to the
- * 201 (the body is serialized beforehand). Next to it, in the same run, the engine's raw insert
- * rate: the very same asset and task rows inserted straight with the driver in one transaction
- * into a scratch store with Annotary's schema (bench/lib/raw-insert.ts). The server's peak RSS
- * says what holding a 100,000-asset request and its rows costs.
+ * POST /v2/project/{id}/cloud with 100,000 assets in one request to the built Annotary server
+ * (`node dist/cli/index.js serve`, as people run it): a project with the default workflow
+ * (Start -> Label -> Complete), so each asset also becomes a task that passes Start and rests in
+ * Label. Next to it, alternated with it round by round, the raw import: the very same request
+ * body POSTed to a plain node:http process that parses it and inserts the same asset and task
+ * rows straight with the driver in one transaction into a scratch store with Annotary's schema
+ * (bench/servers/raw-import.ts). Both are timed the same way, from sending the request (its body
+ * serialized beforehand) to the answer. The server's peak RSS (VmHWM) says what holding a
+ * 100,000-asset request and its rows costs.
  *
- *   npm run bench -- import-assets [--engine sqlite|postgres|both] [--assets 100000] [--rounds 1]
+ *   npm run bench -- import-assets [--engine sqlite|postgres|both] [--assets 100000] [--rounds 3]
  *
- * With `--rounds N` each round imports into a new project of the same server (so later rounds
- * write into fuller tables) and inserts into a new scratch store; the median round is shown.
+ * Each round imports into a new project of the same server (so later rounds write into fuller
+ * tables) and into a new scratch store; the median round is shown with the range.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { newId } from '../src/ids.js';
-import { assetSizeFacts } from '../src/store/repositories/metrics-assets.repository.js';
-import type { AssetRow, TaskRow } from '../src/store/schema.js';
-import { EMPTY_ANSWER } from '../src/workflow/types.js';
-import { type AnnotaryServer, BENCH_OWNER_EMAIL, REPO_ROOT, startAnnotary } from './lib/annotary.js';
+import { type AnnotaryServer, REPO_ROOT, startAnnotary } from './lib/annotary.js';
 import { mib, num } from './lib/format.js';
 import { readMemory } from './lib/memory.js';
 import { monotonicNowUs, cpuProfFlags, profileDir, profileReport, type TimeWindow } from './lib/profile.js';
-import { rawInsert, type RawRows } from './lib/raw-insert.js';
+import { startRawImporter } from './lib/raw-insert.js';
+import { medianBy, roundsOption, spreadOf } from './lib/rounds.js';
 import { RESULTS_DIR } from './lib/results.js';
 import { type BenchOptions, defineBenchmark, type Result } from './lib/types.js';
 
@@ -46,60 +45,14 @@ function assetInputs(count: number, round: number): AssetInput[] {
   });
 }
 
-/** The rows the import writes for `inputs` (asset.service.ts importAssets), for the raw insert. */
-function rowsOf(inputs: AssetInput[], projectId: string): RawRows {
-  const now = new Date().toISOString();
-  const answer = JSON.stringify(EMPTY_ANSWER);
-  const assets: AssetRow[] = [];
-  const tasks: TaskRow[] = [];
-  for (const a of inputs) {
-    const asset: AssetRow = {
-      id: newId(),
-      project_id: projectId,
-      external_id: a.externalId,
-      data: a.data,
-      context_data: null,
-      metadata: JSON.stringify(a.metadata),
-      storage_id: null,
-      attachments: '[]',
-      deleted: 0,
-      created_by: BENCH_OWNER_EMAIL,
-      created_at: now,
-      ...assetSizeFacts(a.data, a.metadata),
-    };
-    assets.push(asset);
-    tasks.push({
-      id: newId(),
-      project_id: projectId,
-      asset_id: asset.id,
-      external_id: a.externalId,
-      stage_id: 'Label',
-      status: 'TODO',
-      assignee: null,
-      priority: 0,
-      answer,
-      review_status: null,
-      duration: 0,
-      total_duration: 0,
-      open_issues_count: 0,
-      is_pre_labeled: 0,
-      type: 'default',
-      parent_task_id: null,
-      consensus_id: null,
-      consensus_score: null,
-      brush_data_url: null,
-      medical_brush_data_url: null,
-      is_draft: 0,
-      stage_entered_at: now,
-      deleted: 0,
-      created_at: now,
-      updated_at: now,
-      updated_by: BENCH_OWNER_EMAIL,
-      completed_at: null,
-      completed_by: null,
-    });
-  }
-  return { assets, tasks };
+/** POSTs the body and waits for the whole answer: the one clock of both sides. */
+async function timedPost(url: string, headers: Record<string, string>, body: string) {
+  const start = process.hrtime.bigint();
+  const res = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+  const text = await res.text();
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  if (res.status !== 201) throw new Error(`POST ${url} answered ${res.status}: ${text.slice(0, 500)}`);
+  return { seconds, created: (JSON.parse(text) as { data: { assetsCreated: number } }).data.assetsCreated };
 }
 
 interface Round {
@@ -120,56 +73,52 @@ async function createProject(server: AnnotaryServer, round: number): Promise<str
 
 async function importOnce(server: AnnotaryServer, count: number, round: number): Promise<Round> {
   const projectId = await createProject(server, round);
-  const inputs = assetInputs(count, round);
-  const body = JSON.stringify({ assets: inputs });
+  const body = JSON.stringify({ assets: assetInputs(count, round) });
   const fromUs = monotonicNowUs();
-  const start = process.hrtime.bigint();
-  const res = await fetch(`${server.url}/v2/project/${projectId}/cloud`, {
-    method: 'POST',
-    headers: { apikey: server.apiKey, 'content-type': 'application/json' },
+  const imported = await timedPost(
+    `${server.url}/v2/project/${projectId}/cloud`,
+    { apikey: server.apiKey },
     body,
-  }).catch((err: unknown) => {
+  ).catch((err: unknown) => {
     throw new Error(`POST /cloud: ${String(err)}\nserver output:\n${server.process.output()}`);
   });
-  const text = await res.text();
-  const importSeconds = Number(process.hrtime.bigint() - start) / 1e9;
   const window = { fromUs, toUs: monotonicNowUs() };
-  if (res.status !== 201) throw new Error(`POST /cloud answered ${res.status}: ${text.slice(0, 500)}`);
-  const created = (JSON.parse(text) as { data: { assetsCreated: number } }).data.assetsCreated;
-  if (created !== count) throw new Error(`POST /cloud created ${created} assets, not ${count}`);
+  if (imported.created !== count) throw new Error(`POST /cloud created ${imported.created} assets, not ${count}`);
   const inLabel = await server.api<{ data: { total: number } }>(
     'GET',
     `/project/${projectId}/tasks?stage=Label&limit=1&fields=stage`,
   );
   if (inLabel.data.total !== count) throw new Error(`${inLabel.data.total} tasks rest in Label, not ${count}`);
 
-  const raw = await rawInsert(server, projectId, rowsOf(inputs, projectId));
-  return {
-    importSeconds,
-    rawSeconds: raw.seconds,
-    rawMethod: raw.method,
-    bodyBytes: Buffer.byteLength(body),
-    window,
-  };
+  const raw = await startRawImporter(server, projectId);
+  try {
+    const inserted = await timedPost(raw.url, {}, body);
+    if (inserted.created !== count) throw new Error(`the raw import created ${inserted.created} assets, not ${count}`);
+    return {
+      importSeconds: imported.seconds,
+      rawSeconds: inserted.seconds,
+      rawMethod: raw.method,
+      bodyBytes: Buffer.byteLength(body),
+      window,
+    };
+  } finally {
+    await raw.stop();
+  }
 }
 
-function medianBy<T>(list: T[], key: (t: T) => number): T {
-  const sorted = [...list].sort((a, b) => key(a) - key(b));
-  return sorted[Math.floor((sorted.length - 1) / 2)] as T;
-}
-
-function spread(values: number[]): string {
-  return values.length > 1 ? `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)} s` : '-';
-}
+const spread = (values: number[]) => spreadOf(values, (n) => `${n.toFixed(2)} s`);
 
 async function run(opts: BenchOptions): Promise<Result> {
   const count = Number(String(opts.extra.assets ?? 100_000).replace(/_/g, ''));
   if (!Number.isInteger(count) || count < 1) throw new Error('--assets must be a whole number >= 1');
-  const rounds = Number(opts.extra.rounds ?? 1);
-  if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds must be a whole number >= 1');
+  const rounds = roundsOption(opts.extra);
   const profile = opts.profile ? profileDir(RESULTS_DIR, `import-assets-${opts.engine}`) : undefined;
 
-  const server = await startAnnotary({ engine: opts.engine, nodeFlags: profile ? cpuProfFlags(profile) : [] });
+  const server = await startAnnotary({
+    engine: opts.engine,
+    runtime: 'built',
+    nodeFlags: profile ? cpuProfFlags(profile) : [],
+  });
   try {
     const rssBefore = readMemory(server.process.pid)?.rssBytes ?? Number.NaN;
     const all: Round[] = [];
@@ -189,12 +138,17 @@ async function run(opts: BenchOptions): Promise<Result> {
     const notes = [
       `${num(count)} assets in one ${mib(m.bodyBytes)} request (externalId, data URL, metadata {width, height} each); ` +
         `each becomes an asset row and a task row resting in Label: ${num(2 * count)} rows`,
-      `raw insert: the same ${num(2 * count)} rows of the same shape into a scratch store migrated with Annotary's schema ` +
-        `(same indexes and foreign keys), ${raw.rawMethod}`,
+      `raw import: the same request to a plain node:http process that parses it and inserts the same ${num(2 * count)} rows ` +
+        `into a scratch store migrated with Annotary's schema (same indexes and foreign keys), ${raw.rawMethod}; ` +
+        `both timed from sending the request to the answer, alternated round by round`,
+      'server: node dist/cli/index.js serve (the built server, as npm start runs it)',
       `server RSS before the first import ${mib(rssBefore)}, peak ${mib(peakRssBytes)} (VmHWM)`,
       `goal (issue 3): at most 5 s on SQLite`,
     ];
     if (rounds > 1) notes.push(`${rounds} rounds, each into a new project (fuller tables each time); median shown`);
+    notes.push(
+      `time over the raw import per round: ${all.map((x) => (x.importSeconds / x.rawSeconds).toFixed(1)).join(', ')}`,
+    );
     let profileSummary: unknown = null;
     if (profile) {
       notes.push('profiled run (--cpu-prof): the figures above are lower than an unprofiled run');
@@ -221,7 +175,7 @@ async function run(opts: BenchOptions): Promise<Result> {
             mib(peakRssBytes),
           ],
           [
-            `raw insert (${opts.engine})`,
+            `raw import (${opts.engine})`,
             `${raw.rawSeconds.toFixed(2)} s`,
             rate(raw.rawSeconds),
             '1.0 x',
@@ -232,8 +186,8 @@ async function run(opts: BenchOptions): Promise<Result> {
       },
       summary:
         `import of ${num(count)} assets through POST /v2/project/{id}/cloud on ${opts.engine}: ` +
-        `${m.importSeconds.toFixed(2)} s (${rate(m.importSeconds)}) = ${ratio.toFixed(1)} x the raw insert ` +
-        `of the same rows (${raw.rawSeconds.toFixed(2)} s); server peak RSS ${mib(peakRssBytes)}`,
+        `${m.importSeconds.toFixed(2)} s (${rate(m.importSeconds)}) = ${ratio.toFixed(1)} x the raw import ` +
+        `of the same request (${raw.rawSeconds.toFixed(2)} s); server peak RSS ${mib(peakRssBytes)}`,
       notes,
       data: {
         assets: count,
@@ -257,6 +211,6 @@ async function run(opts: BenchOptions): Promise<Result> {
 export default defineBenchmark({
   name: 'import-assets',
   description:
-    'POST /v2/project/{id}/cloud with 100,000 assets in one request (default workflow: each becomes a task in Label) vs the raw insert of the same rows with the driver; server peak RSS (--assets, --rounds)',
+    "POST /v2/project/{id}/cloud with 100,000 assets in one request (default workflow: each becomes a task in Label) vs a raw import of the same request with the driver, alternated; built server's peak RSS (--assets, --rounds, default 3)",
   run,
 });

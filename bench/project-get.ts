@@ -6,7 +6,7 @@
  * project, member and batch queries, JSON parse and serialize).
  *
  * Both servers run at once on the server core, each idle while the other is measured; with
- * `--rounds N` (default 1) they are measured alternately N times and the median round is kept,
+ * `--rounds N` (default 3) they are measured alternately N times and the median round is kept,
  * which tames a machine that other work makes noisy.
  */
 import fs from 'node:fs';
@@ -21,6 +21,7 @@ import { type LoadFigures, runLoad } from './lib/load.js';
 import { tableReads } from './lib/postgres.js';
 import { cpuProfFlags, profileDir, profileReport, type ProfileSummary } from './lib/profile.js';
 import { RESULTS_DIR } from './lib/results.js';
+import { medianBy, roundsOption, spreadOf } from './lib/rounds.js';
 import { freePort, type ServerProcess, startServerProcess } from './lib/server-process.js';
 import { type BenchOptions, defineBenchmark, type Result } from './lib/types.js';
 
@@ -33,6 +34,8 @@ interface Measured {
   load: LoadFigures;
   /** req/s of every round, in order. */
   rounds: number[];
+  /** Median over the rounds of the server's CPU time per request, µs. */
+  cpuUs: number | undefined;
   peakRssBytes: number;
 }
 
@@ -64,9 +67,21 @@ async function startBare(document: string, dir: string, profile: string | undefi
   });
 }
 
-function median(runs: LoadFigures[]): LoadFigures {
-  const sorted = [...runs].sort((a, b) => a.reqPerSec - b.reqPerSec);
-  return sorted[Math.floor((sorted.length - 1) / 2)] as LoadFigures;
+const median = (runs: LoadFigures[]): LoadFigures => medianBy(runs, (l) => l.reqPerSec);
+
+/** The median over the rounds of the server's CPU per request. */
+function medianCpu(runs: LoadFigures[]): number | undefined {
+  const list = runs.map((l) => l.cpuUsPerRequest).filter((x): x is number => x !== undefined);
+  return list.length ? medianBy(list, (x) => x) : undefined;
+}
+
+function cpuPerRequest(m: Measured): string {
+  return m.cpuUs === undefined ? '?' : `${Math.round(m.cpuUs)} µs`;
+}
+
+/** Annotary's req/s over the baseline's, round by round. */
+function ratiosOf(runs: { annotary: LoadFigures[]; bare: LoadFigures[] }): string[] {
+  return runs.annotary.map((l, i) => (l.reqPerSec / (runs.bare[i]?.reqPerSec ?? Number.NaN)).toFixed(2));
 }
 
 /** Table reads per request over the server's whole life (PostgreSQL counts them per table). */
@@ -84,11 +99,12 @@ async function readsPerRequest(server: AnnotaryServer, served: number): Promise<
 
 function row(label: string, m: Measured, bytes: number): (string | number)[] {
   const l = m.load.latency;
-  const spread = m.rounds.length > 1 ? `${num(Math.min(...m.rounds))}-${num(Math.max(...m.rounds))}` : '-';
+  const spread = spreadOf(m.rounds, num);
   return [
     label,
     Math.round(m.load.reqPerSec),
     spread,
+    cpuPerRequest(m),
     wholeMs(l.p50),
     wholeMs(l.p90),
     wholeMs(l.p99),
@@ -99,8 +115,7 @@ function row(label: string, m: Measured, bytes: number): (string | number)[] {
 }
 
 async function run(opts: BenchOptions): Promise<Result> {
-  const rounds = Number(opts.extra.rounds ?? 1);
-  if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a whole number >= 1`);
+  const rounds = roundsOption(opts.extra);
   const profiles = opts.profile
     ? {
         annotary: profileDir(RESULTS_DIR, `project-get-${opts.engine}-annotary`),
@@ -142,11 +157,13 @@ async function run(opts: BenchOptions): Promise<Result> {
     const a: Measured = {
       load: median(runs.annotary),
       rounds: runs.annotary.map((l) => Math.round(l.reqPerSec)),
+      cpuUs: medianCpu(runs.annotary),
       peakRssBytes: annotaryStopped.peakRssBytes,
     };
     const b: Measured = {
       load: median(runs.bare),
       rounds: runs.bare.map((l) => Math.round(l.reqPerSec)),
+      cpuUs: medianCpu(runs.bare),
       peakRssBytes: bareStopped.peakRssBytes,
     };
     const bytes = Buffer.byteLength(document);
@@ -154,6 +171,13 @@ async function run(opts: BenchOptions): Promise<Result> {
 
     const notes: string[] = [];
     if (rounds > 1) notes.push(`${rounds} alternating rounds; the table shows each server's median round`);
+    notes.push(`ratio per round: ${ratiosOf(runs).join(', ')}`);
+    if (a.cpuUs !== undefined && b.cpuUs !== undefined) {
+      notes.push(
+        `CPU ratio (bare CPU per request / Annotary's, medians of the rounds): ${(b.cpuUs / a.cpuUs).toFixed(2)} ` +
+          `(${Math.round(a.cpuUs)} µs against ${Math.round(b.cpuUs)} µs): what the ratio would be with the server core to itself`,
+      );
+    }
     const others = (list: LoadFigures[]) => list.map((l) => describeOtherCpu(l.otherCpu)).join('; ');
     notes.push(`CPU used by other processes in each round, in cores (PostgreSQL counts as other):`);
     notes.push(`  Annotary: ${others(runs.annotary)}`, `  bare:     ${others(runs.bare)}`);
@@ -176,7 +200,7 @@ async function run(opts: BenchOptions): Promise<Result> {
     }
     return {
       table: {
-        columns: ['server', 'req/s', 'rounds', 'p50', 'p90', 'p99', 'mean', 'body bytes', 'peak RSS'],
+        columns: ['server', 'req/s', 'rounds', 'CPU/req', 'p50', 'p90', 'p99', 'mean', 'body bytes', 'peak RSS'],
         rows: [row(`Annotary (${opts.engine})`, a, bytes), row('bare Fastify', b, bytes)],
       },
       summary:
@@ -206,6 +230,6 @@ async function run(opts: BenchOptions): Promise<Result> {
 export default defineBenchmark({
   name: 'project-get',
   description:
-    'GET /v2/project/{id} (10 tools, 5 classifications, 5 stages) on an Annotary process vs a bare Fastify process serving the same document; autocannon, 10 connections, pipelining 1 (--rounds N alternates N times)',
+    'GET /v2/project/{id} (10 tools, 5 classifications, 5 stages) on an Annotary process vs a bare Fastify process serving the same document; autocannon, 10 connections, pipelining 1 (--rounds N alternates N times, default 3)',
   run,
 });

@@ -10,7 +10,7 @@
  * through POST /annotate/{id}?nextStage=true (it then waits in Review). The other tasks are
  * seeded straight into the store (bench/lib/labelled-project.ts) so the tables have a realistic
  * size. As in project-get, both servers run at once on the server core and are measured
- * alternately `--rounds N` times (default 1); the median round is kept.
+ * alternately `--rounds N` times (default 3); the median round is kept.
  *
  *   npm run bench -- task-get [--engine sqlite|postgres|both] [--tasks 100000] [--rounds 3]
  */
@@ -24,6 +24,7 @@ import { labelledProject, taskCounts } from './lib/labelled-project.js';
 import { type LoadFigures, runLoad } from './lib/load.js';
 import { cpuProfFlags, profileDir, profileReport, type ProfileSummary } from './lib/profile.js';
 import { RESULTS_DIR } from './lib/results.js';
+import { medianBy, roundsOption, spreadOf } from './lib/rounds.js';
 import { freePort, type ServerProcess, startServerProcess } from './lib/server-process.js';
 import { type BenchOptions, defineBenchmark, type Result } from './lib/types.js';
 
@@ -85,19 +86,33 @@ async function labelledTask(server: AnnotaryServer, projectId: string): Promise<
 interface Measured {
   load: LoadFigures;
   rounds: number[];
+  /** Median over the rounds of the server's CPU time per request, µs. */
+  cpuUs: number | undefined;
   peakRssBytes: number;
 }
 
-function median(runs: LoadFigures[]): LoadFigures {
-  const sorted = [...runs].sort((a, b) => a.reqPerSec - b.reqPerSec);
-  return sorted[Math.floor((sorted.length - 1) / 2)] as LoadFigures;
+const median = (runs: LoadFigures[]): LoadFigures => medianBy(runs, (l) => l.reqPerSec);
+
+/** The median over the rounds of the server's CPU per request. */
+function medianCpu(runs: LoadFigures[]): number | undefined {
+  const list = runs.map((l) => l.cpuUsPerRequest).filter((x): x is number => x !== undefined);
+  return list.length ? medianBy(list, (x) => x) : undefined;
+}
+
+function cpuPerRequest(m: Measured): string {
+  return m.cpuUs === undefined ? '?' : `${Math.round(m.cpuUs)} µs`;
+}
+
+/** Annotary's req/s over the baseline's, round by round. */
+function ratiosOf(runs: { annotary: LoadFigures[]; bare: LoadFigures[] }): string[] {
+  return runs.annotary.map((l, i) => (l.reqPerSec / (runs.bare[i]?.reqPerSec ?? Number.NaN)).toFixed(2));
 }
 
 function row(label: string, m: Measured, bytes: number): (string | number)[] {
   const l = m.load.latency;
-  const spread = m.rounds.length > 1 ? `${num(Math.min(...m.rounds))}-${num(Math.max(...m.rounds))}` : '-';
+  const spread = spreadOf(m.rounds, num);
   const cells = [wholeMs(l.p50), wholeMs(l.p90), wholeMs(l.p99), ms(l.mean), num(bytes), mib(m.peakRssBytes)];
-  return [label, Math.round(m.load.reqPerSec), spread, ...cells];
+  return [label, Math.round(m.load.reqPerSec), spread, cpuPerRequest(m), ...cells];
 }
 
 async function startBare(document: string, dir: string, profile: string | undefined): Promise<ServerProcess> {
@@ -117,8 +132,7 @@ async function startBare(document: string, dir: string, profile: string | undefi
 
 async function run(opts: BenchOptions): Promise<Result> {
   const [background = 100_000] = taskCounts(opts.extra.tasks, [100_000]);
-  const rounds = Number(opts.extra.rounds ?? 1);
-  if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds must be a whole number >= 1');
+  const rounds = roundsOption(opts.extra);
   const profiles = opts.profile
     ? {
         annotary: profileDir(RESULTS_DIR, `task-get-${opts.engine}-annotary`),
@@ -165,11 +179,13 @@ async function run(opts: BenchOptions): Promise<Result> {
     const a: Measured = {
       load: median(runs.annotary),
       rounds: runs.annotary.map((l) => Math.round(l.reqPerSec)),
+      cpuUs: medianCpu(runs.annotary),
       peakRssBytes: annotaryStopped.peakRssBytes,
     };
     const b: Measured = {
       load: median(runs.bare),
       rounds: runs.bare.map((l) => Math.round(l.reqPerSec)),
+      cpuUs: medianCpu(runs.bare),
       peakRssBytes: bareStopped.peakRssBytes,
     };
     const bytes = Buffer.byteLength(document);
@@ -182,6 +198,13 @@ async function run(opts: BenchOptions): Promise<Result> {
       `  bare:     ${others(runs.bare)}`,
     ];
     if (rounds > 1) notes.unshift(`${rounds} alternating rounds; the table shows each server's median round`);
+    notes.push(`ratio per round: ${ratiosOf(runs).join(', ')}`);
+    if (a.cpuUs !== undefined && b.cpuUs !== undefined) {
+      notes.push(
+        `CPU ratio (bare CPU per request / Annotary's, medians of the rounds): ${(b.cpuUs / a.cpuUs).toFixed(2)} ` +
+          `(${Math.round(a.cpuUs)} µs against ${Math.round(b.cpuUs)} µs): what the ratio would be with the server core to itself`,
+      );
+    }
     const profileSummaries: Record<string, ProfileSummary | undefined> = {};
     if (profiles) {
       notes.push('profiled run (--cpu-prof): the figures above are lower than an unprofiled run');
@@ -197,7 +220,7 @@ async function run(opts: BenchOptions): Promise<Result> {
     }
     return {
       table: {
-        columns: ['server', 'req/s', 'rounds', 'p50', 'p90', 'p99', 'mean', 'body bytes', 'peak RSS'],
+        columns: ['server', 'req/s', 'rounds', 'CPU/req', 'p50', 'p90', 'p99', 'mean', 'body bytes', 'peak RSS'],
         rows: [row(`Annotary (${opts.engine})`, a, bytes), row('bare Fastify', b, bytes)],
       },
       summary:
@@ -228,6 +251,6 @@ async function run(opts: BenchOptions): Promise<Result> {
 export default defineBenchmark({
   name: 'task-get',
   description:
-    'GET /v2/task/{id} (20 boxes, 5 classifications; 100,000 tasks in the project) on an Annotary process vs a bare Fastify process serving the same document; autocannon, 10 connections (--rounds N alternates N times, --tasks)',
+    'GET /v2/task/{id} (20 boxes, 5 classifications; 100,000 tasks in the project) on an Annotary process vs a bare Fastify process serving the same document; autocannon, 10 connections (--rounds N alternates N times, default 3, --tasks)',
   run,
 });

@@ -1,10 +1,11 @@
 /**
  * Tasks per second through Start -> Webhook (secret) -> Complete on a real Annotary server
  * process: each task's delivery is built, signed, POSTed to a local receiver, answered 200, and
- * the task moved on to Complete. Next to it, in the same run, the raw rate of plain undici
- * POSTs of the same bytes with the same headers (the same signature, which the receiver checks
- * every time) to the same receiver from a Node process on the same core, with as many requests
- * in flight as the server's job worker runs deliveries.
+ * the task moved on to Complete. Next to it, alternated with it over `--rounds N` (default 3),
+ * the raw rate of plain undici POSTs to the same receiver from a Node process on the same core,
+ * with as many requests in flight as the server's sender keeps connections to one receiver:
+ * each raw POST builds its own body (the sample delivery with its own task and delivery id) and
+ * signs it, and the receiver checks every signature of both senders.
  *
  * The window: from the moment the import that put the tasks in the Webhook stage has answered
  * (its transaction, deliveries included, has committed) to the moment the last task reached
@@ -12,27 +13,26 @@
  * until the worker claims the first delivery, and everything after, is inside. The steady
  * rate (from the receiver's first request, as figures before 2026-11-22 were) is printed too.
  *
- *   npm run bench -- webhook-throughput [--engine both] [--tasks 10000]
+ *   npm run bench -- webhook-throughput [--engine both] [--tasks 10000] [--rounds 3]
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import { openStore, type Store } from '../src/store/db.js';
 import { WEBHOOK_CONNECTIONS_PER_ORIGIN, WORKER_CONCURRENCY } from '../src/job-handlers.js';
 import { type AnnotaryServer, REPO_ROOT, startAnnotary } from './lib/annotary.js';
 import { LOAD_CORE, SERVER_CORE, pinnedCommand } from './lib/cpu.js';
 import { num } from './lib/format.js';
-import { describeOtherCpu, watchOtherCpu } from './lib/interference.js';
-import { cpuProfFlags, monotonicNowUs, profileDir, profileReport } from './lib/profile.js';
+import { describeOtherCpu, type OtherCpu, watchOtherCpu } from './lib/interference.js';
+import { cpuProfFlags, monotonicNowUs, profileDir, profileReport, type TimeWindow } from './lib/profile.js';
+import { medianBy, roundsOption, spreadOf } from './lib/rounds.js';
 import { RESULTS_DIR } from './lib/results.js';
 import { freePort, startServerProcess } from './lib/server-process.js';
 import { type BenchOptions, defineBenchmark, type Result } from './lib/types.js';
 
-const SECRET = 'bench-webhook-secret';
-const run$ = promisify(execFile);
+export const SECRET = 'bench-webhook-secret';
 
 interface ReceiverStats {
   requests: number;
@@ -42,7 +42,7 @@ interface ReceiverStats {
   lastAt: number;
 }
 
-function workflow(url: string) {
+export function workflow(url: string) {
   return [
     { id: 'Start', type: 'Start', next: ['Hook'] },
     {
@@ -56,7 +56,7 @@ function workflow(url: string) {
   ];
 }
 
-async function storeOf(server: AnnotaryServer): Promise<Store> {
+export async function storeOf(server: AnnotaryServer): Promise<Store> {
   if (server.schema) return openStore({ databaseUrl: server.schema.databaseUrl, poolSize: 1 });
   return openStore({ sqliteFile: path.join(server.dataDir, 'annotary.db') });
 }
@@ -75,7 +75,13 @@ async function completed(store: Store): Promise<{ n: number; lastAt: number }> {
  * Imports `count` tasks in requests of 10,000 and waits until `total` tasks are Complete.
  * Answers when the (last) import answered and when the last task reached Complete.
  */
-async function pushAndWait(server: AnnotaryServer, store: Store, projectId: string, count: number, total: number) {
+export async function pushAndWait(
+  server: AnnotaryServer,
+  store: Store,
+  projectId: string,
+  count: number,
+  total: number,
+) {
   let answeredAt = 0;
   let answeredUs = 0;
   for (let done = 0; done < count; done += 10_000) {
@@ -94,37 +100,117 @@ async function pushAndWait(server: AnnotaryServer, store: Store, projectId: stri
   }
 }
 
-async function receiverStats(url: string, reset = false): Promise<ReceiverStats> {
+export async function receiverStats(url: string, reset = false): Promise<ReceiverStats> {
   const res = await fetch(`${url}/${reset ? 'reset' : 'stats'}`);
   return (await res.json()) as ReceiverStats;
 }
 
-/** Plain POSTs of the sample (body and headers) from a Node process on the server's core. */
-async function rawRate(url: string, sample: string, concurrency: number, seconds: number, ours: number[]) {
+/**
+ * Plain POSTs from a Node process on the server's core: each one a body of its own built from the
+ * sample and signed (bench/servers/raw-poster.ts). The poster is one of ours: its CPU is not
+ * "other"; the receiver checks every signature.
+ */
+async function rawRound(receiverUrl: string, sample: string, concurrency: number, seconds: number, ours: number[]) {
   const { command, args } = pinnedCommand(SERVER_CORE, process.execPath, [
     '--import',
     'tsx',
     'bench/servers/raw-poster.ts',
   ]);
-  const watch = watchOtherCpu(ours);
-  const { stdout } = await run$(command, args, {
+  await receiverStats(receiverUrl, true);
+  const child = execFile(command, args, {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
-      BENCH_URL: `${url}/hook`,
+      BENCH_URL: `${receiverUrl}/hook`,
       BENCH_BODY: sample,
       BENCH_HEADERS: `${sample}.headers.json`,
+      BENCH_SECRET: SECRET,
       BENCH_CONCURRENCY: String(concurrency),
       BENCH_SECONDS: String(seconds),
     },
   });
-  const r = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { requests: number; seconds: number };
-  // The poster is gone by now: its CPU shows as short-lived, which is ours too.
-  return { perSec: r.requests / r.seconds, otherCpu: watch.stop() };
+  // The poster has exited when the watch stops, so /proc no longer shows it: its CPU, which it
+  // reports itself, is taken off the short-lived share.
+  const startedAt = Date.now();
+  const watch = watchOtherCpu(ours);
+  let stdout = '';
+  child.stdout?.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+  let stderr = '';
+  child.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString('utf8')).slice(-4000)));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const watched = watch.stop();
+  const elapsed = (Date.now() - startedAt) / 1000;
+  if (code !== 0) throw new Error(`the raw poster exited ${code}: ${stderr}`);
+  const r = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as {
+    requests: number;
+    seconds: number;
+    cpuSeconds: number;
+  };
+  const otherCpu = withoutShortLived(watched, r.cpuSeconds / elapsed);
+  const stats = await receiverStats(receiverUrl);
+  if (stats.badSignatures > 0 || stats.signed !== stats.requests) {
+    throw new Error(`raw POSTs: ${stats.signed} of ${stats.requests} signed, ${stats.badSignatures} bad signatures`);
+  }
+  return { perSec: r.requests / r.seconds, requests: r.requests, otherCpu };
+}
+
+/** `o` with `cores` taken off its short-lived share (a process of ours that has exited). */
+function withoutShortLived(o: OtherCpu | undefined, cores: number): OtherCpu | undefined {
+  if (!o) return o;
+  const round2 = (n: number) => Math.max(0, Math.round(n * 100) / 100);
+  const top = o.top
+    .map((t) => (t.name === '(short-lived)' ? { ...t, cores: round2(t.cores - cores) } : t))
+    .filter((t) => t.cores >= 0.05);
+  return { cores: round2(o.cores - cores), top };
+}
+
+export interface TaskRound {
+  perSec: number;
+  steadyPerSec: number;
+  seconds: number;
+  steadySeconds: number;
+  firstDeliveryAfterMs: number;
+  requests: number;
+  otherCpu: OtherCpu | undefined;
+  window: TimeWindow;
+}
+
+/** One Annotary round: `tasks` more tasks through the Webhook stage, timed from the import's answer. */
+export async function taskRound(
+  server: AnnotaryServer,
+  store: Store,
+  receiverUrl: string,
+  projectId: string,
+  tasks: number,
+  total: number,
+  ours: number[],
+): Promise<TaskRound> {
+  await receiverStats(receiverUrl, true);
+  const watch = watchOtherCpu(ours);
+  const pushed = await pushAndWait(server, store, projectId, tasks, total);
+  const otherCpu = watch.stop();
+  const stats = await receiverStats(receiverUrl);
+  // The profile's window is the measured one: from the import's answer on.
+  const window = { fromUs: pushed.answeredUs, toUs: monotonicNowUs() };
+  if (stats.badSignatures > 0) throw new Error(`${stats.badSignatures} deliveries had a bad signature`);
+  if (stats.requests < tasks) throw new Error(`the receiver saw ${stats.requests} of ${tasks} deliveries`);
+  const seconds = (pushed.lastCompleteAt - pushed.answeredAt) / 1000;
+  const steadySeconds = (pushed.lastCompleteAt - stats.firstAt) / 1000;
+  return {
+    perSec: tasks / seconds,
+    steadyPerSec: tasks / steadySeconds,
+    seconds,
+    steadySeconds,
+    firstDeliveryAfterMs: stats.firstAt - pushed.answeredAt,
+    requests: stats.requests,
+    otherCpu,
+    window,
+  };
 }
 
 async function run(opts: BenchOptions): Promise<Result> {
   const tasks = Number(opts.extra.tasks ?? 10_000);
+  const rounds = roundsOption(opts.extra);
   // The raw poster keeps as many requests in flight as Annotary's sender keeps connections to
   // one receiver; the worker runs more jobs than that, the others being in the store's hands.
   const concurrency = Number(opts.extra.concurrency ?? WEBHOOK_CONNECTIONS_PER_ORIGIN);
@@ -157,73 +243,109 @@ async function run(opts: BenchOptions): Promise<Result> {
     // Warm-up: JIT, connection pools, the kept-alive connections to the receiver.
     const warm = Math.min(1_000, Math.ceil(tasks / 10));
     await pushAndWait(server, store, projectId, warm, warm);
-    await receiverStats(receiver.url, true);
-    const watch = watchOtherCpu([server.process.pid, receiver.pid, process.pid]);
-    const pushed = await pushAndWait(server, store, projectId, tasks, warm + tasks);
-    const { answeredAt, lastCompleteAt } = pushed;
-    const otherCpu = watch.stop();
-    const stats = await receiverStats(receiver.url);
-    // The profile's window is the measured one: from the import's answer on.
-    const window = { fromUs: pushed.answeredUs, toUs: monotonicNowUs() };
-    if (stats.badSignatures > 0) throw new Error(`${stats.badSignatures} deliveries had a bad signature`);
-    if (stats.requests < tasks) throw new Error(`the receiver saw ${stats.requests} of ${tasks} deliveries`);
-    const seconds = (lastCompleteAt - answeredAt) / 1000;
-    const annotary = tasks / seconds;
-    const steadySeconds = (lastCompleteAt - stats.firstAt) / 1000;
-    const steady = tasks / steadySeconds;
-    const raw = await rawRate(receiver.url, sample, concurrency, opts.durationSec, [receiver.pid, process.pid]);
-    const ratio = annotary / raw.perSec;
+    const ours = [server.process.pid, receiver.pid, process.pid];
+    const annotary: TaskRound[] = [];
+    const raw: Awaited<ReturnType<typeof rawRound>>[] = [];
+    for (let r = 0; r < rounds; r++) {
+      annotary.push(await taskRound(server, store, receiver.url, projectId, tasks, warm + (r + 1) * tasks, ours));
+      raw.push(await rawRound(receiver.url, sample, concurrency, opts.durationSec, [receiver.pid, process.pid]));
+      process.stdout.write(
+        `  round ${r + 1}: ${num(annotary[r]?.perSec ?? 0)} tasks/s, ${num(raw[r]?.perSec ?? 0)} raw POSTs/s\n`,
+      );
+    }
+    const a = medianBy(annotary, (x) => x.perSec);
+    const steady = medianBy(annotary, (x) => x.steadyPerSec);
+    const b = medianBy(raw, (x) => x.perSec);
+    const ratio = a.perSec / b.perSec;
+    const ratios = annotary.map((x, i) => x.perSec / (raw[i]?.perSec ?? Number.NaN));
     const bytes = fs.statSync(sample).size;
+    const others = (list: { otherCpu: OtherCpu | undefined }[]) =>
+      list.map((x) => describeOtherCpu(x.otherCpu)).join('; ');
     const notes = [
-      `${tasks} tasks after ${warm} warm-up tasks; each delivery ${bytes} bytes, signed, checked by the receiver; ` +
+      `${rounds} alternating rounds of ${num(tasks)} tasks and ${opts.durationSec} s of raw POSTs, after ${warm} warm-up tasks; ` +
+        `the table shows each side's median round and the range of its rounds`,
+      `ratio per round: ${ratios.map((x) => x.toFixed(2)).join(', ')}`,
+      `each delivery ${bytes} bytes, signed, checked by the receiver; each raw POST its own body and signature; ` +
         `Annotary's worker runs up to ${WORKER_CONCURRENCY} jobs, with at most ${WEBHOOK_CONNECTIONS_PER_ORIGIN} requests to one receiver`,
       `window: import answered -> last task Complete; the first delivery reached the receiver ` +
-        `${Math.round(stats.firstAt - answeredAt)} ms after the import answered`,
-      `other CPU (cores): during the tasks ${describeOtherCpu(otherCpu)}; during the raw POSTs ${describeOtherCpu(raw.otherCpu)}`,
+        `${annotary.map((x) => Math.round(x.firstDeliveryAfterMs)).join(', ')} ms after the import answered`,
+      'other CPU (cores) in each round:',
+      `  during the tasks:     ${others(annotary)}`,
+      `  during the raw POSTs: ${others(raw)}`,
     ];
     if (opts.engine === 'postgres')
       notes.push('on PostgreSQL the database backends are part of the work: they count as other CPU');
     if (profile) {
       await server.process.stop();
       notes.push('profiled run (--cpu-prof): the figures above are lower than an unprofiled run');
-      notes.push(...profileReport('annotary', profile, REPO_ROOT, 20, [window]).lines);
+      notes.push(
+        ...profileReport(
+          'annotary',
+          profile,
+          REPO_ROOT,
+          20,
+          annotary.map((x) => x.window),
+        ).lines,
+      );
     }
+    const whole = (n: number) => num(Math.round(n));
     return {
       table: {
-        columns: ['sender', 'per second', 'requests in flight', 'body bytes', 'requests', 'seconds'],
+        columns: ['sender', 'per second', 'rounds', 'requests in flight', 'body bytes', 'seconds'],
         rows: [
           [
             `Annotary tasks (${opts.engine})`,
-            Math.round(annotary),
+            Math.round(a.perSec),
+            spreadOf(
+              annotary.map((x) => x.perSec),
+              whole,
+            ),
             concurrency,
             bytes,
-            stats.requests,
-            seconds.toFixed(2),
+            a.seconds.toFixed(2),
           ],
-          ['  steady (from first delivery)', Math.round(steady), concurrency, bytes, '-', steadySeconds.toFixed(2)],
-          ['plain undici POSTs, same headers', Math.round(raw.perSec), concurrency, bytes, '-', opts.durationSec],
+          [
+            '  steady (from first delivery)',
+            Math.round(steady.steadyPerSec),
+            spreadOf(
+              annotary.map((x) => x.steadyPerSec),
+              whole,
+            ),
+            concurrency,
+            bytes,
+            steady.steadySeconds.toFixed(2),
+          ],
+          [
+            'plain undici POSTs, each signed',
+            Math.round(b.perSec),
+            spreadOf(
+              raw.map((x) => x.perSec),
+              whole,
+            ),
+            concurrency,
+            bytes,
+            opts.durationSec,
+          ],
         ],
       },
       summary:
-        `Webhook stage on ${opts.engine}: ${num(annotary)} tasks/s through Start -> Webhook (secret) -> Complete ` +
-        `= ${ratio.toFixed(2)} x plain undici POSTs to the same receiver (${num(raw.perSec)} req/s); ` +
-        `steady ${num(steady)} tasks/s = ${(steady / raw.perSec).toFixed(2)} x`,
+        `Webhook stage on ${opts.engine}: ${num(a.perSec)} tasks/s through Start -> Webhook (secret) -> Complete ` +
+        `= ${ratio.toFixed(2)} x plain signed undici POSTs to the same receiver (${num(b.perSec)} req/s), ` +
+        `medians of ${rounds} alternated rounds (ratios ${ratios.map((x) => x.toFixed(2)).join(', ')})`,
       notes,
       data: {
         tasks,
         warm,
+        rounds,
         concurrency,
         workerConcurrency: WORKER_CONCURRENCY,
-        tasksPerSec: annotary,
-        steadyPerSec: steady,
-        rawPerSec: raw.perSec,
+        tasksPerSec: a.perSec,
+        steadyPerSec: steady.steadyPerSec,
+        rawPerSec: b.perSec,
         ratio,
-        seconds,
-        steadySeconds,
-        firstDeliveryAfterMs: stats.firstAt - answeredAt,
-        otherCpu,
-        rawOtherCpu: raw.otherCpu,
-        receiver: stats,
+        ratios,
+        annotaryRounds: annotary,
+        rawRounds: raw,
         bytes,
       },
     };
@@ -238,6 +360,6 @@ async function run(opts: BenchOptions): Promise<Result> {
 export default defineBenchmark({
   name: 'webhook-throughput',
   description:
-    'tasks/s through Start -> Webhook (secret) -> Complete against a local receiver vs plain undici POSTs of the same bytes and headers to it (--tasks N, default 10000)',
+    'tasks/s through Start -> Webhook (secret) -> Complete against a local receiver vs plain undici POSTs, each with its own body and signature, alternated over rounds (--tasks N, default 10000; --rounds N, default 3)',
   run,
 });

@@ -10,6 +10,8 @@ import type { Config } from './config.js';
 import { openStore, type Store } from './store/db.js';
 import { migrateToLatest } from './store/migrate.js';
 import { sealPlainWebhookCredentials } from './services/webhooks/webhook-credentials-store.js';
+import { RedisChangeBus } from './adapters/change-bus/redis.js';
+import { createPrincipalCache, PRINCIPALS_CHANNEL, type PrincipalCache } from './services/identity/principal-cache.js';
 
 /** Everything a request or a job needs, built once per process: the composition root. */
 export interface AppContext {
@@ -18,6 +20,8 @@ export interface AppContext {
   clock: Clock;
   log: Logger;
   rateLimits: RateLimitStore;
+  /** Resolved API keys for a few seconds, dropped on every replica when keys, users or plans change. */
+  principals: PrincipalCache;
   /** 32-byte server key: secrets at rest, signed URLs. */
   secretKey: Buffer;
   close(): Promise<void>;
@@ -77,7 +81,16 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   if (config.databaseUrl && !config.secretKey) {
     log.warn('ANNOTARY_SECRET_KEY is not set: every replica must share the same key, set it explicitly');
   }
+  const principals = createPrincipalCache(theStore.db, {
+    bus: config.redisUrl ? new RedisChangeBus(config.redisUrl, PRINCIPALS_CHANNEL) : undefined,
+    onError: (err) =>
+      log.warn(
+        { err: String(err) },
+        'API-key cache: Redis message failed; other replicas apply the change within seconds',
+      ),
+  });
   return {
+    principals,
     secretKey: secret.key,
     config,
     store: theStore,
@@ -86,6 +99,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     rateLimits,
     async close() {
       await rateLimits.close();
+      await principals.close();
       if (ownsStore) await theStore.close();
     },
   };

@@ -48,6 +48,12 @@ function processTable(): Map<number, { name: string; ticks: number }> {
   return table;
 }
 
+/** CPU seconds (user + system, all threads) the processes have used so far; missing ones count 0. */
+export function cpuSecondsOf(pids: readonly number[]): number {
+  const table = processTable();
+  return pids.reduce((sum, pid) => sum + (table.get(pid)?.ticks ?? 0), 0) / TICKS_PER_SECOND;
+}
+
 export interface OtherCpu {
   /** Cores' worth of CPU used by processes other than the watched ones. */
   cores: number;

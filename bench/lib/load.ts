@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { type OtherCpu, watchOtherCpu } from './interference.js';
+import { cpuSecondsOf, type OtherCpu, watchOtherCpu } from './interference.js';
 import { monotonicNowUs, type TimeWindow } from './profile.js';
 
 /**
@@ -49,6 +49,12 @@ export interface LoadFigures {
    * biggest users (a database server counts as other). Undefined without /proc.
    */
   otherCpu: OtherCpu | undefined;
+  /**
+   * CPU time the processes under test (`pids`) spent per request of the measured run, in µs
+   * (10 ms clock ticks over the whole run). Far steadier than req/s on a busy machine: another
+   * process slows the server down, but takes little from what each request costs it.
+   */
+  cpuUsPerRequest: number | undefined;
 }
 
 export async function runLoad(opts: LoadOptions): Promise<LoadFigures> {
@@ -64,7 +70,9 @@ export async function runLoad(opts: LoadOptions): Promise<LoadFigures> {
   const warm = warmup > 0 ? await autocannon({ ...base, duration: warmup }) : undefined;
   const fromUs = monotonicNowUs();
   const watch = watchOtherCpu([process.pid, ...(opts.pids ?? [])]);
+  const cpuBefore = cpuSecondsOf(opts.pids ?? []);
   const r = await autocannon({ ...base, duration: opts.durationSec });
+  const cpuSeconds = cpuSecondsOf(opts.pids ?? []) - cpuBefore;
   const otherCpu = watch.stop();
   const window = { fromUs, toUs: monotonicNowUs() };
   const bad = r.non2xx + r.errors + r.timeouts;
@@ -93,5 +101,6 @@ export async function runLoad(opts: LoadOptions): Promise<LoadFigures> {
     pipelining: r.pipelining,
     window,
     otherCpu,
+    cpuUsPerRequest: opts.pids?.length && r.latency.totalCount ? (cpuSeconds * 1e6) / r.latency.totalCount : undefined,
   };
 }

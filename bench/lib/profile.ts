@@ -54,9 +54,29 @@ export interface ProfileSummary {
   ownInclusive: TimeShare[];
 }
 
+/** The owner under which the database's own execution is filed. */
+export const SQLITE_NATIVE = 'SQLite (native: preparing and running statements)';
+
+/**
+ * better-sqlite3 runs SQLite synchronously inside C++ callbacks, and V8 gives those no frame of
+ * their own: their time is the self time of the JavaScript function that called them. Those
+ * callers are better-sqlite3's own wrappers (prepare, pragma, transaction) and the two methods of
+ * Kysely's SQLite driver that call `stmt.all/run/iterate`, whose own JavaScript is a few lines.
+ * Their self time is the database's work, not the library's: it is filed under SQLITE_NATIVE.
+ * (PostgreSQL's work happens in its own processes: runLoad reports it as other CPU.)
+ */
+function isSqliteNativeCaller(url: string, functionName: string): boolean {
+  if (url.includes('/node_modules/better-sqlite3/')) return true;
+  return (
+    /\/node_modules\/kysely\/dist\/[^/]+\/dialect\/sqlite\/sqlite-driver\.js$/.test(url) &&
+    (functionName === 'executeQuery' || functionName === 'streamQuery')
+  );
+}
+
 /** "fastify", "kysely", "src/services/projects/project.service.ts", "node internals", "(garbage collector)"... */
 export function ownerOf(url: string, functionName: string, root: string): string {
   if (!url) return functionName.startsWith('(') ? functionName : '(native)';
+  if (isSqliteNativeCaller(url, functionName)) return SQLITE_NATIVE;
   if (url.startsWith('node:')) return 'node internals';
   const nm = url.lastIndexOf('/node_modules/');
   if (nm >= 0) {
@@ -72,6 +92,7 @@ function frameName(frame: ProfileNode['callFrame'], root: string): string {
   const name = frame.functionName || '(anonymous)';
   if (!frame.url) return name;
   if (frame.url.startsWith('node:')) return `${name} ${frame.url}:${frame.lineNumber + 1}`;
+  if (isSqliteNativeCaller(frame.url, name)) return `SQLite via ${name} ${path.basename(frame.url)}`;
   const nm = frame.url.lastIndexOf('/node_modules/');
   if (nm >= 0) return `${name} ${frame.url.slice(nm + '/node_modules/'.length)}:${frame.lineNumber + 1}`;
   return `${name} ${ownerOf(frame.url, name, root)}`;

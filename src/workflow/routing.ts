@@ -94,7 +94,7 @@ export interface RoutingRun {
   env: RoutingEnv;
   /** Routes a task into a stage. */
   route(task: TaskState, to: string): Promise<void>;
-  /** Declares what is known of a new task (its batches). */
+  /** Declares what is known of a new task (its batches), until the next flushEffects. */
   know(taskId: string, facts: KnownFacts): void;
   /** Writes the effects: history entries, jobs, consensus copies and changed tasks. */
   flushEffects(): Promise<void>;
@@ -127,6 +127,8 @@ export function startRouting(trx: Executor, ctx: AppContext, project: ProjectInf
       for (const row of updatedTasks) await saveTask(trx, row);
       await insertJobs(trx, jobs, ctx.clock);
       env.effects = emptyEffects();
+      // What was known of the tasks routed so far served them; an import routes in chunks.
+      known.clear();
     },
   };
 }

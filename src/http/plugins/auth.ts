@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError, forbidden } from '../../errors.js';
 import type { Principal } from '../../services/identity/access.js';
-import { authenticate } from '../../services/identity/identity.service.js';
+import { authenticateCached } from '../../services/identity/identity.service.js';
 import { authFailureLimiter } from './rate-limit.js';
 import { authenticateSession, CSRF_HEADER, SESSION_COOKIE } from '../../services/identity/session.service.js';
 
@@ -43,7 +43,7 @@ export function identifyHook(ctx: AppContext) {
     req.principal = undefined;
     if (key) {
       await failures.check(req);
-      req.principal = await authenticate(ctx.store.db, key.trim());
+      req.principal = await authenticateCached(ctx.store.db, ctx.principals, key.trim());
       if (!req.principal) await failures.failed(req);
       return;
     }

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { conflict, invalid, invalidField, type FieldError } from '../../errors.js';
+import { type AppError, conflict, invalid, invalidField, type FieldError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Executor } from '../../store/db.js';
 import { chunked, insertInChunks } from '../../store/chunks.js';
@@ -61,24 +61,25 @@ interface Prepared {
   answer?: TaskAnswer | undefined;
 }
 
+/**
+ * Checks `input` (the assets from index `offset` of the request on) and builds their rows;
+ * errors go to `errors` (at most 50 in all: past that, nothing more is checked).
+ */
 function prepare(
   input: AssetInput[],
-  common: string[],
+  offset: number,
+  commonBatches: { id: string; name: string }[],
   resolve: (ref: string) => { id: string; name: string } | undefined,
   ctx: AppContext,
   p: Principal,
   project: ProjectInfo,
+  errors: FieldError[],
 ): Prepared[] {
   const projectId = project.id;
-  const errors: FieldError[] = [];
-  const commonBatches = common.map((ref, i) => {
-    const b = resolve(ref);
-    if (!b) errors.push({ field: `batches[${i}]`, message: `no batch "${ref}" in this project` });
-    return b;
-  });
   const now = new Date(ctx.clock.now()).toISOString();
   const out: Prepared[] = [];
-  for (const [i, a] of input.entries()) {
+  for (const [j, a] of input.entries()) {
+    const i = offset + j;
     if (errors.length >= 50) break;
     if (a.data.length > MAX_URL_LENGTH || !isHttpUrl(a.data)) {
       errors.push({ field: `assets[${i}].data`, message: 'must be an http(s) URL' });
@@ -89,10 +90,10 @@ function prepare(
       errors.push({ field: `assets[${i}].externalId`, message: `must be 1 to ${MAX_EXTERNAL_ID_LENGTH} characters` });
     }
     const batches = new Map<string, { id: string; name: string }>();
-    for (const b of commonBatches) if (b) batches.set(b.id, b);
-    for (const [j, ref] of (a.batches ?? []).entries()) {
+    for (const b of commonBatches) batches.set(b.id, b);
+    for (const [k, ref] of (a.batches ?? []).entries()) {
       const b = resolve(ref);
-      if (!b) errors.push({ field: `assets[${i}].batches[${j}]`, message: `no batch "${ref}" in this project` });
+      if (!b) errors.push({ field: `assets[${i}].batches[${k}]`, message: `no batch "${ref}" in this project` });
       else batches.set(b.id, b);
     }
     let answer: TaskAnswer | undefined;
@@ -127,22 +128,44 @@ function prepare(
       answer,
     });
   }
-  if (errors.length) throw invalid(errors);
   return out;
 }
 
-/** Refuses external ids already used in the project or twice in the request. */
-async function assertNewExternalIds(db: Executor, projectId: string, prepared: Prepared[]): Promise<void> {
-  const seen = new Map<string, number>();
-  for (const [i, { asset }] of prepared.entries()) {
+/** The request-wide batches (`batches`), resolved once; unknown ones are errors. */
+function resolveCommonBatches(
+  common: string[],
+  resolve: (ref: string) => { id: string; name: string } | undefined,
+  errors: FieldError[],
+): { id: string; name: string }[] {
+  return common.flatMap((ref, i) => {
+    const b = resolve(ref);
+    if (!b) errors.push({ field: `batches[${i}]`, message: `no batch "${ref}" in this project` });
+    return b ? [b] : [];
+  });
+}
+
+/** The first external id of `prepared` (from index `offset`) already seen earlier in the request. */
+function duplicateInRequest(prepared: Prepared[], offset: number, seen: Set<string>): AppError | undefined {
+  for (const [j, { asset }] of prepared.entries()) {
     if (seen.has(asset.external_id)) {
-      throw conflict(`externalId "${asset.external_id}" appears twice in the request`, [
-        { field: `assets[${i}].externalId`, message: 'is a duplicate' },
+      return conflict(`externalId "${asset.external_id}" appears twice in the request`, [
+        { field: `assets[${offset + j}].externalId`, message: 'is a duplicate' },
       ]);
     }
-    seen.set(asset.external_id, i);
+    seen.add(asset.external_id);
   }
-  for (const ids of chunked([...seen.keys()])) {
+  return undefined;
+}
+
+/** An external id of `prepared` (from index `offset`) already used in the project. */
+async function existingExternalId(
+  db: Executor,
+  projectId: string,
+  prepared: Prepared[],
+  offset: number,
+): Promise<AppError | undefined> {
+  const index = new Map(prepared.map((x, j) => [x.asset.external_id, offset + j]));
+  for (const ids of chunked([...index.keys()])) {
     const clash = await db
       .selectFrom('assets')
       .select('external_id')
@@ -151,17 +174,28 @@ async function assertNewExternalIds(db: Executor, projectId: string, prepared: P
       .where('external_id', 'in', ids)
       .executeTakeFirst();
     if (clash) {
-      const i = seen.get(clash.external_id) ?? 0;
-      throw conflict(`an asset with externalId "${clash.external_id}" already exists in the project`, [
+      const i = index.get(clash.external_id) ?? 0;
+      return conflict(`an asset with externalId "${clash.external_id}" already exists in the project`, [
         { field: `assets[${i}].externalId`, message: 'already exists' },
       ]);
     }
   }
+  return undefined;
 }
+
+/** Assets checked, built and written at a time: what an import holds in rows at once. */
+const IMPORT_CHUNK = 2_000;
 
 /**
  * POST /project/{id}/cloud: all assets and their tasks in one transaction, or nothing. Each
  * new task passes through Start and is routed to where it rests.
+ *
+ * The assets are checked, turned into rows and written `IMPORT_CHUNK` at a time inside the one
+ * transaction, so an import of 100,000 assets holds a chunk of rows, not all of them. The
+ * answers to a bad request are those of checking everything first: once something is wrong,
+ * the rest of the request is still checked (not written), and the transaction is rolled back:
+ * field errors (at most 50) first, then an external id twice in the request, then one already
+ * in the project, then unknown storages.
  */
 export async function importAssets(
   ctx: AppContext,
@@ -174,53 +208,69 @@ export async function importAssets(
     const info = projectInfo(row);
     const start = startStage(info.stages);
     if (!start) throw invalidField('stages', 'the project workflow has no Start stage');
-    const prepared = prepare(input.assets, input.batches ?? [], await batchResolver(trx, row.id), ctx, p, info);
-    await assertNewExternalIds(trx, row.id, prepared);
+    const resolve = await batchResolver(trx, row.id);
+    const errors: FieldError[] = [];
+    const common = resolveCommonBatches(input.batches ?? [], resolve, errors);
     const storageRefs = input.assets.flatMap((a, i) =>
       a.storage === undefined ? [] : [{ field: `assets[${i}].storage`, id: a.storage }],
     );
     const badStorages = await unknownStorageErrors(trx, p.orgId, storageRefs);
-    if (badStorages.length) throw invalid(badStorages.slice(0, 50));
 
     const routing = startRouting(trx, ctx, info, p.email);
     const now = new Date(ctx.clock.now()).toISOString();
-    const tasks: TaskRow[] = [];
-    for (const { asset, batches, answer } of prepared) {
-      const task = freshTaskRow({
-        id: newId(ctx.clock.now()),
-        projectId: row.id,
-        assetId: asset.id,
-        externalId: asset.external_id,
-        stageId: start.id,
-        priority: input.priority ?? 0,
-        now,
-        actor: p.email,
-      });
-      if (answer) Object.assign(task, { answer: JSON.stringify(answer), is_pre_labeled: 1 });
-      routing.know(task.id, { batches });
-      await routing.route({ row: task, isNew: true }, start.id);
-      tasks.push(task);
+    const seen = new Set<string>();
+    let duplicate: AppError | undefined;
+    let existing: AppError | undefined;
+    const created: { _id: string; externalId: string; taskId: string }[] = [];
+    for (let from = 0; from < input.assets.length && errors.length < 50; from += IMPORT_CHUNK) {
+      const part = input.assets.slice(from, from + IMPORT_CHUNK);
+      const prepared = prepare(part, from, common, resolve, ctx, p, info, errors);
+      if (errors.length) continue;
+      duplicate ??= duplicateInRequest(prepared, from, seen);
+      if (duplicate || existing) continue;
+      existing = await existingExternalId(trx, row.id, prepared, from);
+      if (existing || badStorages.length) continue;
+
+      const tasks: TaskRow[] = [];
+      for (const { asset, batches, answer } of prepared) {
+        const task = freshTaskRow({
+          id: newId(ctx.clock.now()),
+          projectId: row.id,
+          assetId: asset.id,
+          externalId: asset.external_id,
+          stageId: start.id,
+          priority: input.priority ?? 0,
+          now,
+          actor: p.email,
+        });
+        if (answer) Object.assign(task, { answer: JSON.stringify(answer), is_pre_labeled: 1 });
+        routing.know(task.id, { batches });
+        await routing.route({ row: task, isNew: true }, start.id);
+        tasks.push(task);
+        created.push({ _id: asset.id, externalId: asset.external_id, taskId: task.id });
+      }
+      await insertInChunks(
+        trx,
+        'assets',
+        prepared.map((x) => x.asset),
+      );
+      await insertInChunks(
+        trx,
+        'asset_batches',
+        prepared.flatMap((x) => x.batches.map((b) => ({ asset_id: x.asset.id, batch_id: b.id }))),
+      );
+      await insertInChunks(trx, 'tasks', tasks);
+      await routing.flushEffects();
     }
-    await insertInChunks(
-      trx,
-      'assets',
-      prepared.map((x) => x.asset),
-    );
-    await insertInChunks(
-      trx,
-      'asset_batches',
-      prepared.flatMap((x) => x.batches.map((b) => ({ asset_id: x.asset.id, batch_id: b.id }))),
-    );
-    await insertInChunks(trx, 'tasks', tasks);
-    await routing.flushEffects();
+    if (errors.length) throw invalid(errors);
+    if (duplicate) throw duplicate;
+    if (existing) throw existing;
+    if (badStorages.length) throw invalid(badStorages.slice(0, 50));
     await trx
       .updateTable('projects')
-      .set((eb) => ({ asset_count: eb('asset_count', '+', prepared.length), updated_at: now }))
+      .set((eb) => ({ asset_count: eb('asset_count', '+', created.length), updated_at: now }))
       .where('id', '=', row.id)
       .execute();
-    return {
-      assetsCreated: prepared.length,
-      assets: prepared.map((x, i) => ({ _id: x.asset.id, externalId: x.asset.external_id, taskId: tasks[i]?.id })),
-    };
+    return { assetsCreated: created.length, assets: created };
   });
 }

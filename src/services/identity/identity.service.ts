@@ -6,6 +6,7 @@ import { newId } from '../../ids.js';
 import type { Db, Executor } from '../../store/db.js';
 import * as repo from '../../store/repositories/identity.repository.js';
 import { isOrgRole, type OrgRole, type Principal } from './access.js';
+import { type PrincipalCache, principalsChanged } from './principal-cache.js';
 
 const KEY_PREFIX = 'ak_';
 
@@ -20,7 +21,21 @@ export function generateApiKey(): string {
 /** Resolves an `apikey` header to its caller; undefined for a missing, unknown or revoked key. */
 export async function authenticate(db: Executor, rawKey: string | undefined): Promise<Principal | undefined> {
   if (!rawKey || rawKey.length > 512) return undefined;
+  return principalOfKey(db, hashApiKey(rawKey));
+}
+
+/** authenticate() through the process's key cache (principal-cache.ts): what requests use. */
+export async function authenticateCached(
+  db: Executor,
+  cache: PrincipalCache,
+  rawKey: string | undefined,
+): Promise<Principal | undefined> {
+  if (!rawKey || rawKey.length > 512) return undefined;
   const hash = hashApiKey(rawKey);
+  return cache.resolve(hash, () => principalOfKey(db, hash));
+}
+
+async function principalOfKey(db: Executor, hash: string): Promise<Principal | undefined> {
   const row = await repo.findKeyOwner(db, hash);
   // The lookup is by hash, so timing reveals nothing of the key; compare anyway, constant-time.
   if (!row || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) {
@@ -85,6 +100,7 @@ export async function issueApiKey(db: Db, clock: Clock, userId: string, fixedKey
       now: iso(clock),
     }),
   );
+  await principalsChanged(db);
   return key;
 }
 
@@ -100,6 +116,7 @@ export async function setOrganizationPlan(db: Executor, orgId: string, plan: str
     .where('id', '=', orgId)
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) === 0) throw notFound('organization');
+  await principalsChanged(db);
 }
 
 export interface BootstrapResult {

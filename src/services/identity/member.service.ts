@@ -9,6 +9,7 @@ import type { UserRow } from '../../store/schema.js';
 import { demandOrgAdmin, isProjectRole, type Principal } from './access.js';
 import { createUser, isEmail, normalizeEmail } from './identity.service.js';
 import { createPasswordLink } from './password-link.service.js';
+import { principalsChanged } from './principal-cache.js';
 import { loadProject, getProject } from '../projects/project.service.js';
 
 /** Roles that members and invites may be given; there is one owner, made at bootstrap. */
@@ -50,7 +51,7 @@ export async function addOrgUsers(
     users.map((u) => u.email),
     'users',
   );
-  return ctx.store.db.transaction().execute(async (trx) => {
+  const answer = await ctx.store.db.transaction().execute(async (trx) => {
     const out: UserRow[] = [];
     for (const [i, email] of emails.entries()) {
       const role = users[i]?.organizationRole ?? 'member';
@@ -72,13 +73,16 @@ export async function addOrgUsers(
     }
     return { users: out.map(userView) };
   });
+  // A changed role must not wait for a cached key to expire.
+  await principalsChanged(ctx.store.db);
+  return answer;
 }
 
 /** Removes users from the organization: their keys stop working and their project roles go. */
 export async function removeOrgUsers(ctx: AppContext, p: Principal, orgId: string, list: string[]) {
   ensureOrg(p, orgId);
   const emails = emailsOf(list, 'users');
-  return ctx.store.db.transaction().execute(async (trx) => {
+  const answer = await ctx.store.db.transaction().execute(async (trx) => {
     const removed: string[] = [];
     for (const email of emails) {
       const user = await identityRepo.findUserByEmail(trx, email);
@@ -89,6 +93,9 @@ export async function removeOrgUsers(ctx: AppContext, p: Principal, orgId: strin
     }
     return { users: removed, removed: removed.length };
   });
+  // A removed user's key stops working now, not when a cached key expires.
+  await principalsChanged(ctx.store.db);
+  return answer;
 }
 
 async function removeUser(trx: Executor, orgId: string, user: UserRow): Promise<void> {

@@ -2,9 +2,14 @@ import type { AppContext } from '../../context.js';
 import { forbidden, invalidField, notFound } from '../../errors.js';
 import { isId } from '../../ids.js';
 import type { Executor } from '../../store/db.js';
-import { findTask, listTasks as listTaskRows, type TaskFilter } from '../../store/repositories/task.repository.js';
+import {
+  findTask,
+  findTaskForReader,
+  listTasks as listTaskRows,
+  type TaskFilter,
+} from '../../store/repositories/task.repository.js';
 import type { TaskHistoryRow, TaskRow } from '../../store/schema.js';
-import { can, type Principal, type ProjectPermission } from '../identity/access.js';
+import { can, demand, effectiveRole, type Principal, type ProjectPermission } from '../identity/access.js';
 import { type LoadedProject, loadProject } from '../projects/project.service.js';
 import { parseJson } from '../projects/project-view.js';
 import { parseSort, parseTaskFilter } from './task-query.js';
@@ -40,15 +45,19 @@ export async function loadTask(
   return { task, project: loaded, stages: parseJson<Stage[]>(loaded.row.stages, []) };
 }
 
+/** GET /task/{id}: the same answers and refusals as loadTask, from one statement. */
 export async function getTask(ctx: AppContext, p: Principal, taskId: string) {
-  const db = ctx.store.db;
-  const { task, stages } = await loadTask(db, p, taskId);
-  const extras = await loadTaskExtras(db, [task]);
-  return taskView(task, {
+  const found = isId(taskId) ? await findTaskForReader(ctx.store.db, taskId, p.email) : undefined;
+  const role = found ? effectiveRole(p, found.projectOrgId, found.memberRole) : undefined;
+  // The task of a project the caller cannot see does not exist for the caller.
+  if (!found || !role) throw notFound('task');
+  demand(role, 'read');
+  if (!can(role, 'readAll') && found.task.assignee !== p.email) throw forbidden('this task is not assigned to you');
+  return taskView(found.task, {
     includeAnswer: true,
-    stages,
-    asset: extras.assets.get(task.asset_id),
-    batches: extras.batches.get(task.asset_id) ?? [],
+    stages: parseJson<Stage[]>(found.stages, []),
+    asset: found.asset,
+    batches: found.batchIds,
   });
 }
 

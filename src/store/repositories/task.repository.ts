@@ -122,6 +122,73 @@ export async function listTasks(db: Executor, f: TaskFilter, p: TaskPage): Promi
   return { rows: walk ? await pageRows(db, f, p, walk) : [], total };
 }
 
+/** A task with what its reader needs, from one statement (GET /task/{id}). */
+export interface TaskForReader {
+  task: TaskRow;
+  projectOrgId: string;
+  /** The project's stages, as stored (JSON). */
+  stages: string;
+  /** The reader's project role, when the reader is a member. */
+  memberRole: string | undefined;
+  asset: { id: string; external_id: string; data: string; metadata: string | null } | undefined;
+  /** Ids of the asset's batches, in id order. */
+  batchIds: string[];
+}
+
+/**
+ * The task (not deleted, in a project not deleted) with its project's organization and stages,
+ * the member role of `email` in the project, its asset and its batches: one statement, one row
+ * per batch of the asset (one row when it has none), where the read used to take four.
+ */
+export async function findTaskForReader(db: Executor, id: string, email: string): Promise<TaskForReader | undefined> {
+  const rows = await db
+    .selectFrom('tasks as t')
+    .innerJoin('projects as p', 'p.id', 't.project_id')
+    .leftJoin('project_members as m', (join) => join.onRef('m.project_id', '=', 'p.id').on('m.email', '=', email))
+    .leftJoin('assets as a', 'a.id', 't.asset_id')
+    .leftJoin('asset_batches as ab', 'ab.asset_id', 't.asset_id')
+    .selectAll('t')
+    .select([
+      'p.organization_id as project_org_id',
+      'p.stages as project_stages',
+      'm.role as member_role',
+      'a.id as asset_row_id',
+      'a.external_id as asset_external_id',
+      'a.data as asset_data',
+      'a.metadata as asset_metadata',
+      'ab.batch_id as batch_id',
+    ])
+    .where('t.id', '=', id)
+    .where('t.deleted', '=', 0)
+    .where('p.deleted', '=', 0)
+    .execute();
+  const first = rows[0];
+  if (!first) return undefined;
+  const {
+    project_org_id,
+    project_stages,
+    member_role,
+    asset_row_id,
+    asset_external_id,
+    asset_data,
+    asset_metadata,
+    batch_id: _batch,
+    ...task
+  } = first;
+  const batchIds = rows.flatMap((r) => (r.batch_id === null ? [] : [r.batch_id])).sort();
+  return {
+    task,
+    projectOrgId: project_org_id,
+    stages: project_stages,
+    memberRole: member_role ?? undefined,
+    asset:
+      asset_row_id === null || asset_external_id === null || asset_data === null
+        ? undefined
+        : { id: asset_row_id, external_id: asset_external_id, data: asset_data, metadata: asset_metadata },
+    batchIds,
+  };
+}
+
 export async function findTask(db: Executor, id: string): Promise<TaskRow | undefined> {
   return db.selectFrom('tasks').selectAll().where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
 }

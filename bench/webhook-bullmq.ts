@@ -1,0 +1,260 @@
+/**
+ * The Webhook stage against the queue a team would build instead (issue 17, item 3): tasks per
+ * second through Start -> Webhook (secret) -> Complete on a real Annotary server, alternated
+ * over `--rounds N` (default 3) with a BullMQ worker on Redis (bench/servers/bullmq-worker.ts:
+ * concurrency 50, Annotary's payload builder and signature per job, undici POSTs) delivering
+ * as many jobs to the same receiver. Both pinned to the server core; the receiver and this
+ * runner on the other; Redis, like PostgreSQL, is a shared service and unpinned (its CPU shows
+ * as other CPU). BullMQ is installed at run time outside the project (bench/lib/bullmq.ts).
+ *
+ * Annotary's window: from the import's answer (the tasks and their deliveries committed) to the
+ * last task's completed_at. BullMQ's: from addBulk's answer (the jobs in Redis) to the last
+ * job's finishedOn. Annotary's also covers what the queue does not: the task's move, its
+ * history entry and its log line, durable in the store.
+ *
+ *   npm run bench -- webhook-bullmq [--engine both] [--tasks 10000] [--rounds 3]
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Store } from '../src/store/db.js';
+import { type AnnotaryServer, REPO_ROOT, startAnnotary } from './lib/annotary.js';
+import { type BullMq, BULLMQ_VERSION, bullmqEntry, loadBullMq, redisConnection } from './lib/bullmq.js';
+import { LOAD_CORE } from './lib/cpu.js';
+import { num } from './lib/format.js';
+import { describeOtherCpu, type OtherCpu, watchOtherCpu } from './lib/interference.js';
+import { medianBy, roundsOption, spreadOf } from './lib/rounds.js';
+import { freePort, type ServerProcess, startServerProcess } from './lib/server-process.js';
+import { type BenchOptions, defineBenchmark, type Result } from './lib/types.js';
+import { pushAndWait, SECRET, storeOf, taskRound, type TaskRound, workflow } from './webhook-throughput.js';
+
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const BULLMQ_CONCURRENCY = 50;
+
+/** What a delivery of the project sends, read from Annotary's store: the worker's template. */
+async function subjectTemplate(store: Store, projectId: string) {
+  const project = await store.db
+    .selectFrom('projects')
+    .selectAll()
+    .where('id', '=', projectId)
+    .executeTakeFirstOrThrow();
+  const task = await store.db
+    .selectFrom('tasks')
+    .select([
+      'id',
+      'project_id',
+      'asset_id',
+      'external_id',
+      'stage_id',
+      'stage_entered_at',
+      'deleted',
+      'type',
+      'updated_at',
+      'updated_by',
+      'duration',
+      'total_duration',
+      'answer',
+      'brush_data_url',
+      'medical_brush_data_url',
+    ])
+    .where('project_id', '=', projectId)
+    .executeTakeFirstOrThrow();
+  const asset = await store.db
+    .selectFrom('assets')
+    .select(['id', 'external_id', 'data', 'metadata'])
+    .where('id', '=', task.asset_id)
+    .executeTakeFirstOrThrow();
+  // The history a delivery carries: the task's entries up to the Webhook stage (Start's).
+  const history = await store.db
+    .selectFrom('task_history')
+    .select([
+      'id',
+      'task_id',
+      'stage_id',
+      'duration',
+      'completed_at',
+      'completed_by',
+      'is_skipped',
+      'consensus_id',
+      'trigger',
+    ])
+    .where('task_id', '=', task.id)
+    .where('stage_id', '=', 'Start')
+    .execute();
+  const stage = (JSON.parse(project.stages) as { id: string }[]).find((s) => s.id === 'Hook');
+  return { task: { ...task, stage_id: 'Hook' }, project, stage, asset, batches: [], history };
+}
+
+interface QueueRound {
+  perSec: number;
+  seconds: number;
+  otherCpu: OtherCpu | undefined;
+}
+
+async function queueRound(
+  queue: InstanceType<BullMq['Queue']>,
+  count: number,
+  total: number,
+  ours: number[],
+): Promise<QueueRound> {
+  const jobs = Array.from({ length: count }, (_, i) => ({
+    name: 'deliver',
+    data: { taskId: `${String(total).padStart(12, '0')}${String(i).padStart(12, '0')}` },
+  }));
+  const watch = watchOtherCpu(ours);
+  for (let i = 0; i < jobs.length; i += 1_000) await queue.addBulk(jobs.slice(i, i + 1_000));
+  const addedAt = Date.now();
+  const deadline = addedAt + 10 * 60_000;
+  for (;;) {
+    const counts = await queue.getJobCounts('completed', 'failed');
+    if ((counts.failed ?? 0) > 0) throw new Error(`${counts.failed} BullMQ jobs failed`);
+    if ((counts.completed ?? 0) >= total) break;
+    if (Date.now() > deadline) throw new Error('the BullMQ jobs did not all complete within 10 minutes');
+    await sleep(50);
+  }
+  const otherCpu = watch.stop();
+  const [last] = await queue.getJobs(['completed'], 0, 0, false);
+  const seconds = ((last?.finishedOn ?? Date.now()) - addedAt) / 1000;
+  return { perSec: count / seconds, seconds, otherCpu };
+}
+
+async function run(opts: BenchOptions): Promise<Result> {
+  const tasks = Number(opts.extra.tasks ?? 10_000);
+  if (!Number.isInteger(tasks) || tasks < 100) throw new Error('--tasks must be a whole number >= 100');
+  const rounds = roundsOption(opts.extra);
+  const entry = await bullmqEntry();
+  const { Queue } = await loadBullMq();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-bench-bullmq-run-'));
+  const receiverPort = await freePort();
+  const receiver = await startServerProcess({
+    label: 'webhook receiver',
+    command: process.execPath,
+    args: ['--import', 'tsx', 'bench/servers/webhook-receiver.ts'],
+    cwd: REPO_ROOT,
+    env: { PORT: String(receiverPort), BENCH_SECRET: SECRET },
+    port: receiverPort,
+    healthPath: '/healthz',
+    core: LOAD_CORE,
+  });
+  const server: AnnotaryServer = await startAnnotary({
+    engine: opts.engine,
+    env: { ANNOTARY_WEBHOOK_ALLOW_PRIVATE: 'true' },
+  });
+  const store = await storeOf(server);
+  const queueName = `annotary-bench-${process.pid}-${Date.now()}`;
+  const queue = new Queue(queueName, { connection: redisConnection(REDIS_URL) });
+  let worker: ServerProcess | undefined;
+  try {
+    const created = await server.api<{ data: { project: { _id: string } } }>('POST', '/project', { name: 'Hooks' });
+    const projectId = created.data.project._id;
+    await server.api('POST', `/project/${projectId}`, { stages: workflow(`${receiver.url}/hook`) });
+    const warm = Math.min(1_000, Math.ceil(tasks / 10));
+    await pushAndWait(server, store, projectId, warm, warm);
+
+    const subjectFile = path.join(tmp, 'subject.json');
+    fs.writeFileSync(subjectFile, JSON.stringify(await subjectTemplate(store, projectId)));
+    const workerPort = await freePort();
+    worker = await startServerProcess({
+      label: 'bullmq worker',
+      command: process.execPath,
+      args: ['--import', 'tsx', 'bench/servers/bullmq-worker.ts'],
+      cwd: REPO_ROOT,
+      env: {
+        PORT: String(workerPort),
+        BENCH_BULLMQ_ENTRY: entry,
+        BENCH_QUEUE: queueName,
+        BENCH_REDIS_URL: REDIS_URL,
+        BENCH_URL: `${receiver.url}/hook`,
+        BENCH_SECRET: SECRET,
+        BENCH_SUBJECT: subjectFile,
+        BENCH_CONCURRENCY: String(BULLMQ_CONCURRENCY),
+      },
+      port: workerPort,
+      healthPath: '/',
+    });
+    const ours = [server.process.pid, receiver.pid, worker.pid, process.pid];
+    // The worker's warm-up: JIT and kept-alive connections, as Annotary had.
+    await queueRound(queue, warm, warm, ours);
+
+    const annotary: TaskRound[] = [];
+    const bull: QueueRound[] = [];
+    for (let r = 0; r < rounds; r++) {
+      annotary.push(await taskRound(server, store, receiver.url, projectId, tasks, warm + (r + 1) * tasks, ours));
+      bull.push(await queueRound(queue, tasks, warm + (r + 1) * tasks, ours));
+      process.stdout.write(
+        `  round ${r + 1}: Annotary ${num(annotary[r]?.perSec ?? 0)} tasks/s, BullMQ ${num(bull[r]?.perSec ?? 0)} jobs/s\n`,
+      );
+    }
+    const a = medianBy(annotary, (x) => x.perSec);
+    const b = medianBy(bull, (x) => x.perSec);
+    const ratio = a.perSec / b.perSec;
+    const ratios = annotary.map((x, i) => x.perSec / (bull[i]?.perSec ?? Number.NaN));
+    const whole = (n: number) => num(Math.round(n));
+    const others = (list: { otherCpu: OtherCpu | undefined }[]) =>
+      list.map((x) => describeOtherCpu(x.otherCpu)).join('; ');
+    return {
+      table: {
+        columns: ['sender', 'per second', 'rounds', 'seconds'],
+        rows: [
+          [
+            `Annotary tasks (${opts.engine})`,
+            Math.round(a.perSec),
+            spreadOf(
+              annotary.map((x) => x.perSec),
+              whole,
+            ),
+            a.seconds.toFixed(2),
+          ],
+          [
+            `BullMQ ${BULLMQ_VERSION} jobs (Redis)`,
+            Math.round(b.perSec),
+            spreadOf(
+              bull.map((x) => x.perSec),
+              whole,
+            ),
+            b.seconds.toFixed(2),
+          ],
+        ],
+      },
+      summary:
+        `Webhook stage on ${opts.engine}: ${num(a.perSec)} tasks/s = ${ratio.toFixed(2)} x a BullMQ worker ` +
+        `(${num(b.perSec)} jobs/s, concurrency ${BULLMQ_CONCURRENCY}) delivering to the same receiver; ` +
+        `medians of ${rounds} alternated rounds (ratios ${ratios.map((x) => x.toFixed(2)).join(', ')})`,
+      notes: [
+        `${rounds} alternating rounds of ${num(tasks)} tasks / jobs after ${warm} warm-up of each`,
+        `ratio per round: ${ratios.map((x) => x.toFixed(2)).join(', ')}`,
+        "each job: Annotary's buildPayload, JSON, HMAC-SHA1 signature (deliveryHeaders), undici POST; the receiver checks every signature",
+        'Annotary also moves each task to Complete with its history entry and log line, durable in the store; the queue writes only to Redis',
+        'other CPU (cores) in each round (Redis and PostgreSQL count as other):',
+        `  Annotary: ${others(annotary)}`,
+        `  BullMQ:   ${others(bull)}`,
+      ],
+      data: {
+        tasks,
+        warm,
+        rounds,
+        ratio,
+        ratios,
+        annotaryRounds: annotary,
+        bullmqRounds: bull,
+        bullmq: BULLMQ_VERSION,
+      },
+    };
+  } finally {
+    await worker?.stop();
+    await queue.obliterate({ force: true }).catch(() => undefined);
+    await queue.close();
+    await store.close();
+    await server.stop();
+    await receiver.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+export default defineBenchmark({
+  name: 'webhook-bullmq',
+  description:
+    'tasks/s through Start -> Webhook (secret) -> Complete vs a BullMQ worker (concurrency 50, same payload builder and signature, undici) delivering to the same receiver, alternated over rounds (--tasks, --rounds; installs bullmq outside the project)',
+  run,
+});

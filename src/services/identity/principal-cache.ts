@@ -1,0 +1,110 @@
+import type { ChangeBus } from '../../adapters/change-bus/change-bus.js';
+import type { Executor } from '../../store/db.js';
+import type { Principal } from './access.js';
+
+/**
+ * Resolved API keys, kept for a few seconds so a request does not pay the key lookup (a
+ * three-table join, the biggest single cost of a simple read) every time.
+ *
+ * A cached key must never outlive a change that would refuse or demote it. Whoever replaces a
+ * key, removes a user, changes a role or a plan calls `principalsChanged(db)` once the change has
+ * committed: every cache of this process on that store is emptied at once, and with `REDIS_URL`
+ * a message on one channel empties the caches of every other process (replicas, workers), and
+ * the call waits until Redis has taken the message. A replica whose subscription is not up (Redis
+ * unreachable, reconnecting) uses no cache at all, since it could miss a message; once it is up
+ * again it starts empty. A lookup that began before a change is never stored after it (a
+ * generation counter). Only valid keys are kept; an unknown key is looked up every time.
+ *
+ * Changes made where no such call is made (another process without Redis, such as the CLI on
+ * a running SQLite server, or a hand edit of the database) take at most the TTL to apply.
+ */
+
+export const PRINCIPAL_CACHE_TTL_MS = 5_000;
+const MAX_ENTRIES = 10_000;
+/** The Redis channel of the bus that createContext gives the cache. */
+export const PRINCIPALS_CHANNEL = 'annotary:principals-changed';
+
+interface Entry {
+  principal: Principal;
+  expiresAt: number;
+}
+
+export interface PrincipalCache {
+  /** The principal of a key hash, from the cache or from `load` (then kept when still valid). */
+  resolve(keyHash: string, load: () => Promise<Principal | undefined>): Promise<Principal | undefined>;
+  /** Whether keys are kept now (false with a TTL of 0, and while the bus is not listening). */
+  active(): boolean;
+  /** Empties this process's cache and, with Redis, every other process's; resolves once sent. */
+  changed(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Every cache of this process, by the store (Kysely instance) whose rows it mirrors. */
+const byStore = new WeakMap<object, Set<PrincipalCache>>();
+
+/**
+ * Call after committing a change to keys, users, roles or plans made through `db`: the caches
+ * on that store (and, with Redis, on every replica) drop what they hold before this resolves.
+ * A transaction is not a store: call it with the store once the transaction has committed.
+ */
+export async function principalsChanged(db: Executor): Promise<void> {
+  const caches = byStore.get(db);
+  if (caches) await Promise.all([...caches].map((c) => c.changed()));
+}
+
+export function createPrincipalCache(
+  db: Executor,
+  opts: { bus?: ChangeBus | undefined; ttlMs?: number; onError?: (err: unknown) => void },
+): PrincipalCache {
+  const ttlMs = opts.ttlMs ?? PRINCIPAL_CACHE_TTL_MS;
+  const { bus } = opts;
+  const entries = new Map<string, Entry>();
+  let generation = 0;
+  const dropAll = () => {
+    generation += 1;
+    entries.clear();
+  };
+  // Anything may have changed while the bus was not listening: `reset` drops everything too.
+  bus?.subscribe({ changed: dropAll, reset: dropAll });
+  /** Without a bus always; with one, only while it listens (a message could be missed otherwise). */
+  const usable = () => ttlMs > 0 && (!bus || bus.listening());
+
+  const cache: PrincipalCache = {
+    active: usable,
+    async resolve(keyHash, load) {
+      const now = performance.now();
+      const hit = entries.get(keyHash);
+      if (hit && hit.expiresAt > now && usable()) return { ...hit.principal };
+      const before = generation;
+      const principal = await load();
+      if (!principal) {
+        entries.delete(keyHash);
+        return undefined;
+      }
+      if (before === generation && usable()) {
+        if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
+        entries.delete(keyHash);
+        entries.set(keyHash, { principal, expiresAt: now + ttlMs });
+      }
+      return principal;
+    },
+    async changed() {
+      dropAll();
+      if (!bus) return;
+      try {
+        await bus.publish();
+      } catch (err) {
+        opts.onError?.(err);
+      }
+    },
+    async close() {
+      byStore.get(db)?.delete(cache);
+      dropAll();
+      await bus?.close();
+    },
+  };
+  let set = byStore.get(db);
+  if (!set) byStore.set(db, (set = new Set()));
+  set.add(cache);
+  return cache;
+}

@@ -1,0 +1,134 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { type AppContext, createContext } from '../../src/context.js';
+import { buildApp, type App } from '../../src/http/app.js';
+import { bootstrap, createUser, issueApiKey } from '../../src/services/identity/identity.service.js';
+import { openStore, type Store } from '../../src/store/db.js';
+import { ENGINES, makeStore, type TestStore } from '../helpers/stores.js';
+
+/**
+ * Resolved API keys are cached for a few seconds (src/services/identity/principal-cache.ts).
+ * Two app instances, each with its own connection to one database and both on one Redis, stand
+ * for two replicas: a change made through one must apply on the other at once, not when the
+ * other's cached key expires.
+ */
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+interface Replica {
+  app: App;
+  ctx: AppContext;
+  store: Store;
+}
+
+const open: { replicas: Replica[]; store?: TestStore } = { replicas: [] };
+afterEach(async () => {
+  for (const r of open.replicas.splice(0)) {
+    await r.app.close();
+    await r.ctx.close();
+  }
+  await open.store?.cleanup();
+  open.store = undefined;
+});
+
+async function replica(shared: TestStore, own: boolean): Promise<Replica> {
+  // The second replica opens its own connection, as another process would.
+  const store = own
+    ? await openStore(
+        shared.sqliteFile
+          ? { sqliteFile: shared.sqliteFile }
+          : { databaseUrl: shared.databaseUrl, pgSchema: shared.pgSchema },
+      )
+    : shared;
+  const config = loadConfig({
+    ANNOTARY_DATA_DIR: shared.dataDir,
+    LOG_LEVEL: 'silent',
+    ANNOTARY_PUBLIC_URL: 'http://annotary.test',
+    ANNOTARY_SECRET_KEY: 'cd'.repeat(32),
+    REDIS_URL,
+  });
+  const ctx = await createContext(config, { store, migrated: true });
+  const app = await buildApp(ctx);
+  await app.ready();
+  const r = { app, ctx, store };
+  open.replicas.push(r);
+  if (own) {
+    const close = ctx.close.bind(ctx);
+    ctx.close = async () => {
+      await close();
+      await store.close();
+    };
+  }
+  return r;
+}
+
+async function get(r: Replica, url: string, key: string): Promise<number> {
+  return (await r.app.inject({ method: 'GET', url, headers: { apikey: key } })).statusCode;
+}
+
+/** Waits until both replicas keep keys (their Redis subscriptions are up). */
+async function listening(...rs: Replica[]): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!rs.every((r) => r.ctx.principals.active())) {
+    if (Date.now() > deadline) throw new Error('the key caches never started listening on Redis');
+    await new Promise((res) => setTimeout(res, 20));
+  }
+}
+
+describe.each(ENGINES)('API-key cache across replicas sharing Redis, on %s', (engine) => {
+  it('a replaced key stops working on the other replica at once', async () => {
+    open.store = await makeStore(engine);
+    const a = await replica(open.store, false);
+    const b = await replica(open.store, true);
+    await listening(a, b);
+    const boot = await bootstrap(a.store.db, a.ctx.clock, { plan: 'enterprise' });
+    const user = await createUser(a.store.db, a.ctx.clock, {
+      email: `k-${engine}@example.com`,
+      orgId: boot!.orgId,
+      orgRole: 'member',
+    });
+    const first = await issueApiKey(a.store.db, a.ctx.clock, user.id);
+    expect(await get(b, '/v2/listProjects', first)).toBe(200);
+
+    // B now answers from its cache: a change nobody announces does not reach it yet.
+    await b.store.db.updateTable('api_keys').set({ revoked_at: new Date().toISOString() }).execute();
+    expect(await get(b, '/v2/listProjects', first)).toBe(200);
+
+    // Replacing the key through A announces it: B refuses the old key on its very next request.
+    const second = await issueApiKey(a.store.db, a.ctx.clock, user.id);
+    expect(await get(b, '/v2/listProjects', first)).toBe(401);
+    expect(await get(b, '/v2/listProjects', second)).toBe(200);
+    expect(await get(a, '/v2/listProjects', first)).toBe(401);
+  });
+
+  it('a removed user and a changed role apply on the other replica at once', async () => {
+    open.store = await makeStore(engine);
+    const a = await replica(open.store, false);
+    const b = await replica(open.store, true);
+    await listening(a, b);
+    const boot = await bootstrap(a.store.db, a.ctx.clock, { plan: 'enterprise' });
+    const ownerKey = boot!.apiKey!;
+    const users = `/v2/organization/${boot!.orgId}/users`;
+    const email = `r-${engine}@example.com`;
+    const user = await createUser(a.store.db, a.ctx.clock, { email, orgId: boot!.orgId, orgRole: 'member' });
+    const key = await issueApiKey(a.store.db, a.ctx.clock, user.id);
+
+    expect(await get(b, users, key)).toBe(403);
+    const promote = await a.app.inject({
+      method: 'POST',
+      url: users,
+      headers: { apikey: ownerKey },
+      payload: { users: [{ email, organizationRole: 'admin' }] },
+    });
+    expect(promote.statusCode).toBe(201);
+    expect(await get(b, users, key)).toBe(200);
+
+    const remove = await a.app.inject({
+      method: 'DELETE',
+      url: users,
+      headers: { apikey: ownerKey },
+      payload: { users: [email] },
+    });
+    expect(remove.statusCode).toBe(200);
+    expect(await get(b, '/v2/listProjects', key)).toBe(401);
+  });
+});
