@@ -30,7 +30,8 @@ interface Case {
  */
 const TIMED = [
   't0=$EPOCHREALTIME; "$@" >/dev/null; s=$?; t1=$EPOCHREALTIME',
-  'echo "@wall $t0 $t1" >&2; times | tail -n 1 | sed "s/^/@cpu /" >&2; exit $s',
+  // `times` prints the shell's own times, then its children's; it must run in this shell (not in a pipe).
+  'echo "@wall $t0 $t1" >&2; echo @times >&2; times >&2; exit $s',
 ].join('\n');
 
 interface Sample {
@@ -54,7 +55,7 @@ function timeOnce(c: Case): Sample {
   });
   if (res.status !== 0) throw new Error(`${c.label} exited ${res.status}: ${res.stderr.slice(0, 500)}`);
   const wall = /^@wall ([\d.]+) ([\d.]+)$/m.exec(res.stderr);
-  const cpu = /^@cpu (\S+) (\S+)$/m.exec(res.stderr);
+  const cpu = /^@times\n\S+ \S+\n(\S+) (\S+)$/m.exec(res.stderr);
   if (!wall || !cpu) throw new Error(`${c.label}: no timing in ${res.stderr.slice(-300)}`);
   return {
     wallMs: (Number(wall[2]) - Number(wall[1])) * 1000,
