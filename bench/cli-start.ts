@@ -4,13 +4,17 @@
  * server answering the API commands runs on the server core; each command runs pinned to the
  * load core, one at a time. `node -e ''` is the floor: what Node itself costs on this machine.
  *
- *   npm run bench -- cli-start [--runs 15]
+ * Wall time moves with the machine's load; so each run also reports its CPU time (user + sys
+ * of the command and its threads, from bash's `times`), and, when valgrind is installed, one run
+ * of each command counts the instructions it executes (callgrind), which the load does not move.
+ *
+ *   npm run bench -- cli-start [--runs 15] [--instructions false]
  */
 import { spawnSync } from 'node:child_process';
 import { BENCH_API_KEY, BENCH_OWNER_EMAIL, BENCH_SECRET_KEY, REPO_ROOT, startAnnotary } from './lib/annotary.js';
 import { LOAD_CORE, pinnedCommand } from './lib/cpu.js';
-import { ms } from './lib/format.js';
-import { summarize } from './lib/stats.js';
+import { ms, num } from './lib/format.js';
+import { type Summary, summarize } from './lib/stats.js';
 import { type BenchOptions, defineBenchmark, type Result } from './lib/types.js';
 
 interface Case {
@@ -19,18 +23,65 @@ interface Case {
   env?: Record<string, string>;
 }
 
-/** Wall time of one run, in ms; a failing command stops the benchmark (its figure would lie). */
-function timeOnce(c: Case): number {
-  const pinned = pinnedCommand(LOAD_CORE, process.execPath, c.args);
-  const start = process.hrtime.bigint();
+/**
+ * Runs the command under bash, which reports on its last lines of stderr the command's wall time
+ * (fork to reap, without bash's own start) and its CPU time (`times`: children's user and sys,
+ * every thread of the process counted, to the millisecond).
+ */
+const TIMED = [
+  't0=$EPOCHREALTIME; "$@" >/dev/null; s=$?; t1=$EPOCHREALTIME',
+  // `times` prints the shell's own times, then its children's; it must run in this shell (not in a pipe).
+  'echo "@wall $t0 $t1" >&2; echo @times >&2; times >&2; exit $s',
+].join('\n');
+
+interface Sample {
+  wallMs: number;
+  cpuMs: number;
+}
+
+function seconds(bashTime: string): number {
+  const m = /^(\d+)m([\d.]+)s$/.exec(bashTime);
+  if (!m) throw new Error(`unexpected \`times\` output: ${bashTime}`);
+  return Number(m[1]) * 60 + Number(m[2]);
+}
+
+/** Wall and CPU time of one run, in ms; a failing command stops the benchmark (its figure would lie). */
+function timeOnce(c: Case): Sample {
+  const pinned = pinnedCommand(LOAD_CORE, 'bash', ['-c', TIMED, 'bash', process.execPath, ...c.args]);
   const res = spawnSync(pinned.command, pinned.args, {
     cwd: REPO_ROOT,
     env: { ...process.env, ...c.env },
     encoding: 'utf8',
   });
-  const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
   if (res.status !== 0) throw new Error(`${c.label} exited ${res.status}: ${res.stderr.slice(0, 500)}`);
-  return elapsed;
+  const wall = /^@wall ([\d.]+) ([\d.]+)$/m.exec(res.stderr);
+  const cpu = /^@times\n\S+ \S+\n(\S+) (\S+)$/m.exec(res.stderr);
+  if (!wall || !cpu) throw new Error(`${c.label}: no timing in ${res.stderr.slice(-300)}`);
+  return {
+    wallMs: (Number(wall[2]) - Number(wall[1])) * 1000,
+    cpuMs: (seconds(cpu[1] ?? '') + seconds(cpu[2] ?? '')) * 1000,
+  };
+}
+
+function valgrindWorks(): boolean {
+  const res = spawnSync('valgrind', ['--version'], { stdio: 'ignore' });
+  return !res.error && res.status === 0;
+}
+
+/**
+ * Instructions executed by one run (every thread), counted by callgrind: about 50 times slower
+ * than a run, and deterministic to a fraction of a percent whatever the machine is doing.
+ */
+function instructions(c: Case): number {
+  const res = spawnSync(
+    'valgrind',
+    ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...c.args],
+    { cwd: REPO_ROOT, env: { ...process.env, ...c.env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  if (res.status !== 0) throw new Error(`${c.label} under valgrind exited ${res.status}: ${res.stderr.slice(-500)}`);
+  const m = /Collected : (\d+)/.exec(res.stderr);
+  if (!m) throw new Error(`${c.label}: callgrind printed no count`);
+  return Number(m[1]);
 }
 
 export default defineBenchmark({
@@ -38,6 +89,7 @@ export default defineBenchmark({
   description: 'start-to-exit time of annotary commands from dist/ (help, API commands, an admin command)',
   async run(opts: BenchOptions): Promise<Result> {
     const runs = Number(opts.extra.runs ?? 15);
+    const countInstructions = opts.extra.instructions !== 'false' && valgrindWorks();
     const server = await startAnnotary({ engine: opts.engine, runtime: 'built' });
     try {
       const created = await server.api<{ data: { project: { _id: string } } }>('POST', '/project', { name: 'CLI' });
@@ -66,22 +118,40 @@ export default defineBenchmark({
           env: storeEnv,
         },
       ];
-      const rows: (string | number)[][] = [];
-      const data: Record<string, unknown> = {};
+      const floor = cases[0]?.label ?? '';
+      const measured: Record<string, { wall: Summary; cpu: Summary; instructions?: number }> = {};
       for (const c of cases) {
         timeOnce(c); // warm the file cache
-        const s = summarize(Array.from({ length: runs }, () => timeOnce(c)));
-        rows.push([c.label, ms(s.p50), ms(s.p90), ms(s.min), runs]);
-        data[c.label] = s;
+        const samples = Array.from({ length: runs }, () => timeOnce(c));
+        measured[c.label] = {
+          wall: summarize(samples.map((s) => s.wallMs)),
+          cpu: summarize(samples.map((s) => s.cpuMs)),
+          ...(countInstructions ? { instructions: instructions(c) } : {}),
+        };
       }
-      const p50 = (label: string) => (data[label] as { p50: number }).p50;
+      const base = measured[floor];
+      const rows = cases.map((c) => {
+        const m = measured[c.label];
+        if (!m || !base) throw new Error(`no figures for ${c.label}`);
+        const mi = (n: number | undefined) => (n === undefined ? 'n/a' : `${num(n / 1e6)} M`);
+        const ratio = m.instructions && base.instructions ? `${num(m.instructions / base.instructions, 2)}x` : 'n/a';
+        return [c.label, ms(m.wall.p50), ms(m.wall.min), ms(m.cpu.p50), ms(m.cpu.min), mi(m.instructions), ratio, runs];
+      });
+      const p50 = (label: string) => measured[label]?.cpu.p50 ?? Number.NaN;
       return {
-        table: { columns: ['command', 'p50', 'p90', 'min', 'runs'], rows },
+        table: {
+          columns: ['command', 'wall p50', 'wall min', 'CPU p50', 'CPU min', 'instructions', 'x floor', 'runs'],
+          rows,
+        },
         summary:
-          `projects list ${ms(p50('annotary projects list'))} p50 ` +
-          `(${ms(p50('annotary projects list') - p50("node -e '' (the floor)"))} above bare node)`,
-        data,
+          `projects list ${ms(p50('annotary projects list'))} of CPU at p50 ` +
+          `(${ms(p50('annotary projects list') - p50(floor))} above bare node)`,
+        data: measured,
         notes: [
+          'CPU = user + sys of the command, every thread (V8 compiles and collects garbage on helper threads).',
+          countInstructions
+            ? "instructions: one run under valgrind --tool=callgrind, every thread; x floor = against node -e ''."
+            : 'instructions: not counted (no valgrind, or --instructions false).',
           'keys create opens the store (migrations check, SQLite or PostgreSQL) and includes that work.',
           'API commands include one request to the local server.',
         ],
