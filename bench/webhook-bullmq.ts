@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { TASK_COLUMNS } from '../src/services/webhooks/webhook-payload.js';
 import type { Store } from '../src/store/db.js';
 import { type AnnotaryServer, REPO_ROOT, startAnnotary } from './lib/annotary.js';
 import { type BullMq, BULLMQ_VERSION, bullmqEntry, loadBullMq, redisConnection } from './lib/bullmq.js';
@@ -41,23 +42,7 @@ async function subjectTemplate(store: Store, projectId: string) {
     .executeTakeFirstOrThrow();
   const task = await store.db
     .selectFrom('tasks')
-    .select([
-      'id',
-      'project_id',
-      'asset_id',
-      'external_id',
-      'stage_id',
-      'stage_entered_at',
-      'deleted',
-      'type',
-      'updated_at',
-      'updated_by',
-      'duration',
-      'total_duration',
-      'answer',
-      'brush_data_url',
-      'medical_brush_data_url',
-    ])
+    .select(TASK_COLUMNS)
     .where('project_id', '=', projectId)
     .executeTakeFirstOrThrow();
   const asset = await store.db

@@ -35,7 +35,7 @@ export type LoadedSubject =
   { kind: 'ready'; subject: DeliverySubject } | { kind: 'dropped'; reason: string; task?: DeliveryTask };
 
 /** The task columns a delivery reads: its visit, and what the payload carries. */
-const TASK_COLUMNS = [
+export const TASK_COLUMNS = [
   'id',
   'project_id',
   'asset_id',
