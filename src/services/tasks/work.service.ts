@@ -160,7 +160,8 @@ function mayTake(stage: Stage, role: ProjectRole, email: string): boolean {
 /**
  * GET /project/{id}/next: the caller's next task in a stage (its own assigned task first, then
  * the highest priority, then the oldest), assigned to the caller in one atomic statement so two
- * callers never get the same task.
+ * callers never get the same task. Tasks the caller skipped in the stage come only when nothing
+ * else waits.
  */
 export async function nextTask(ctx: AppContext, p: Principal, projectId: string, stageId: string | undefined) {
   const db = ctx.store.db;
