@@ -935,6 +935,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/task/{taskId}/skip': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Skip a task you hold in a Label stage (an extension)
+     * @description Beyond the contract, which has the `taskSkipEnabled` and `unassignSkippedTask` flags but no operation. The task stays in its stage; a history entry with `isSkipped: true` (trigger `skip`) records the skip. With `unassignSkippedTask` the task is unassigned. `/next` hands you other tasks of the stage first. 400 when the project has skipping off, 403 when the task is not assigned to you, 409 outside a Label stage.
+     */
+    post: operations['skipTask'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/task/assign': {
     parameters: {
       query?: never;
@@ -5800,6 +5820,44 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  skipTask: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              task: components['schemas']['Task'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
     };

@@ -220,7 +220,7 @@ export interface TaskHistoryTable {
   review_status: string | null;
   is_skipped: number;
   consensus_id: string | null;
-  /** submit | review | auto | webhook | logic | consensus | forward | plugin | requeue */
+  /** submit | review | auto | webhook | logic | consensus | forward | plugin | requeue | skip */
   trigger: string;
 }
 

@@ -4,7 +4,7 @@ import type { TaskHistoryRow, TaskRow } from '../store/schema.js';
 
 /** Why a task left a stage; kept on its history entry. */
 export type Trigger =
-  'submit' | 'review' | 'auto' | 'webhook' | 'logic' | 'consensus' | 'forward' | 'plugin' | 'requeue';
+  'submit' | 'review' | 'auto' | 'webhook' | 'logic' | 'consensus' | 'forward' | 'plugin' | 'requeue' | 'skip';
 
 export interface TaskAnswer {
   tools: Record<string, unknown>[];

@@ -140,6 +140,7 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
     errorSchema: { codes: [{ category: 'Box', name: 'Loose box', key: 'loose' }] },
     projectPlugins: { hints: true },
     tags: ['streets'],
+    taskSkipEnabled: true,
   });
   await get('/v2/listProjects?page=1&limit=10&sort=-createdAt');
   await get(`/v2/project/${pid}`);
@@ -217,6 +218,7 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   // Work: next, annotate (both verbs), review, history, assign, forward, requeue, priority.
   const next = await get(`/v2/project/${pid}/next?stageId=Label`);
   expect(next).toBeDefined();
+  await call('POST', `/v2/task/${String((next.task as Json)._id)}/skip`);
   await call('POST', `/v2/annotate/${a1}?nextStage=true`, {
     answer: { tools: [BOX], classifications: [SUN], relations: [] },
     duration: 4200,

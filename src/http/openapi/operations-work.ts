@@ -143,6 +143,18 @@ export const WORK_OPERATIONS: Record<string, Operation> = {
     status: 200,
     data: Type.Object({ task: Nullable(ref('Task')) }),
   },
+  'POST /v2/task/:taskId/skip': {
+    id: 'skipTask',
+    summary: 'Skip a task you hold in a Label stage (an extension)',
+    description:
+      'Beyond the contract, which has the `taskSkipEnabled` and `unassignSkippedTask` flags but no operation. ' +
+      'The task stays in its stage; a history entry with `isSkipped: true` (trigger `skip`) records the skip. ' +
+      'With `unassignSkippedTask` the task is unassigned. `/next` hands you other tasks of the stage first. ' +
+      '400 when the project has skipping off, 403 when the task is not assigned to you, 409 outside a Label stage.',
+    status: 200,
+    data: task,
+    errors: [409],
+  },
   'POST /v2/task/assign': {
     id: 'assignTasks',
     summary: 'Assign tasks of a stage to a user (or unassign them)',

@@ -72,6 +72,9 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   app.post('/review/:taskId', { schema: { tags, params: TaskIdParams, body: ReviewRequest } }, async (req) =>
     ok({ task: await work.review(ctx, principalOf(req), req.params.taskId, req.body.reviewStatus) }),
   );
+  app.post('/task/:taskId/skip', { schema: { tags, params: TaskIdParams } }, async (req) =>
+    ok({ task: await work.skip(ctx, principalOf(req), req.params.taskId) }),
+  );
   app.get(
     '/project/:projectId/next',
     { schema: { tags, params: ProjectIdParams, querystring: NextQuery } },

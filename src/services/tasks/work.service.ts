@@ -1,15 +1,16 @@
-import { sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import type { AppContext } from '../../context.js';
-import { AppError, forbidden, invalid, invalidField, notFound } from '../../errors.js';
+import { AppError, badRequest, forbidden, invalid, invalidField, notFound } from '../../errors.js';
 import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
-import type { TaskRow } from '../../store/schema.js';
+import type { Database, TaskRow } from '../../store/schema.js';
 import { type AnswerInput, validateAnswer } from '../../workflow/answer.js';
 import { stageById } from '../../workflow/graph.js';
 import { saveTask } from '../../workflow/routing.js';
+import { recordExit } from '../../workflow/stage-exit.js';
 import { can, canWorkStage, type Principal, type ProjectRole } from '../identity/access.js';
 import { loadProject } from '../projects/project.service.js';
-import { projectInfo } from '../projects/project-view.js';
+import { projectInfo, projectSettings } from '../projects/project-view.js';
 import { currentStage, fullTaskView, moveAndSave, output, routingFor } from './task-move.js';
 import { loadTask } from './task.service.js';
 
@@ -118,6 +119,37 @@ export async function review(ctx: AppContext, p: Principal, taskId: string, revi
   });
 }
 
+/**
+ * POST /task/{taskId}/skip (an extension: the contract has the flags, not the operation). The
+ * holder of a task in a Label stage (consensus copies included) passes it over: the task stays in
+ * its stage, a history entry with `isSkipped` and trigger `skip` records who skipped it (duration
+ * 0: the time stays on the task until it is submitted), and with `unassignSkippedTask` the task is
+ * unassigned so others can take it. `/next` then hands the skipper other tasks first.
+ */
+export async function skip(ctx: AppContext, p: Principal, taskId: string) {
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const { task, project } = await loadTask(trx, p, taskId);
+    const settings = projectSettings(project.row);
+    if (settings.taskSkipEnabled !== true) throw badRequest('skipping is off for this project');
+    const run = routingFor(trx, ctx, project.row, p.email);
+    const stage = currentStage(run, task);
+    if (stage.type !== 'Label')
+      throw new AppError('CONFLICT', `the task is in a ${stage.type} stage; only Label tasks can be skipped`);
+    if (task.assignee !== p.email) throw forbidden('only the person the task is assigned to can skip it');
+    const now = run.env.now();
+    const row: TaskRow = {
+      ...task,
+      assignee: settings.unassignSkippedTask === true ? null : task.assignee,
+      updated_at: now,
+      updated_by: p.email,
+    };
+    recordExit({ row: { ...row, duration: 0 }, isNew: false }, stage, run.env, { trigger: 'skip', isSkipped: true });
+    await saveTask(trx, row);
+    await run.flushEffects();
+    return fullTaskView(trx, row, run.env.project.stages);
+  });
+}
+
 function mayTake(stage: Stage, role: ProjectRole, email: string): boolean {
   if (stage.type !== 'Label' && stage.type !== 'Review') return false;
   if (!canWorkStage(role, stage.type)) return false;
@@ -128,7 +160,8 @@ function mayTake(stage: Stage, role: ProjectRole, email: string): boolean {
 /**
  * GET /project/{id}/next: the caller's next task in a stage (its own assigned task first, then
  * the highest priority, then the oldest), assigned to the caller in one atomic statement so two
- * callers never get the same task.
+ * callers never get the same task. Tasks the caller skipped in the stage come only when nothing
+ * else waits.
  */
 export async function nextTask(ctx: AppContext, p: Principal, projectId: string, stageId: string | undefined) {
   const db = ctx.store.db;
@@ -157,14 +190,19 @@ async function claimNext(
   email: string,
 ): Promise<TaskRow | undefined> {
   const now = new Date(ctx.clock.now()).toISOString();
-  if (ctx.store.engine === 'sqlite') return claimIn(ctx.store.db, false, projectId, stage.id, email, now);
+  // Tasks the caller skipped in this stage come last: first a pass that passes over them, then,
+  // when nothing else waits, one that may hand one back.
+  const claim = async (db: Executor, postgres: boolean) =>
+    (await claimIn(db, postgres, projectId, stage.id, email, now, true)) ??
+    claimIn(db, postgres, projectId, stage.id, email, now, false);
+  if (ctx.store.engine === 'sqlite') return claim(ctx.store.db, false);
   // On PostgreSQL one person's /next calls take turns (a lock on the person and project, held to
   // commit): otherwise two calls at once each see that the caller holds nothing yet and each
   // take a task (SKIP LOCKED lets them pass each other), and in a consensus sub-stage each pick
   // a copy of one round. The second call then finds the first one's task and answers it.
   return ctx.store.db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`next:${projectId}:${email}`}, 0))`.execute(trx);
-    return claimIn(trx, true, projectId, stage.id, email, now);
+    return claim(trx, true);
   });
 }
 
@@ -175,7 +213,20 @@ async function claimIn(
   stageId: string,
   email: string,
   now: string,
+  passOverSkipped: boolean,
 ): Promise<TaskRow | undefined> {
+  const notSkippedByCaller = (eb: ExpressionBuilder<Database, 'tasks'>) =>
+    eb.not(
+      eb.exists(
+        eb
+          .selectFrom('task_history as skipped')
+          .select('skipped.id')
+          .whereRef('skipped.task_id', '=', 'tasks.id')
+          .where('skipped.stage_id', '=', stageId)
+          .where('skipped.is_skipped', '=', 1)
+          .where('skipped.completed_by', '=', email),
+      ),
+    );
   const heldByCaller = db
     .selectFrom('tasks')
     .selectAll()
@@ -183,6 +234,7 @@ async function claimIn(
     .where('stage_id', '=', stageId)
     .where('deleted', '=', 0)
     .where('assignee', '=', email)
+    .$if(passOverSkipped, (q) => q.where(notSkippedByCaller))
     .orderBy('priority', 'desc')
     .orderBy('created_at')
     .orderBy('id');
@@ -197,6 +249,7 @@ async function claimIn(
     .where('stage_id', '=', stageId)
     .where('deleted', '=', 0)
     .where('assignee', 'is', null)
+    .$if(passOverSkipped, (q) => q.where(notSkippedByCaller))
     // Consensus copies are labelled independently: nobody is handed a copy of an asset whose
     // other copy of the same round they hold or submitted (otherwise one person could agree
     // with themselves). Other tasks pass the first test and never run the subquery.

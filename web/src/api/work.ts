@@ -188,6 +188,17 @@ export async function review(taskId: string, reviewStatus: 'Accepted' | 'Rejecte
   ).task;
 }
 
+/** POST /task/{taskId}/skip (an extension): the task stays in its stage; `/next` offers others first. */
+export async function skipTask(taskId: string): Promise<WorkTask> {
+  return (
+    await unwrap<{ task: WorkTask }>(
+      'POST',
+      '/v2/task/{taskId}/skip',
+      api.POST('/v2/task/{taskId}/skip', { params: { path: { taskId } } }),
+    )
+  ).task;
+}
+
 /**
  * A draft sent while the page goes away (pagehide): a keepalive fetch outlives the page, which
  * the typed client's fetch does not promise. It carries the session cookie and the CSRF token.

@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useProject } from '../api/projects';
 import type { Project } from '../api/types';
-import { annotate, review, takeNext, useTaskIssues, useWorkTask, workKeys, type WorkTask } from '../api/work';
+import { annotate, review, skipTask, takeNext, useTaskIssues, useWorkTask, workKeys, type WorkTask } from '../api/work';
 import { ErrorNotice, Loading, errorText } from '../components/States';
 import { ClassificationsOnly } from '../editor/ClassificationsOnly';
 import { ImageEditor } from '../editor/ImageEditor';
@@ -39,7 +39,7 @@ function TaskInProject({ task }: { task: WorkTask }) {
   return <Workspace key={task._id} task={task} project={project.data} />;
 }
 
-type Finished = { stageName: string };
+type Finished = { stageName: string; onlySkipped?: boolean };
 
 function Workspace({ task, project }: { task: WorkTask; project: Project }) {
   const navigate = useNavigate();
@@ -89,7 +89,9 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
   const goNext = async () => {
     await queryClient.invalidateQueries({ queryKey: workKeys.queue });
     const next = await takeNext(project._id, task.stage);
-    if (next) {
+    // After a skip, /next gives the skipped task back only when nothing else waits.
+    if (next?._id === task._id) setFinished({ stageName: task.stageName, onlySkipped: true });
+    else if (next) {
       queryClient.setQueryData(workKeys.task(next._id), next);
       await navigate(`/work/tasks/${next._id}`);
     } else setFinished({ stageName: task.stageName });
@@ -127,6 +129,27 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
       await review(task._id, 'Rejected');
     });
 
+  const canSkip = isLabel && project.taskSkipEnabled === true;
+  /** Skip: the answer so far is kept as a draft, the task stays in the stage, the next one opens. */
+  const skip = () =>
+    void run(async () => {
+      await annotate(task._id, toApi(answer.current, start.kept), await drafts.settle(), false);
+      await skipTask(task._id);
+    });
+  const skipRef = useRef(skip);
+  skipRef.current = skip;
+  useEffect(() => {
+    if (!canSkip) return;
+    // Alt+S (by the key's place, so Option+S on a Mac works too); the editor's own keys leave Alt alone.
+    const onKey = (e: KeyboardEvent) => {
+      if (!e.altKey || e.ctrlKey || e.metaKey || e.code !== 'KeyS') return;
+      e.preventDefault();
+      skipRef.current();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [canSkip]);
+
   const pins: Pin[] = useMemo(() => {
     const list = issues.data ?? [];
     return list.flatMap((issue, i) => {
@@ -145,7 +168,9 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
       <div className="work-finished state state-empty" role="status">
         <h1>No more tasks</h1>
         <p>
-          No task waits for you in {finished.stageName} of {project.name}.
+          {finished.onlySkipped
+            ? `Only the task you skipped waits for you in ${finished.stageName} of ${project.name}.`
+            : `No task waits for you in ${finished.stageName} of ${project.name}.`}
         </p>
         <Link to="/work">Back to the work queue</Link>
       </div>
@@ -211,6 +236,11 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
       {isLabel && (
         <button type="button" className="primary" disabled={busy} onClick={submit}>
           Submit
+        </button>
+      )}
+      {canSkip && (
+        <button type="button" disabled={busy} onClick={skip} aria-keyshortcuts="Alt+S" title="Skip (Alt+S)">
+          Skip
         </button>
       )}
       {isReview && (
