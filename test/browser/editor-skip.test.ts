@@ -105,6 +105,8 @@ describe('skipping in the editor', () => {
 
     // The keyboard: Alt+S on the second task. Only skipped tasks are left: the first comes back.
     await page.getByRole('toolbar', { name: 'Drawing tools' }).waitFor();
+    // The page takes keys again once the first skip has finished (one action at a time).
+    await expect.poll(() => skipButton.isEnabled()).toBe(true);
     await page.keyboard.press('Alt+s');
     await page.waitForURL((url) => url.pathname.endsWith(first));
     expect(await historyOf(second)).toMatchObject([{ isSkipped: true, trigger: 'skip' }]);

@@ -97,7 +97,12 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
     } else setFinished({ stageName: task.stageName });
   };
 
+  // One action at a time: a second click or key press while one runs (a submit, a skip) is
+  // dropped, never sent for a task the page is already leaving.
+  const running = useRef(false);
   const run = async (act: () => Promise<unknown>) => {
+    if (running.current) return;
+    running.current = true;
     setBusy(true);
     setFailure(undefined);
     try {
@@ -106,6 +111,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
     } catch (err) {
       setFailure(errorText(err));
     } finally {
+      running.current = false;
       setBusy(false);
     }
   };
