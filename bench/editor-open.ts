@@ -13,7 +13,7 @@
  *   npm run bench -- editor-open [--rounds 5] [--objects 500] [--profile out.json]
  *
  * `--profile <file>`: one more open under the CDP Profiler; writes the CPU profile (open it in
- * Chromium's DevTools) and prints the functions with the most self time and the requests.
+ * Chromium's DevTools) and a screenshot (`<file>.png`) and prints the functions with the most self time and the requests.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -152,6 +152,8 @@ async function profileOpen(page: Page, url: string, objects: number, file: strin
     profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
   };
   fs.writeFileSync(file, JSON.stringify(profile));
+  // What a person sees once ready: the image, the objects, the list's first rows.
+  await page.screenshot({ path: `${file}.png` });
   const self = new Map<string, number>();
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   profile.samples.forEach((id, i) => {
