@@ -10,9 +10,13 @@
  * open (a labeler's browser has it from the previous task's prefetch or the CDN). Each round
  * opens the task in a fresh page of a warm browser: `--rounds N` (default 5), medians kept.
  *
- *   npm run bench -- editor-open [--rounds 5] [--objects 500]
+ *   npm run bench -- editor-open [--rounds 5] [--objects 500] [--profile out.json]
+ *
+ * `--profile <file>`: one more open under the CDP Profiler; writes the CPU profile (open it in
+ * Chromium's DevTools) and a screenshot (`<file>.png`) and prints the functions with the most self time and the requests.
  */
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser } from '../test/browser/helpers/browser.js';
@@ -127,6 +131,49 @@ async function oneRound(page: Page, url: string, objects: number): Promise<Round
   return { readyMs, frames };
 }
 
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+
+/** One open under the CDP Profiler: prints where the main thread's time went and the requests. */
+async function profileOpen(page: Page, url: string, objects: number, file: string): Promise<void> {
+  await page.goto('/work');
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  await page.goto(url, { waitUntil: 'commit' });
+  const readyMs = (await (
+    await page.waitForFunction(`(${READY})(${objects})`, undefined, { polling: 'raf', timeout: 30_000 })
+  ).jsonValue()) as number;
+  const { profile } = (await cdp.send('Profiler.stop')) as unknown as {
+    profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  };
+  fs.writeFileSync(file, JSON.stringify(profile));
+  // What a person sees once ready: the image, the objects, the list's first rows.
+  await page.screenshot({ path: `${file}.png` });
+  const self = new Map<string, number>();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  profile.samples.forEach((id, i) => {
+    const n = byId.get(id);
+    if (!n) return;
+    const f = n.callFrame;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop() ?? ''}:${f.lineNumber}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 25);
+  const requests = (await page.evaluate(
+    `performance.getEntriesByType('resource').map((e) => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd)])`,
+  )) as [string, number, number][];
+  process.stdout.write(`  profiled open: ready at ${Math.round(readyMs)} ms; self time (ms):\n`);
+  for (const [k, v] of top) process.stdout.write(`    ${v.toFixed(1).padStart(8)}  ${k}\n`);
+  process.stdout.write('  requests (start, end ms):\n');
+  for (const [name, a, b] of requests)
+    process.stdout.write(`    ${String(a).padStart(6)} ${String(b).padStart(6)}  ${name}\n`);
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
 export default defineBenchmark({
@@ -203,6 +250,8 @@ export default defineBenchmark({
         results.push(await oneRound(page, `/work/tasks/${taskId}`, objects));
       }
       if (crashed.length) throw new Error(crashed.join('; '));
+      if (typeof opts.extra.profile === 'string')
+        await profileOpen(page, `/work/tasks/${taskId}`, objects, opts.extra.profile);
       await context.close();
 
       const ready = results.map((r) => r.readyMs);

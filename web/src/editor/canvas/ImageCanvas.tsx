@@ -1,15 +1,6 @@
 import type Konva from 'konva';
 import type { KonvaEventObject } from 'konva/lib/Node';
-import {
-  forwardRef,
-  useCallback,
-  useEffect,
-  useImperativeHandle,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
+import { forwardRef, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
 import { Circle, Group, Image as KonvaImage, Layer, Line, Rect, Stage, Text, Transformer } from 'react-konva';
 import { IDLE, dropLastVertex, finishPath, pointerDown, pointerMove, pointerUp, type Drawing } from '../model/drawing';
 import { clampToImage } from '../model/geometry';
@@ -83,7 +74,8 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   const wheelEnd = useRef<number | undefined>(undefined);
   const fitted = useRef<string | undefined>(undefined);
 
-  const levels = useMemo(() => (image.status === 'ready' ? smallerCopies(image.image) : []), [image]);
+  // Made after the first frame, off the main thread: the open does not wait for them.
+  const levels = useSmallerCopies(image.status === 'ready' ? image.image : undefined);
   // The smallest copy still as sharp as the screen: a 4000 px image shown 1000 px wide is drawn
   // from its 1024 px copy, four times less work for every frame of a pan or a zoom.
   const level = levels.find((l) => l.factor >= view.scale);
@@ -322,21 +314,39 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   );
 });
 
-/** Copies of a big image at most 1024 and 2048 pixels wide or high (none for a small image). */
-function smallerCopies(image: HTMLImageElement): { canvas: HTMLCanvasElement; factor: number }[] {
-  const side = Math.max(image.naturalWidth, image.naturalHeight);
-  return [1024, 2048].flatMap((max) => {
-    const factor = max / side;
-    if (factor >= 1) return [];
-    const canvas = document.createElement('canvas');
-    canvas.width = Math.max(1, Math.round(image.naturalWidth * factor));
-    canvas.height = Math.max(1, Math.round(image.naturalHeight * factor));
-    const context = canvas.getContext('2d');
-    if (!context) return [];
-    context.imageSmoothingQuality = 'high';
-    context.drawImage(image, 0, 0, canvas.width, canvas.height);
-    return [{ canvas, factor }];
-  });
+type Copy = { canvas: HTMLCanvasElement; factor: number };
+
+/**
+ * Copies of a big image at most 2048 and 1024 pixels wide or high (none for a small image),
+ * made after the first frame (the full image is drawn until they are there). Each copy halves
+ * the one before at most, so the browser's plain bilinear scaling stays sharp and cheap (a
+ * 'high' quality resize of a 4000 x 3000 image took 800 ms of the main thread).
+ */
+function useSmallerCopies(image: HTMLImageElement | undefined): Copy[] {
+  const [copies, setCopies] = useState<Copy[]>([]);
+  useEffect(() => {
+    setCopies([]);
+    if (!image) return;
+    const timer = window.setTimeout(() => {
+      const side = Math.max(image.naturalWidth, image.naturalHeight);
+      const made: Copy[] = [];
+      let source: CanvasImageSource = image;
+      for (const max of [2048, 1024]) {
+        const factor = max / side;
+        if (factor >= 1) continue;
+        const canvas = document.createElement('canvas');
+        canvas.width = Math.max(1, Math.round(image.naturalWidth * factor));
+        canvas.height = Math.max(1, Math.round(image.naturalHeight * factor));
+        canvas.getContext('2d')?.drawImage(source, 0, 0, canvas.width, canvas.height);
+        made.push({ canvas, factor });
+        source = canvas;
+      }
+      // Smallest first: the view picks the first copy at least as sharp as the screen.
+      setCopies(made.reverse());
+    }, 50);
+    return () => window.clearTimeout(timer);
+  }, [image]);
+  return copies;
 }
 
 function drawingPreview(d: Drawing, color: string, scale: number) {

@@ -3,6 +3,7 @@ import { addRelation, deleteObject, deleteRelation } from '../model/edit';
 import type { Ontology } from '../model/ontology';
 import type { ClassificationAnswer, EditorAnswer } from '../model/types';
 import type { Problem } from '../model/validate';
+import { ObjectList } from './ObjectList';
 import { Questions } from './Questions';
 
 export interface ObjectsPanelProps {
@@ -28,6 +29,7 @@ export function ObjectsPanel(p: ObjectsPanelProps) {
     seen.set(o.schemaId, n);
     numbering.set(o.objectId, `${tools.get(o.schemaId)?.title ?? o.schemaId} ${n}`);
   }
+  const flagged = new Set(p.problems.flatMap((x) => (x.objectId ? [x.objectId] : [])));
   const selected = answer.objects.find((o) => o.objectId === selectedId);
   const selectedTool = selected && tools.get(selected.schemaId);
 
@@ -35,39 +37,19 @@ export function ObjectsPanel(p: ObjectsPanelProps) {
     <section className="editor-objects" aria-labelledby="objects-title">
       <h2 id="objects-title">Objects ({answer.objects.length})</h2>
       {answer.objects.length === 0 && <p className="muted">Nothing drawn yet: pick a tool and draw on the image.</p>}
-      <ul className="object-list">
-        {answer.objects.map((o) => {
-          const name = numbering.get(o.objectId) ?? o.objectId;
-          const problem = p.problems.some((x) => x.objectId === o.objectId);
-          return (
-            <li key={o.objectId} className={o.objectId === selectedId ? 'selected' : undefined}>
-              <button
-                type="button"
-                className="object-name"
-                aria-pressed={o.objectId === selectedId}
-                onClick={() => p.onSelect(o.objectId)}
-              >
-                <span className="swatch" style={{ background: p.colors.get(o.schemaId) }} aria-hidden="true" />
-                {name}
-                {problem && <span className="badge-warn"> needs answers</span>}
-              </button>
-              {!p.readOnly && (
-                <button
-                  type="button"
-                  className="icon"
-                  aria-label={`Delete ${name}`}
-                  onClick={() => {
-                    p.onChange(deleteObject(answer, o.objectId));
-                    if (o.objectId === selectedId) p.onSelect(undefined);
-                  }}
-                >
-                  ×
-                </button>
-              )}
-            </li>
-          );
-        })}
-      </ul>
+      <ObjectList
+        objects={answer.objects}
+        numbering={numbering}
+        colors={p.colors}
+        selectedId={selectedId}
+        readOnly={p.readOnly}
+        flagged={flagged}
+        onSelect={p.onSelect}
+        onDelete={(objectId) => {
+          p.onChange(deleteObject(answer, objectId));
+          if (objectId === selectedId) p.onSelect(undefined);
+        }}
+      />
       {selected && selectedTool?.classifications?.length ? (
         <div className="object-questions" aria-label={`Questions of ${numbering.get(selected.objectId)}`} role="group">
           <h3>{numbering.get(selected.objectId)}</h3>
