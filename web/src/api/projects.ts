@@ -24,18 +24,21 @@ export function useProjectList(page: number, limit: number, search: string) {
   });
 }
 
+/** GET /project/{id} as a query: `useProject`, or a fetch started early where the id is known first. */
+export const projectQuery = (projectId: string) => ({
+  queryKey: projectKeys.one(projectId),
+  queryFn: async () =>
+    (
+      await unwrap<{ project: Project }>(
+        'GET',
+        '/v2/project/{projectId}',
+        api.GET('/v2/project/{projectId}', { params: { path: { projectId } } }),
+      )
+    ).project,
+});
+
 export function useProject(projectId: string) {
-  return useQuery({
-    queryKey: projectKeys.one(projectId),
-    queryFn: async () =>
-      (
-        await unwrap<{ project: Project }>(
-          'GET',
-          '/v2/project/{projectId}',
-          api.GET('/v2/project/{projectId}', { params: { path: { projectId } } }),
-        )
-      ).project,
-  });
+  return useQuery(projectQuery(projectId));
 }
 
 export function useCreateProject() {

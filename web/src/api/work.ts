@@ -137,6 +137,11 @@ export async function takeNext(projectId: string, stageId: string): Promise<Work
   return task;
 }
 
+/** The editor's address for a task; the project rides along so the page can load it at once. */
+export function workTaskPath(taskId: string, projectId: string): string {
+  return `/work/tasks/${taskId}?project=${encodeURIComponent(projectId)}`;
+}
+
 export function useWorkTask(taskId: string) {
   return useQuery({
     queryKey: workKeys.task(taskId),

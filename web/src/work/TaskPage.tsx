@@ -1,9 +1,19 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
-import { useProject } from '../api/projects';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { projectQuery, useProject } from '../api/projects';
 import type { Project } from '../api/types';
-import { annotate, review, skipTask, takeNext, useTaskIssues, useWorkTask, workKeys, type WorkTask } from '../api/work';
+import {
+  annotate,
+  review,
+  skipTask,
+  takeNext,
+  useTaskIssues,
+  useWorkTask,
+  workKeys,
+  workTaskPath,
+  type WorkTask,
+} from '../api/work';
 import { ErrorNotice, Loading, errorText } from '../components/States';
 import { ClassificationsOnly } from '../editor/ClassificationsOnly';
 import { ImageEditor } from '../editor/ImageEditor';
@@ -25,6 +35,11 @@ import './work.css';
 /** /work/tasks/:taskId: one task in the editor, with its stage's buttons. */
 export default function TaskPage() {
   const { taskId = '' } = useParams();
+  // Links from the queue and "next" name the project too, so it loads beside the task rather
+  // than after it (TaskInProject then finds it cached; a wrong hint costs one extra request).
+  const [params] = useSearchParams();
+  const hinted = params.get('project') ?? '';
+  useQuery({ ...projectQuery(hinted), enabled: hinted !== '' });
   const task = useWorkTask(taskId);
   if (task.isPending) return <Loading what="the task" />;
   if (task.isError) return <ErrorNotice error={task.error} onRetry={() => void task.refetch()} />;
@@ -93,7 +108,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
     if (next?._id === task._id) setFinished({ stageName: task.stageName, onlySkipped: true });
     else if (next) {
       queryClient.setQueryData(workKeys.task(next._id), next);
-      await navigate(`/work/tasks/${next._id}`);
+      await navigate(workTaskPath(next._id, project._id));
     } else setFinished({ stageName: task.stageName });
   };
 

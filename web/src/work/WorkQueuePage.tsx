@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { takeNext, useWorkQueue, workKeys, type QueueStage } from '../api/work';
+import { takeNext, useWorkQueue, workKeys, workTaskPath, type QueueStage } from '../api/work';
 import { Empty, ErrorNotice, Loading, errorText } from '../components/States';
 import './work.css';
 
@@ -25,7 +25,7 @@ export default function WorkQueuePage() {
         return;
       }
       queryClient.setQueryData(workKeys.task(task._id), task);
-      await navigate(`/work/tasks/${task._id}`);
+      await navigate(workTaskPath(task._id, row.project._id));
     } catch (err) {
       setNote(errorText(err));
     } finally {
