@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { projectQuery, useProject } from '../api/projects';
 import type { Project } from '../api/types';
@@ -159,7 +159,8 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
     });
   const skipRef = useRef(skip);
   skipRef.current = skip;
-  useEffect(() => {
+  // A layout effect: the key works from the moment the Skip button shows, not a paint later.
+  useLayoutEffect(() => {
     if (!canSkip) return;
     // Alt+S (by the key's place, so Option+S on a Mac works too); the editor's own keys leave Alt alone.
     const onKey = (e: KeyboardEvent) => {
