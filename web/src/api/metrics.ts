@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { ApiData } from '../../../src/client/types';
 import { api, unwrap } from './client';
 
 /** The six overview metrics (docs/exports-and-metrics.md gives each one's shape). */
@@ -52,20 +53,8 @@ export function useMetric<M extends MetricName>(projectId: string, metric: M) {
   });
 }
 
-/** One person's work in one stage (`POST /performance/{projectId}`). */
-export interface PerformanceRow {
-  user: string;
-  stageId: string;
-  stageName: string;
-  stageType: string | null;
-  submitted: number;
-  reviewed: number;
-  accepted: number;
-  rejected: number;
-  /** ms, as reported with the work */
-  timeSpent: number;
-  issuesRaised: number;
-}
+/** One person's work in one stage (`POST /performance/{projectId}`), as the document types it. */
+export type PerformanceRow = ApiData<'/v2/performance/{projectId}', 'post'>['performance'][number];
 
 /** The overview's filter: `[from, to)` as ISO date-times (omitted: all time), and batch ids. */
 export interface OverviewFilter {
