@@ -1,9 +1,11 @@
 import { type ComponentType, lazy } from 'react';
 import { createBrowserRouter, matchRoutes, Navigate, type RouteObject, RouterProvider } from 'react-router';
+import { queryClient } from './api/query-client';
 import { AccountPage } from './auth/AccountPage';
 import { RequireSession } from './auth/RequireSession';
 import { SetPasswordPage } from './auth/SetPasswordPage';
 import { SignInPage } from './auth/SignInPage';
+import { sessionQuery } from './auth/useSession';
 import { Layout } from './components/Layout';
 import { ProjectLayout } from './components/ProjectLayout';
 
@@ -12,20 +14,35 @@ type Loader = () => Promise<PageModule>;
 
 /**
  * Each page is its own chunk: the first load carries the shell and the page it opens, no more.
- * The route's handle keeps the loader, so the page being opened can start loading at once.
+ * The route's handle keeps the loader, so the page being opened can start loading at once. A
+ * page whose chunk has arrived draws in the same render as the shell around it: a lazy
+ * component would suspend once even then, and React holds a revealed fallback back for up to
+ * 300 ms (its reveal throttle), which the first load paid in full.
  */
-function page(load: Loader): Pick<RouteObject, 'element' | 'handle'> {
-  const Page = lazy(load);
-  return { element: <Page />, handle: { preload: load } };
+type PageRoute = Pick<RouteObject, 'element'> & { handle: { preload: Loader } };
+
+function page(load: Loader): PageRoute {
+  let loaded: ComponentType | undefined;
+  const preload = () =>
+    load().then((module) => {
+      loaded = module.default;
+      return module;
+    });
+  const Lazy = lazy(preload);
+  function Page() {
+    const Loaded = loaded;
+    return Loaded ? <Loaded /> : <Lazy />;
+  }
+  return { element: <Page />, handle: { preload } };
 }
 
 /** A redirect whose target page starts loading with it. */
-function redirect(to: string, load: Loader): Pick<RouteObject, 'element' | 'handle'> {
-  return { element: <Navigate to={to} replace />, handle: { preload: load } };
+function redirect(to: string, target: PageRoute): Pick<RouteObject, 'element' | 'handle'> {
+  return { element: <Navigate to={to} replace />, handle: target.handle };
 }
 
-const projects: Loader = () => import('./pages/projects/ProjectListPage');
-const workflow: Loader = () => import('./pages/workflow/WorkflowPage');
+const projects = page(() => import('./pages/projects/ProjectListPage'));
+const workflow = page(() => import('./pages/workflow/WorkflowPage'));
 
 const routes: RouteObject[] = [
   // Sign-in pages (web/src/auth): reachable without a session.
@@ -40,13 +57,13 @@ const routes: RouteObject[] = [
     ),
     children: [
       { path: '/', ...redirect('/projects', projects) },
-      { path: '/projects', ...page(projects) },
+      { path: '/projects', ...projects },
       {
         path: '/projects/:projectId',
         element: <ProjectLayout />,
         children: [
           { index: true, ...redirect('workflow', workflow) },
-          { path: 'workflow', ...page(workflow) },
+          { path: 'workflow', ...workflow },
           { path: 'ontology', ...page(() => import('./pages/ontology/OntologyPage')) },
           { path: 'tasks', ...page(() => import('./pages/tasks/TasksPage')) },
           { path: 'tasks/:taskId', ...page(() => import('./pages/tasks/TaskPage')) },
@@ -65,8 +82,10 @@ const routes: RouteObject[] = [
   },
 ];
 
-// The page being opened starts loading beside the session check (RequireSession), not after it:
-// one round trip less before a first load draws.
+// The page being opened starts loading beside the session check (RequireSession), not after it,
+// and the session check starts now rather than at the first render: the two round trips overlap
+// the shell's own start-up.
+void queryClient.prefetchQuery(sessionQuery);
 for (const match of matchRoutes(routes, window.location) ?? []) {
   const preload = (match.route.handle as { preload?: Loader } | undefined)?.preload;
   // A failed fetch is left to the page's own lazy load, which shows it.

@@ -9,17 +9,20 @@ export const SESSION_KEY = ['session'] as const;
  * the CSRF token of csrf.ts current, so writes made anywhere in the console carry it.
  */
 export function useSession() {
-  return useQuery({
-    queryKey: SESSION_KEY,
-    queryFn: async () => {
-      const session = await fetchSession();
-      setCsrfToken(session?.csrfToken);
-      return session;
-    },
-    retry: false,
-    staleTime: 60_000,
-  });
+  return useQuery(sessionQuery);
 }
+
+/** The query behind useSession, also started by the console's first script (App.tsx). */
+export const sessionQuery = {
+  queryKey: SESSION_KEY,
+  queryFn: async () => {
+    const session = await fetchSession();
+    setCsrfToken(session?.csrfToken);
+    return session;
+  },
+  retry: false,
+  staleTime: 60_000,
+} as const;
 
 /** After a sign-in or an accepted link: the answer is the session; no second request needed. */
 export function useSessionStarted() {
