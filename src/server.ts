@@ -2,9 +2,10 @@ import type { Config } from './config.js';
 import { type AppContext, createContext, type ContextOverrides } from './context.js';
 import { buildApp, type App } from './http/app.js';
 import { buildJobRegistry, WORKER_CONCURRENCY, WORKER_POLL_MS } from './job-handlers.js';
-import { JobWorker } from './jobs/worker.js';
+import { type Chore, JobWorker } from './jobs/worker.js';
 import { bootstrap } from './services/identity/identity.service.js';
 import { bootstrapOwnerPassword } from './services/identity/password-link.service.js';
+import { foldGatheredFacets } from './store/repositories/task-facet.repository.js';
 
 export interface RunningServer {
   app: App;
@@ -18,6 +19,23 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** How often the worker folds the task-count deltas PostgreSQL writers append (migration 012). */
+const FACET_FOLD_MS = 30_000;
+
+/** Store upkeep the worker's process does: on PostgreSQL, folding kept-count deltas nobody read. */
+function storeChores(ctx: AppContext): Chore[] {
+  if (ctx.store.engine !== 'postgres') return [];
+  return [
+    {
+      name: 'fold task counts',
+      everyMs: FACET_FOLD_MS,
+      run: async () => {
+        await foldGatheredFacets(ctx.store.db);
+      },
+    },
+  ];
+}
+
 export function startWorker(ctx: AppContext): JobWorker {
   const worker = new JobWorker({
     store: ctx.store,
@@ -27,6 +45,7 @@ export function startWorker(ctx: AppContext): JobWorker {
     clock: ctx.clock,
     logger: ctx.log,
     retention: { keepDoneMs: ctx.config.doneJobRetentionHours * 3_600_000 },
+    chores: storeChores(ctx),
   });
   worker.start();
   return worker;

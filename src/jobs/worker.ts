@@ -34,6 +34,15 @@ export interface JobWorkerOptions<P extends object> {
   logger?: JobLogger;
   /** Deleting done jobs past their retention (retention.ts); none when omitted. */
   retention?: RetentionOptions;
+  /** Upkeep of the store run now and then while the worker runs (one run of each at a time). */
+  chores?: Chore[];
+}
+
+/** A periodic task of the worker's process: errors are logged, never thrown. */
+export interface Chore {
+  name: string;
+  everyMs: number;
+  run(): Promise<void>;
 }
 
 /** After this process queued jobs, poll this often until they show (their transaction commits). */
@@ -65,6 +74,9 @@ export class JobWorker<P extends object = object> {
   private readonly retention: RetentionOptions | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
+  private readonly chores: Chore[];
+  private readonly choreTimers: NodeJS.Timeout[] = [];
+  private readonly choresRunning = new Set<Promise<void>>();
 
   constructor(opts: JobWorkerOptions<P>) {
     this.id = opts.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
@@ -79,6 +91,7 @@ export class JobWorker<P extends object = object> {
     this.log = opts.logger ?? silentLogger;
     this.leases = new Map(this.registry.kinds().map((k) => [k, this.registry.optionsFor(k).leaseMs]));
     this.retention = opts.retention;
+    this.chores = opts.chores ?? [];
     this.books = new Bookkeeping(this.db, this.engine, this.clock, this.log, () => this.active.values());
   }
 
@@ -99,6 +112,11 @@ export class JobWorker<P extends object = object> {
     if (this.retention && this.retention.keepDoneMs > 0) {
       this.sweepTimer = setInterval(() => this.sweep(), this.retention.everyMs ?? DEFAULT_SWEEP_MS);
       this.sweepTimer.unref();
+    }
+    for (const chore of this.chores) {
+      const timer = setInterval(() => this.runChore(chore), chore.everyMs);
+      timer.unref();
+      this.choreTimers.push(timer);
     }
     this.log.info({ workerId: this.id, concurrency: this.concurrency }, 'job worker started');
     this.wake();
@@ -135,8 +153,10 @@ export class JobWorker<P extends object = object> {
     clearTimeout(this.timer);
     clearInterval(this.sweepTimer);
     this.sweepTimer = undefined;
+    for (const timer of this.choreTimers.splice(0)) clearInterval(timer);
     await this.polling;
     await this.sweeping;
+    await Promise.all(this.choresRunning);
     let bound: NodeJS.Timeout | undefined;
     const timedOut = await Promise.race([
       Promise.allSettled(this.active.keys()).then(() => false),
@@ -169,6 +189,23 @@ export class JobWorker<P extends object = object> {
         this.log.error({ workerId: this.id, err: shortError(err) }, 'job retention sweep failed'),
       )
       .finally(() => (this.sweeping = undefined));
+  }
+
+  private readonly choreBusy = new Set<string>();
+
+  private runChore(chore: Chore): void {
+    if (this.stopping || this.choreBusy.has(chore.name)) return;
+    this.choreBusy.add(chore.name);
+    const running = chore
+      .run()
+      .catch((err: unknown) =>
+        this.log.error({ workerId: this.id, chore: chore.name, err: shortError(err) }, 'chore failed'),
+      )
+      .finally(() => {
+        this.choreBusy.delete(chore.name);
+        this.choresRunning.delete(running);
+      });
+    this.choresRunning.add(running);
   }
 
   private scheduleNext(): void {

@@ -11,6 +11,7 @@ import * as m008 from './migrations/008-metric-figures.js';
 import * as m009 from './migrations/009-job-indexes.js';
 import * as m010 from './migrations/010-client-requests.js';
 import * as m011 from './migrations/011-sign-in.js';
+import * as m012 from './migrations/012-task-facets.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '009-job-indexes': m009,
   '010-client-requests': m010,
   '011-sign-in': m011,
+  '012-task-facets': m012,
 };
 
 class StaticProvider implements MigrationProvider {

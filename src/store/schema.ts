@@ -353,6 +353,16 @@ export interface TaskCountTable {
   live: number;
 }
 
+/** Live tasks per project, batch ('' for all), stage, status and type (migration 012). */
+export interface TaskFacetTable {
+  project_id: string;
+  batch_id: string;
+  stage_id: string;
+  status: string;
+  type: string;
+  live: number;
+}
+
 /**
  * Classification answer values and tool objects of a project's current answers, written only
  * by triggers on tasks (migration 008): kind 'classification' (value = the answer value) or
@@ -384,6 +394,7 @@ export interface Database {
   tasks: TaskTable;
   task_history: TaskHistoryTable;
   task_counts: TaskCountTable;
+  task_facets: TaskFacetTable;
   answer_counts: AnswerCountTable;
   issues: IssueTable;
   storages: StorageTable;

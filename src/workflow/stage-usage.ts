@@ -1,17 +1,11 @@
 import { conflict } from '../errors.js';
 import type { Stage } from '../schemas/stage.js';
 import type { Executor } from '../store/db.js';
+import { facetCountsBy } from '../store/repositories/task-facet.repository.js';
 
-/** Live tasks per stage of a project. */
+/** Live tasks per stage of a project, from the counts the store keeps (migration 012). */
 export async function taskCountsByStage(db: Executor, projectId: string): Promise<Map<string, number>> {
-  const rows = await db
-    .selectFrom('tasks')
-    .select(['stage_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('project_id', '=', projectId)
-    .where('deleted', '=', 0)
-    .groupBy('stage_id')
-    .execute();
-  return new Map(rows.map((r) => [r.stage_id, Number(r.n)]));
+  return facetCountsBy(db, projectId, 'stage_id');
 }
 
 /** A stage that still holds tasks cannot leave the workflow: 409 naming it and its count. */

@@ -74,12 +74,12 @@ function stagesWith(f: ProjectFacts, seen: Iterable<string>) {
 }
 
 async function labelStageGroups(db: Executor, f: ProjectFacts) {
-  const counts = new Map((await repo.tasksPerStage(db, f.id)).map((r) => [r.stage_id, Number(r.n)]));
+  const counts = await repo.tasksPerStage(db, f.id);
   return stagesWith(f, counts.keys()).map((s) => ({ ...s, count: counts.get(s.stageId) ?? 0 }));
 }
 
 async function annotationStatus(db: Executor, f: ProjectFacts) {
-  const counts = new Map((await repo.tasksPerStatus(db, f.id)).map((r) => [r.status, Number(r.n)]));
+  const counts = await repo.tasksPerStatus(db, f.id);
   return {
     TODO: counts.get('TODO') ?? 0,
     Completed: counts.get('Completed') ?? 0,

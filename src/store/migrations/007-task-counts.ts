@@ -1,4 +1,5 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { underSqliteWriteLock } from './write-lock.js';
 
 /*
  * Live (not deleted) tasks per project, kept by the database itself so that no write path, now
@@ -16,23 +17,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) await upPostgres(db);
-  else await upSqlite(db);
-}
-
-/**
- * Kysely runs SQLite migrations outside a transaction; this one takes the write lock for its
- * whole length, so the backfill counts exactly what the triggers will count from (another
- * process may share the file) and a failure leaves nothing half-made.
- */
-async function upSqlite(db: Kysely<unknown>): Promise<void> {
-  await sql`BEGIN IMMEDIATE`.execute(db);
-  try {
-    await createSqlite(db);
-    await sql`COMMIT`.execute(db);
-  } catch (err) {
-    await sql`ROLLBACK`.execute(db);
-    throw err;
-  }
+  else await underSqliteWriteLock(db, () => createSqlite(db));
 }
 
 async function createSqlite(db: Kysely<unknown>): Promise<void> {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db.js';
+import { facetCountsBy } from './task-facet.repository.js';
 
 /*
  * Aggregates of the overview metrics, computed by the database (GROUP BY, COUNT, SUM, and
@@ -13,26 +14,13 @@ import type { Executor } from '../db.js';
 export const TIMED_STAGE_TYPES = ['Label', 'Review'];
 
 /** Tasks per stage, consensus copies included (they only ever sit in consensus sub-stages). */
-export async function tasksPerStage(db: Executor, projectId: string) {
-  return db
-    .selectFrom('tasks')
-    .select(['stage_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('project_id', '=', projectId)
-    .where('deleted', '=', 0)
-    .groupBy('stage_id')
-    .execute();
+export async function tasksPerStage(db: Executor, projectId: string): Promise<Map<string, number>> {
+  return facetCountsBy(db, projectId, 'stage_id');
 }
 
 /** Tasks per status; consensus copies are not tasks of their own here. */
-export async function tasksPerStatus(db: Executor, projectId: string) {
-  return db
-    .selectFrom('tasks')
-    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('project_id', '=', projectId)
-    .where('deleted', '=', 0)
-    .where('type', '=', 'default')
-    .groupBy('status')
-    .execute();
+export async function tasksPerStatus(db: Executor, projectId: string): Promise<Map<string, number>> {
+  return facetCountsBy(db, projectId, 'status', ['default']);
 }
 
 /** Count and sum of the durations of timed history entries, per stage. */

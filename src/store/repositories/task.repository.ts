@@ -2,6 +2,7 @@ import type { Executor } from '../db.js';
 import type { TaskRow } from '../schema.js';
 import { applyTaskFilter, type TaskFilter } from './task-filter.js';
 import { storedTaskCount } from './task-count.repository.js';
+import { facetCount, facetSelection } from './task-facet.repository.js';
 
 export {
   applyTaskFilter,
@@ -48,9 +49,14 @@ export function countQuery(db: Executor, f: TaskFilter) {
   return applyTaskFilter(db.selectFrom('tasks'), f).select((eb) => eb.fn.countAll<number>().as('n'));
 }
 
-/** The listing's total: the stored count when unfiltered, else a count of the filter's rows. */
+/**
+ * The listing's total: the stored count when unfiltered, the kept counts (migration 012) when
+ * the filter names only stages, statuses, types and one batch, else a count of the filter's rows.
+ */
 export async function countTasks(db: Executor, f: TaskFilter): Promise<number> {
   if (isUnfiltered(f)) return storedTaskCount(db, f.projectId);
+  const facets = facetSelection(f);
+  if (facets) return facetCount(db, facets);
   return Number((await countQuery(db, f).executeTakeFirstOrThrow()).n);
 }
 
