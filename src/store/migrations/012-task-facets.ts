@@ -20,6 +20,13 @@ import { underSqliteWriteLock } from './write-lock.js';
 const KEY = 'project_id, batch_id, stage_id, status, type';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // A listing filtered by stage pages in creation order on the index; without it a deep page of
+  // a small stage walked every task's row to find its own (164 ms at 1,000,000 tasks).
+  await db.schema
+    .createIndex('tasks_project_stage_created')
+    .on('tasks')
+    .columns(['project_id', 'deleted', 'stage_id', 'created_at', 'id'])
+    .execute();
   if (db.getExecutor().adapter instanceof PostgresAdapter) await upPostgres(db);
   // As 007: under the write lock, so the backfill meets the triggers exactly.
   else await underSqliteWriteLock(db, () => createSqlite(db));
@@ -151,4 +158,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     await sql`DROP FUNCTION IF EXISTS task_facets_batch_apply()`.execute(db);
   }
   await db.schema.dropTable('task_facets').ifExists().execute();
+  await db.schema.dropIndex('tasks_project_stage_created').ifExists().execute();
 }
