@@ -65,7 +65,7 @@ describe('an invited person joins through the accept link', () => {
     await expect(invitee.getByRole('link', { name: 'make a new API key' }).getAttribute('href')).resolves.toBe(
       '/org?tab=api-key',
     );
-    expect(await invitee.getByText(`Labeler on project ${projectId}`).isVisible()).toBe(true);
+    await invitee.getByText('Labeler on “Street signs”').waitFor();
     const note = invitee.getByRole('note');
     await note.waitFor();
     expect(await note.textContent()).toMatch(/^Your role does not allow you to see the organization's people/);

@@ -1,8 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { useProjectList } from '../api/projects';
 import { ApiErrorNotice } from './ApiErrorNotice';
 import { listOrganizationPeople, type SessionView } from './session-api';
 import { useSession } from './useSession';
+
+/** A member's roles by project name (the top bar's list of projects, already in the cache). */
+function ProjectRoles({ roles }: { roles: SessionView['projectRoles'] }) {
+  const { data } = useProjectList(1, 100, '');
+  const names = new Map(data?.projects.map((p) => [p._id, p.name]));
+  return roles.map((r) => `${r.role} on “${names.get(r.projectId) ?? r.projectId}”`).join(', ');
+}
 
 /** /account: who is signed in, with which roles, and (for owners and admins) the organization's people. */
 export function AccountPage() {
@@ -23,11 +31,15 @@ export function AccountPage() {
         <dd>{me.organizationRole}</dd>
         <dt>Project roles</dt>
         <dd>
-          {me.organizationRole === 'member'
-            ? me.projectRoles.length === 0
-              ? 'none yet'
-              : me.projectRoles.map((r) => `${r.role} on project ${r.projectId}`).join(', ')
-            : 'Manager on every project of the organization'}
+          {me.organizationRole === 'member' ? (
+            me.projectRoles.length === 0 ? (
+              'none yet'
+            ) : (
+              <ProjectRoles roles={me.projectRoles} />
+            )
+          ) : (
+            'Manager on every project of the organization'
+          )}
         </dd>
         <dt>API key</dt>
         <dd>
