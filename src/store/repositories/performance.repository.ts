@@ -46,7 +46,12 @@ export async function workFigures(db: Executor, s: PerformanceScope): Promise<Wo
   let q = db
     .selectFrom('task_history')
     .where('task_history.project_id', '=', s.projectId)
-    .where('task_history.completed_by', 'is not', null);
+    .where('task_history.completed_by', 'is not', null)
+    // Work, not bookkeeping: a requeue or forward by a manager closes a stage in their name but
+    // is no submission, review or time spent (it drew a row of zeros for them).
+    .where((eb) =>
+      eb.or([eb('task_history.trigger', 'in', ['submit', 'review']), eb('task_history.duration', '>', 0)]),
+    );
   if (s.from !== undefined) q = q.where('task_history.completed_at', '>=', s.from);
   if (s.to !== undefined) q = q.where('task_history.completed_at', '<', s.to);
   const batchIds = s.batchIds;
