@@ -1,6 +1,8 @@
+import { type ContractLogicType, type ContractProjectRole, type ContractStageType, covers } from './contract';
+
 /** The shapes the console reads and writes (the API contract's Project, Stage and friends). */
 
-export const STAGE_TYPES = [
+export const STAGE_TYPES = covers<ContractStageType>()([
   'Start',
   'Label',
   'Review',
@@ -11,17 +13,17 @@ export const STAGE_TYPES = [
   'Hold',
   'Complete',
   'Archive',
-] as const;
+] as const);
 export type StageType = (typeof STAGE_TYPES)[number];
 
-export const LOGIC_TYPES = [
+export const LOGIC_TYPES = covers<ContractLogicType>()([
   'AnnotationType',
   'Annotator',
   'RandomSample',
   'Duration',
   'Batch',
   'IssueErrorCode',
-] as const;
+] as const);
 export type LogicType = (typeof LOGIC_TYPES)[number];
 
 export interface LogicConditionValue {
@@ -123,8 +125,8 @@ export interface CategorySchema {
   relations: Relation[];
 }
 
-export type ProjectRole = 'Manager' | 'Lead' | 'Labeler' | 'Reviewer';
-export const PROJECT_ROLES: readonly ProjectRole[] = ['Manager', 'Lead', 'Reviewer', 'Labeler'];
+export const PROJECT_ROLES = covers<ContractProjectRole>()(['Manager', 'Lead', 'Reviewer', 'Labeler'] as const);
+export type ProjectRole = (typeof PROJECT_ROLES)[number];
 
 export interface Project {
   _id: string;

@@ -1,5 +1,12 @@
+import {
+  type ContractClassificationKind,
+  type ContractRelationKind,
+  type ContractToolKind,
+  covers,
+} from '../../api/contract';
 import type { CategorySchema, Classification, ClassificationOption, Relation, Tool } from '../../api/types';
 
+/** Every tool but `pct`, which belongs to point-cloud projects (made by the API, not here). */
 export const TOOL_KINDS = [
   'bounding-box',
   'polygon',
@@ -12,9 +19,9 @@ export const TOOL_KINDS = [
   'ner',
   'pdf',
   'angle',
-] as const;
+] as const satisfies readonly ContractToolKind[];
 
-export const CLASSIFICATION_KINDS = [
+export const CLASSIFICATION_KINDS = covers<ContractClassificationKind>()([
   'radio',
   'checkbox',
   'single-dropdown',
@@ -23,12 +30,13 @@ export const CLASSIFICATION_KINDS = [
   'single-tree-dropdown',
   'text',
   'boolean',
-] as const;
+] as const);
 
 /** Classification kinds whose answer is picked from options. */
 export const WITH_OPTIONS: ReadonlySet<string> = new Set(['radio', 'checkbox', 'single-dropdown', 'multi-dropdown']);
 
-export const RELATION_KINDS = ['one-to-one', 'group'] as const;
+/** The editor draws one-to-one and group relations; `one-to-many` is kept as the API stores it. */
+export const RELATION_KINDS = ['one-to-one', 'group'] as const satisfies readonly ContractRelationKind[];
 
 /** A fresh schemaId: the id answers and exports refer to; short and random, never reused. */
 export function newSchemaId(): string {
