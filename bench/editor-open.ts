@@ -10,9 +10,9 @@
  * open (a labeler's browser has it from the previous task's prefetch or the CDN). Each round
  * opens the task in a fresh page of a warm browser: `--rounds N` (default 5), medians kept.
  *
- *   npm run bench -- editor-open [--rounds 5] [--objects 500] [--profile out.json]
+ *   npm run bench -- editor-open [--rounds 5] [--objects 500] [--cpu-profile out.json]
  *
- * `--profile <file>`: one more open under the CDP Profiler; writes the CPU profile (open it in
+ * `--cpu-profile <file>` (`--profile` is the runner's own flag): one more open under the CDP Profiler; writes the CPU profile (open it in
  * Chromium's DevTools) and a screenshot (`<file>.png`) and prints the functions with the most self time and the requests.
  */
 import { execFileSync } from 'node:child_process';
@@ -252,7 +252,8 @@ export default defineBenchmark({
         results.push(await oneRound(page, taskPath, objects));
       }
       if (crashed.length) throw new Error(crashed.join('; '));
-      if (typeof opts.extra.profile === 'string') await profileOpen(page, taskPath, objects, opts.extra.profile);
+      if (typeof opts.extra['cpu-profile'] === 'string')
+        await profileOpen(page, taskPath, objects, opts.extra['cpu-profile']);
       await context.close();
 
       const ready = results.map((r) => r.readyMs);
