@@ -7,6 +7,7 @@ import { type Receiver, startReceiver } from '../helpers/webhook-receiver.js';
 import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
 import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
 import { type AssetServer, serveAssets, streetPng } from './helpers/editor-assets.js';
+import { clickAt, dragFrom, screenOf, signInWithKey, startStage } from './helpers/editor-page.js';
 
 /*
  * The issue's "Done means", in a browser with a real mouse and keyboard: a labeler takes a task
@@ -74,44 +75,9 @@ describe('the labeling and review editor', () => {
     const context = await newContext(browser, server.url);
     contexts.push(context);
     const page = await context.newPage();
-    await page.goto('/signin');
-    await page.getByRole('button', { name: 'Use an API key instead' }).click();
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname !== '/signin');
+    await signInWithKey(page, key);
     errors.push(pageErrors(page));
     return page;
-  };
-
-  /** Where an image pixel is on the screen, from the canvas's viewport. */
-  const screenOf = async (page: Page, [x, y]: [number, number]): Promise<[number, number]> => {
-    const canvas = page.getByTestId('editor-canvas');
-    await expect.poll(() => canvas.getAttribute('data-ready')).toBe('true');
-    const box = await canvas.boundingBox();
-    const scale = Number(await canvas.getAttribute('data-scale'));
-    const ox = Number(await canvas.getAttribute('data-offset-x'));
-    const oy = Number(await canvas.getAttribute('data-offset-y'));
-    if (!box) throw new Error('no canvas');
-    return [box.x + ox + x * scale, box.y + oy + y * scale];
-  };
-  const clickAt = async (page: Page, p: [number, number]) => {
-    const [sx, sy] = await screenOf(page, p);
-    await page.mouse.click(sx, sy);
-  };
-  const dragFrom = async (page: Page, from: [number, number], to: [number, number]) => {
-    const [ax, ay] = await screenOf(page, from);
-    const [bx, by] = await screenOf(page, to);
-    await page.mouse.move(ax, ay);
-    await page.mouse.down();
-    await page.mouse.move((ax + bx) / 2, (ay + by) / 2, { steps: 4 });
-    await page.mouse.move(bx, by, { steps: 4 });
-    await page.mouse.up();
-  };
-  const startStage = async (page: Page, stage: string, project: string) => {
-    await page.goto('/work');
-    await page.getByRole('button', { name: `Start ${stage} in ${project}` }).click();
-    await page.waitForURL(/\/work\/tasks\//);
-    return /\/work\/tasks\/([^/?]+)/.exec(page.url())?.[1] ?? '';
   };
 
   beforeAll(async () => {

@@ -1,0 +1,56 @@
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/** An image pixel or a screen point. */
+export type Vec = [number, number];
+
+/** Signs in with an API key (the sign-in form's other way) and waits to leave /signin. */
+export async function signInWithKey(page: Page, key: string): Promise<void> {
+  await page.goto('/signin');
+  await page.getByRole('button', { name: 'Use an API key instead' }).click();
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname !== '/signin');
+}
+
+/** The editor canvas's viewport once its image is drawn: where an image pixel is on the screen. */
+export async function canvasView(page: Page): Promise<{ scale: number; screen(p: Vec): Vec }> {
+  const canvas = page.getByTestId('editor-canvas');
+  await expect.poll(() => canvas.getAttribute('data-ready')).toBe('true');
+  const box = await canvas.boundingBox();
+  if (!box) throw new Error('no canvas');
+  const scale = Number(await canvas.getAttribute('data-scale'));
+  const ox = Number(await canvas.getAttribute('data-offset-x'));
+  const oy = Number(await canvas.getAttribute('data-offset-y'));
+  return { scale, screen: ([x, y]) => [box.x + ox + x * scale, box.y + oy + y * scale] };
+}
+
+/** Where an image pixel is on the screen. */
+export async function screenOf(page: Page, p: Vec): Promise<Vec> {
+  return (await canvasView(page)).screen(p);
+}
+
+/** A click on an image pixel. */
+export async function clickAt(page: Page, p: Vec): Promise<void> {
+  const [sx, sy] = await screenOf(page, p);
+  await page.mouse.click(sx, sy);
+}
+
+/** A mouse drag between two image pixels, in a few steps as a hand moves. */
+export async function dragFrom(page: Page, from: Vec, to: Vec): Promise<void> {
+  const [ax, ay] = await screenOf(page, from);
+  const [bx, by] = await screenOf(page, to);
+  await page.mouse.move(ax, ay);
+  await page.mouse.down();
+  await page.mouse.move((ax + bx) / 2, (ay + by) / 2, { steps: 4 });
+  await page.mouse.move(bx, by, { steps: 4 });
+  await page.mouse.up();
+}
+
+/** "Start" on the work queue for a stage of a project; answers the task id that opened. */
+export async function startStage(page: Page, stage: string, project: string): Promise<string> {
+  await page.goto('/work');
+  await page.getByRole('button', { name: `Start ${stage} in ${project}` }).click();
+  await page.waitForURL(/\/work\/tasks\//);
+  return /\/work\/tasks\/([^/?]+)/.exec(page.url())?.[1] ?? '';
+}
