@@ -229,6 +229,12 @@ describe('the editor: rotated boxes, relations, issues on objects, consensus', (
     const { issues } = await api('GET', `/v2/issues?labelTask=${taskId}`);
     const issue = (issues as Json[])[0] as Json;
     expect(issue.objectId).toBe(car?.objectId);
+
+    // The task's address opened afresh (the first script starts the task, project and image).
+    await page.reload();
+    await canvasView(page);
+    await page.getByRole('heading', { name: 'Objects (3)' }).waitFor();
+    await page.getByText('This is a van, not a car').waitFor();
     await page.close();
   });
 

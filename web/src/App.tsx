@@ -1,5 +1,5 @@
 import { type ComponentType, lazy } from 'react';
-import { createBrowserRouter, matchRoutes, Navigate, type RouteObject, RouterProvider } from 'react-router';
+import { createBrowserRouter, matchPath, matchRoutes, Navigate, type RouteObject, RouterProvider } from 'react-router';
 import { queryClient } from './api/query-client';
 import { AccountPage } from './auth/AccountPage';
 import { RequireSession } from './auth/RequireSession';
@@ -8,6 +8,7 @@ import { SignInPage } from './auth/SignInPage';
 import { sessionQuery } from './auth/useSession';
 import { Layout } from './components/Layout';
 import { ProjectLayout } from './components/ProjectLayout';
+import { prefetchWorkTask } from './work/prefetch';
 
 type PageModule = { default: ComponentType };
 type Loader = () => Promise<PageModule>;
@@ -91,6 +92,9 @@ for (const match of matchRoutes(routes, window.location) ?? []) {
   // A failed fetch is left to the page's own lazy load, which shows it.
   preload?.().catch(() => undefined);
 }
+// The editor: its task, project and image start here too, not once its chunk has rendered.
+const editing = matchPath('/work/tasks/:taskId', window.location.pathname);
+if (editing) prefetchWorkTask(editing.params.taskId, new URLSearchParams(window.location.search));
 
 const router = createBrowserRouter(routes);
 

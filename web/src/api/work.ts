@@ -142,21 +142,24 @@ export function workTaskPath(taskId: string, projectId: string): string {
   return `/work/tasks/${taskId}?project=${encodeURIComponent(projectId)}`;
 }
 
+/** GET /task/{id} for the editor: `useWorkTask`, or a fetch started with the first script. */
+export const workTaskQuery = (taskId: string) => ({
+  queryKey: workKeys.task(taskId),
+  queryFn: async () =>
+    (
+      await unwrap<{ task: WorkTask }>(
+        'GET',
+        '/v2/task/{taskId}',
+        api.GET('/v2/task/{taskId}', { params: { path: { taskId } } }),
+      )
+    ).task,
+  // The editor owns the answer once open: a refetch must not replace work in progress.
+  staleTime: Infinity,
+  refetchOnWindowFocus: false,
+});
+
 export function useWorkTask(taskId: string) {
-  return useQuery({
-    queryKey: workKeys.task(taskId),
-    queryFn: async () =>
-      (
-        await unwrap<{ task: WorkTask }>(
-          'GET',
-          '/v2/task/{taskId}',
-          api.GET('/v2/task/{taskId}', { params: { path: { taskId } } }),
-        )
-      ).task,
-    // The editor owns the answer once open: a refetch must not replace work in progress.
-    staleTime: Infinity,
-    refetchOnWindowFocus: false,
-  });
+  return useQuery(workTaskQuery(taskId));
 }
 
 type AnnotateBody = ApiBody<'/v2/annotate/{taskId}', 'post'>;

@@ -15,6 +15,15 @@ const OTHER: [RegExp, string][] = [
   [/\.html?$/i, 'a web page'],
 ];
 
+/** True when the URL's file name is an image's: the editor's early start loads no other file. */
+export function namesAnImage(url: string | null | undefined): boolean {
+  try {
+    return IMAGE.test(new URL(url ?? '', 'http://relative.invalid').pathname);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The asset's kind from its URL's file name (signed URLs keep it before the query string), and
  * from the ontology when the name says nothing: an ontology of NER tools only means text.

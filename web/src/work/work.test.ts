@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assetKind } from './asset-kind';
+import { assetKind, namesAnImage } from './asset-kind';
 import { errorCodesOf } from './error-codes';
 
 describe('assetKind', () => {
@@ -22,6 +22,16 @@ describe('assetKind', () => {
       kind: 'unsupported',
       what: 'a point cloud',
     });
+  });
+});
+
+describe('namesAnImage', () => {
+  it('is true for an image file name only: the early start loads nothing else', () => {
+    expect(namesAnImage('https://cdn.example.com/a/street.PNG?sig=1&x=.mp4')).toBe(true);
+    expect(namesAnImage('/files/street-4000.webp')).toBe(true);
+    expect(namesAnImage('https://cdn.example.com/clip.mp4?x=.png')).toBe(false);
+    expect(namesAnImage('https://cdn.example.com/opaque-id')).toBe(false);
+    expect(namesAnImage(null)).toBe(false);
   });
 });
 

@@ -9,6 +9,8 @@ type Loaded = Extract<ImageState, { status: 'ready' }>;
 
 /** The images being loaded or loaded, newest last; a few only (a decoded 4000 x 3000 image is 48 MB). */
 const loads = new Map<string, Promise<Loaded>>();
+/** The images of `loads` already decoded: the editor's first render draws them at once. */
+const decoded = new Map<string, Loaded>();
 const KEEP = 2;
 
 /**
@@ -25,9 +27,16 @@ export function loadImage(url: string): Promise<Loaded> {
     .decode()
     .then((): Loaded => ({ status: 'ready', image, width: image.naturalWidth, height: image.naturalHeight }));
   // A failed load is not kept: a retry (a new render) tries again.
-  loaded.catch(() => loads.delete(url));
+  loaded.then(
+    (ready) => loads.get(url) === loaded && decoded.set(url, ready),
+    () => loads.delete(url),
+  );
   loads.set(url, loaded);
-  while (loads.size > KEEP) loads.delete(loads.keys().next().value as string);
+  while (loads.size > KEEP) {
+    const oldest = loads.keys().next().value as string;
+    loads.delete(oldest);
+    decoded.delete(oldest);
+  }
   return loaded;
 }
 
@@ -35,9 +44,12 @@ export function loadImage(url: string): Promise<Loaded> {
 export function useImage(url: string | undefined): ImageState {
   // Started during the render, before the 500 shapes below are rendered and committed.
   if (url) void loadImage(url).catch(() => undefined);
-  const [state, setState] = useState<ImageState>({ status: 'loading' });
+  // Decoded already (the first script started it, see work/prefetch.ts): no frame without it.
+  const [state, setState] = useState<ImageState>(() => (url && decoded.get(url)) || { status: 'loading' });
   useEffect(() => {
     if (!url) return setState({ status: 'error' });
+    const known = decoded.get(url);
+    if (known) return setState(known);
     setState({ status: 'loading' });
     let live = true;
     loadImage(url)
