@@ -176,6 +176,7 @@ describe('the editor: rotated boxes, relations, issues on objects, consensus', (
     await clickAt(page, [700, 500]);
     await page.getByRole('button', { name: 'Person 1', exact: true }).waitFor();
 
+    await page.getByText('No relation yet.').waitFor();
     const form = page.getByRole('group', { name: 'New relation' });
     const pick = (name: string) => form.getByRole('checkbox', { name, exact: true }).check();
     // One-to-one refuses three objects.

@@ -78,6 +78,9 @@ function Relations(p: ObjectsPanelProps & { numbering: Map<string, string> }) {
   return (
     <div className="relations">
       <h3>Relations</h3>
+      {p.answer.relations.length === 0 && (
+        <p className="muted">{p.answer.objects.length < 2 ? 'Draw two objects to relate them.' : 'No relation yet.'}</p>
+      )}
       <ul>
         {p.answer.relations.map((r) => (
           <li key={r.relationId}>
