@@ -38,6 +38,17 @@ function standIn(token: TokenType): unknown {
   return token === TokenType.TRUE || token === TokenType.FALSE ? true : undefined;
 }
 
+/** A `__proto__` key, or `constructor.prototype`: refused as the JSON parser of other routes does. */
+function poisoned(value: unknown, depth = 0): boolean {
+  if (!value || typeof value !== 'object' || depth > MAX_BODY_DEPTH) return false;
+  if (Object.hasOwn(value, '__proto__')) return true;
+  const ctor = (value as Record<string, unknown>).constructor;
+  if (Object.hasOwn(value, 'constructor') && ctor && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype')) {
+    return true;
+  }
+  return Object.values(value).some((v) => poisoned(v, depth + 1));
+}
+
 /**
  * The body of POST /project/{id}/cloud read as it streams in: the assets come out one at a
  * time (`assets()`), checked as the route's schema would check the whole body, and the
@@ -101,6 +112,7 @@ export class ImportBodyReader {
       if (this.keyNext && token === TokenType.STRING) {
         this.topKey = String(value);
         this.keyNext = false;
+        if (this.topKey === '__proto__') this.fail(frameworkError(400, 'FST_ERR_CTP_INVALID_JSON_BODY'));
         if (this.topKey.includes('\u0000')) this.nul('body', 'property names must not contain NUL characters');
         if (this.topKey === 'assets' && this.assetsSeen) this.fail(invalidField('assets', 'appears twice in the body'));
         return;
@@ -151,6 +163,10 @@ export class ImportBodyReader {
     this.count = index + 1;
     if (this.normalizeError || this.fatal) return;
     if (index >= MAX_ASSETS) return;
+    if (poisoned(value)) {
+      this.fail(frameworkError(400, 'FST_ERR_CTP_INVALID_JSON_BODY'));
+      return;
+    }
     try {
       normalizeInput(value, `assets[${index}]`, 2);
     } catch (err) {
@@ -188,6 +204,8 @@ export class ImportBodyReader {
         received += buf.length;
         if (received > this.limit) {
           this.fatal = frameworkError(413, 'FST_ERR_CTP_BODY_TOO_LARGE');
+          // The rest flows by unread, as with Fastify's own parsers.
+          this.stream.resume();
           break;
         }
         if (this.fatal) continue;
@@ -231,7 +249,9 @@ export class ImportBodyReader {
     }
     const top: Record<string, unknown> = {};
     if (this.assetsToken === TokenType.LEFT_BRACKET) top.assets = new Array(Math.min(this.count, MAX_ASSETS + 1));
-    else if (this.assetsToken !== undefined) top.assets = standIn(this.assetsToken);
+    else if (this.assetsToken !== undefined && standIn(this.assetsToken) !== undefined) {
+      top.assets = standIn(this.assetsToken);
+    }
     for (const issue of checkTop.Errors(top)) this.addIssue(issue as Issue);
   }
 
