@@ -247,12 +247,22 @@ export class ImportBodyReader {
       this.addIssue(this.bodyMissing());
       return;
     }
+    // The assets' count is checked here, not through a stand-in array as long as the request.
     const top: Record<string, unknown> = {};
-    if (this.assetsToken === TokenType.LEFT_BRACKET) top.assets = new Array(Math.min(this.count, MAX_ASSETS + 1));
+    if (this.assetsToken === TokenType.LEFT_BRACKET) top.assets = [0];
     else if (this.assetsToken !== undefined && standIn(this.assetsToken) !== undefined) {
       top.assets = standIn(this.assetsToken);
     }
-    for (const issue of checkTop.Errors(top)) this.addIssue(issue as Issue);
+    if (!checkTop.Check(top)) for (const issue of checkTop.Errors(top)) this.addIssue(issue as Issue);
+    if (this.assetsToken === TokenType.LEFT_BRACKET && (this.count < 1 || this.count > MAX_ASSETS)) {
+      const few = this.count < 1;
+      this.addIssue({
+        instancePath: '/assets',
+        keyword: few ? 'minItems' : 'maxItems',
+        message: few ? 'must not have fewer than 1 items' : `must not have more than ${MAX_ASSETS} items`,
+        params: { limit: few ? 1 : MAX_ASSETS },
+      });
+    }
   }
 
   private bodyMissing(): Issue {
