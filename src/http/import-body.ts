@@ -59,6 +59,16 @@ function poisoned(value: unknown, depth = 0): boolean {
  * is found no more assets come out, the rest of the body is still read, and `assets()` ends by
  * throwing the answer, so a consumer that was writing rolls back.
  */
+/**
+ * `uploadLocal: true` came after the assets, which were read (and written) as links: the import
+ * starts again from the whole body, kept as it came (ImportBodyReader.wholeBody).
+ */
+export class LateUploadLocal extends Error {
+  constructor() {
+    super('uploadLocal came after the assets');
+  }
+}
+
 export class ImportBodyReader {
   priority: number | undefined;
   uploadLocal: boolean | undefined;
@@ -73,6 +83,8 @@ export class ImportBodyReader {
   private readonly tokenizer = new Tokenizer();
   private readonly parser = new TokenParser({ paths: ['$.assets.*', '$.priority', '$.uploadLocal'], keepStack: false });
   private readonly queue: AssetItem[] = [];
+  /** The body's bytes, kept until `uploadLocal` is known to have come before the assets or not at all. */
+  private raw: Buffer[] | undefined = [];
   // Where the tokens are: nesting depth, the top-level key, whether a top-level key comes next.
   private depth = 0;
   private rootToken: TokenType | undefined;
@@ -209,6 +221,8 @@ export class ImportBodyReader {
           break;
         }
         if (this.fatal) continue;
+        if (this.uploadLocalSettled) this.raw = undefined;
+        else this.raw?.push(buf);
         try {
           this.tokenizer.write(buf);
         } catch {
@@ -274,10 +288,8 @@ export class ImportBodyReader {
     if (this.fatal) return this.fatal;
     if (this.normalizeError) return this.normalizeError;
     if (!this.issues.length) {
-      // Read as links, the assets cannot be taken back as content.
-      if (this.uploadLocal === true && !this.inlineFromStart) {
-        return invalidField('uploadLocal', 'must come before assets in the body when true');
-      }
+      // Read as links, the assets are read again, as content, from the body kept whole.
+      if (this.uploadLocal === true && !this.inlineFromStart) throw new LateUploadLocal();
       return undefined;
     }
     const errors = validationErrors(this.issues, 'body');
@@ -285,6 +297,18 @@ export class ImportBodyReader {
     const message =
       errors.length === 1 && first ? `${first.field}: ${first.message}` : `${errors.length} fields are invalid`;
     return new AppError('VALIDATION', message, errors);
+  }
+
+  /**
+   * The body parsed whole, once it has been read and found good, when `uploadLocal: true` came
+   * after the assets (LateUploadLocal): its assets and request-wide fields were checked as they
+   * streamed in.
+   */
+  wholeBody(): { assets: AssetItem[]; priority: number | undefined } {
+    if (!this.raw) throw new Error('the body was not kept');
+    const body = JSON.parse(Buffer.concat(this.raw).toString('utf8')) as { assets: AssetItem[] };
+    this.raw = undefined;
+    return { assets: body.assets, priority: this.priority };
   }
 
   /** Reads what is left of the body and throws what it is refused with, if anything. */

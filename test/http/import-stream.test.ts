@@ -142,11 +142,25 @@ describe.each(ENGINES)('the streamed import body, field by field, on %s', (engin
     expect(await fields('abc', { 'content-type': 'text/plain' })).toEqual([
       { field: 'body', message: 'must be object' },
     ]);
-    const late = await cloud({ assets: [{ data: '<p>x</p>' }], uploadLocal: true });
-    expect(late.statusCode, late.body).toBe(400);
-    expect(late.json().errors).toEqual([
-      { field: 'uploadLocal', message: 'must come before assets in the body when true' },
-    ]);
+  });
+
+  it('takes uploadLocal: true after the assets as content, as before them ([client] key order)', async () => {
+    const late = await cloud({ assets: [{ data: '<p>late</p>', externalId: 'late' }], priority: 4, uploadLocal: true });
+    expect(late.statusCode, late.body).toBe(201);
+    const [made] = late.json().data.assets as { taskId: string; externalId: string }[];
+    expect(made?.externalId).toBe('late');
+    const task = (await t.call('GET', `/v2/task/${made?.taskId}`)).json().data.task;
+    expect(task.priority).toBe(4);
+    const served = await t.app.inject({ method: 'GET', url: new URL(task.asset.data as string).pathname });
+    expect(served.statusCode).toBe(200);
+    expect(served.body).toBe('<p>late</p>');
+    // Links read first are not kept: one asset, the content one.
+    const listed = await t.call('GET', `/v2/project/${projectId}/tasks?limit=1000`);
+    expect(listed.json().data.tasks.filter((x: { externalId: string }) => x.externalId === 'late')).toHaveLength(1);
+    // Refusals still come from the streamed checks: a bad asset after which uploadLocal comes.
+    const bad = await cloud({ assets: [{ data: 5 }], uploadLocal: true });
+    expect(bad.statusCode, bad.body).toBe(400);
+    expect(bad.json().errors[0].field).toBe('assets[0].data');
   });
 
   it('takes priority and unknown fields before or after the assets, and nulls as absent', async () => {

@@ -8,7 +8,7 @@ import { type CreatedAsset, importAssetStream } from '../../services/assets/asse
 import type { AssetInput } from '../../services/assets/asset.service.js';
 import { importInlineAssets } from '../../services/assets/inline-assets.service.js';
 import { idList } from '../../services/tasks/task.service.js';
-import { ImportBodyReader } from '../import-body.js';
+import { ImportBodyReader, LateUploadLocal } from '../import-body.js';
 import { principalOf } from '../plugins/auth.js';
 import { created } from '../reply.js';
 
@@ -90,7 +90,15 @@ export const assetImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
           .send(Readable.from(answer(count, parts)));
       } catch (err) {
         // A refused body answers before anything else, as when it was parsed and checked first.
-        await body.drain();
+        try {
+          await body.drain();
+        } catch (refused) {
+          if (!(refused instanceof LateUploadLocal)) throw refused;
+          // uploadLocal: true after the assets (nothing was kept of the link import): as content.
+          const { assets, priority } = body.wholeBody();
+          const batches = req.query.batches === undefined ? undefined : idList(req.query.batches, 'batches');
+          return created(reply, await importInlineAssets(ctx, p, projectId, { assets, priority, batches }));
+        }
         throw err;
       }
     },
