@@ -62,7 +62,7 @@ function send(reply: FastifyReply, status: number, body: Record<string, unknown>
   return reply.status(status).type('application/json; charset=utf-8').send(body);
 }
 
-const FRAMEWORK_MESSAGES: Record<string, string> = {
+export const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'the request body is not valid JSON',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'the request body is empty but the content type is JSON',
   FST_ERR_CTP_BODY_TOO_LARGE: 'the request body is larger than the server accepts',

@@ -4,31 +4,18 @@ import {
   AssignBatchesRequest,
   BatchesRequest,
   DeleteAssetsRequest,
-  ImportAssetsQuery,
-  ImportAssetsRequest,
   ListAssetsQuery,
   ProjectIdParams,
 } from '../../schemas/asset.js';
-import * as assets from '../../services/assets/asset.service.js';
 import * as assetList from '../../services/assets/asset-list.service.js';
-import { importInlineAssets } from '../../services/assets/inline-assets.service.js';
 import * as batches from '../../services/projects/batch.service.js';
-import { idList } from '../../services/tasks/task.service.js';
 import { principalOf } from '../plugins/auth.js';
+import { assetImportRoutes } from './asset-import.routes.js';
 import { created, ok } from '../reply.js';
 
 export const assetRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['assets'];
-  app.post(
-    '/project/:projectId/cloud',
-    { schema: { tags, params: ProjectIdParams, querystring: ImportAssetsQuery, body: ImportAssetsRequest } },
-    async (req, reply) => {
-      const common = req.query.batches === undefined ? undefined : idList(req.query.batches, 'batches');
-      const input = { assets: req.body.assets, priority: req.body.priority, batches: common };
-      const importer = req.body.uploadLocal === true ? importInlineAssets : assets.importAssets;
-      return created(reply, await importer(ctx, principalOf(req), req.params.projectId, input));
-    },
-  );
+  await app.register(assetImportRoutes, { ctx });
   app.get(
     '/project/:projectId/assets',
     { schema: { tags, params: ProjectIdParams, querystring: ListAssetsQuery } },

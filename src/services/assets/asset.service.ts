@@ -1,20 +1,14 @@
 import type { AppContext } from '../../context.js';
-import { type AppError, conflict, invalid, invalidField, type FieldError } from '../../errors.js';
+import { type AppError, conflict, type FieldError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Executor } from '../../store/db.js';
-import { chunked, insertInChunks } from '../../store/chunks.js';
+import { chunked } from '../../store/chunks.js';
 import { assetSizeFacts } from '../../store/repositories/metrics-assets.repository.js';
 import { listBatches } from '../../store/repositories/project.repository.js';
-import type { AssetRow, TaskRow } from '../../store/schema.js';
+import type { AssetRow } from '../../store/schema.js';
 import { validateAnswer } from '../../workflow/answer.js';
-import { startStage } from '../../workflow/graph.js';
-import { startRouting } from '../../workflow/routing.js';
-import { freshTaskRow } from '../../workflow/task-row.js';
 import type { ProjectInfo, TaskAnswer } from '../../workflow/types.js';
 import type { Principal } from '../identity/access.js';
-import { loadProject } from '../projects/project.service.js';
-import { projectInfo } from '../projects/project-view.js';
-import { unknownStorageErrors } from '../storages/storage-references.js';
 
 export interface AssetInput {
   data: string;
@@ -54,7 +48,7 @@ export async function batchResolver(db: Executor, projectId: string) {
   return (ref: string) => byId.get(ref) ?? byName.get(ref);
 }
 
-interface Prepared {
+export interface Prepared {
   asset: AssetRow;
   batches: { id: string; name: string }[];
   /** The pre-label answer of the new task, when the asset came with classifications. */
@@ -65,7 +59,7 @@ interface Prepared {
  * Checks `input` (the assets from index `offset` of the request on) and builds their rows;
  * errors go to `errors` (at most 50 in all: past that, nothing more is checked).
  */
-function prepare(
+export function prepare(
   input: AssetInput[],
   offset: number,
   commonBatches: { id: string; name: string }[],
@@ -132,7 +126,7 @@ function prepare(
 }
 
 /** The request-wide batches (`batches`), resolved once; unknown ones are errors. */
-function resolveCommonBatches(
+export function resolveCommonBatches(
   common: string[],
   resolve: (ref: string) => { id: string; name: string } | undefined,
   errors: FieldError[],
@@ -145,7 +139,7 @@ function resolveCommonBatches(
 }
 
 /** The first external id of `prepared` (from index `offset`) already seen earlier in the request. */
-function duplicateInRequest(prepared: Prepared[], offset: number, seen: Set<string>): AppError | undefined {
+export function duplicateInRequest(prepared: Prepared[], offset: number, seen: Set<string>): AppError | undefined {
   for (const [j, { asset }] of prepared.entries()) {
     if (seen.has(asset.external_id)) {
       return conflict(`externalId "${asset.external_id}" appears twice in the request`, [
@@ -158,7 +152,7 @@ function duplicateInRequest(prepared: Prepared[], offset: number, seen: Set<stri
 }
 
 /** An external id of `prepared` (from index `offset`) already used in the project. */
-async function existingExternalId(
+export async function existingExternalId(
   db: Executor,
   projectId: string,
   prepared: Prepared[],
@@ -181,96 +175,4 @@ async function existingExternalId(
     }
   }
   return undefined;
-}
-
-/** Assets checked, built and written at a time: what an import holds in rows at once. */
-const IMPORT_CHUNK = 2_000;
-
-/**
- * POST /project/{id}/cloud: all assets and their tasks in one transaction, or nothing. Each
- * new task passes through Start and is routed to where it rests.
- *
- * The assets are checked, turned into rows and written `IMPORT_CHUNK` at a time inside the one
- * transaction, so an import of 100,000 assets holds a chunk of rows, not all of them. The
- * answers to a bad request are those of checking everything first: once something is wrong,
- * the rest of the request is still checked (not written), and the transaction is rolled back:
- * field errors (at most 50) first, then an external id twice in the request, then one already
- * in the project, then unknown storages.
- */
-export async function importAssets(
-  ctx: AppContext,
-  p: Principal,
-  projectId: string,
-  input: { assets: AssetInput[]; priority?: number | undefined; batches?: string[] | undefined },
-) {
-  return ctx.store.db.transaction().execute(async (trx) => {
-    const { row } = await loadProject(trx, p, projectId, 'import');
-    const info = projectInfo(row);
-    const start = startStage(info.stages);
-    if (!start) throw invalidField('stages', 'the project workflow has no Start stage');
-    const resolve = await batchResolver(trx, row.id);
-    const errors: FieldError[] = [];
-    const common = resolveCommonBatches(input.batches ?? [], resolve, errors);
-    const storageRefs = input.assets.flatMap((a, i) =>
-      a.storage === undefined ? [] : [{ field: `assets[${i}].storage`, id: a.storage }],
-    );
-    const badStorages = await unknownStorageErrors(trx, p.orgId, storageRefs);
-
-    const routing = startRouting(trx, ctx, info, p.email);
-    const now = new Date(ctx.clock.now()).toISOString();
-    const seen = new Set<string>();
-    let duplicate: AppError | undefined;
-    let existing: AppError | undefined;
-    const created: { _id: string; externalId: string; taskId: string }[] = [];
-    for (let from = 0; from < input.assets.length && errors.length < 50; from += IMPORT_CHUNK) {
-      const part = input.assets.slice(from, from + IMPORT_CHUNK);
-      const prepared = prepare(part, from, common, resolve, ctx, p, info, errors);
-      if (errors.length) continue;
-      duplicate ??= duplicateInRequest(prepared, from, seen);
-      if (duplicate || existing) continue;
-      existing = await existingExternalId(trx, row.id, prepared, from);
-      if (existing || badStorages.length) continue;
-
-      const tasks: TaskRow[] = [];
-      for (const { asset, batches, answer } of prepared) {
-        const task = freshTaskRow({
-          id: newId(ctx.clock.now()),
-          projectId: row.id,
-          assetId: asset.id,
-          externalId: asset.external_id,
-          stageId: start.id,
-          priority: input.priority ?? 0,
-          now,
-          actor: p.email,
-        });
-        if (answer) Object.assign(task, { answer: JSON.stringify(answer), is_pre_labeled: 1 });
-        routing.know(task.id, { batches });
-        await routing.route({ row: task, isNew: true }, start.id);
-        tasks.push(task);
-        created.push({ _id: asset.id, externalId: asset.external_id, taskId: task.id });
-      }
-      await insertInChunks(
-        trx,
-        'assets',
-        prepared.map((x) => x.asset),
-      );
-      await insertInChunks(
-        trx,
-        'asset_batches',
-        prepared.flatMap((x) => x.batches.map((b) => ({ asset_id: x.asset.id, batch_id: b.id }))),
-      );
-      await insertInChunks(trx, 'tasks', tasks);
-      await routing.flushEffects();
-    }
-    if (errors.length) throw invalid(errors);
-    if (duplicate) throw duplicate;
-    if (existing) throw existing;
-    if (badStorages.length) throw invalid(badStorages.slice(0, 50));
-    await trx
-      .updateTable('projects')
-      .set((eb) => ({ asset_count: eb('asset_count', '+', created.length), updated_at: now }))
-      .where('id', '=', row.id)
-      .execute();
-    return { assetsCreated: created.length, assets: created };
-  });
 }

@@ -4,7 +4,7 @@ import { safeFileName } from '../../adapters/file-store/file-store.js';
 import type { AppContext } from '../../context.js';
 import { invalidField } from '../../errors.js';
 import type { Principal } from '../identity/access.js';
-import { importAssets } from '../assets/asset.service.js';
+import { importAssets } from '../assets/asset-import.service.js';
 import { parseConversations } from './chat-format.js';
 import { LONG_LIVED_SECONDS } from './file.service.js';
 import { fileStoreOf, signedFileUrl } from './file-url.js';

@@ -4,7 +4,7 @@ import type { JobHandler } from '../../jobs/registry.js';
 import { chunked } from '../../store/chunks.js';
 import { findUserByEmail } from '../../store/repositories/identity.repository.js';
 import type { OrgRole, Principal } from '../identity/access.js';
-import { importAssets } from '../assets/asset.service.js';
+import { importAssets } from '../assets/asset-import.service.js';
 import { storageObjectLink } from '../files/file.service.js';
 import { withStorage } from './storage.service.js';
 

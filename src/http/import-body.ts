@@ -1,0 +1,321 @@
+import type { Readable } from 'node:stream';
+import { TokenParser, Tokenizer, TokenType } from '@streamparser/json';
+import { Type } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { AppError, badRequest, invalidField } from '../errors.js';
+import { AssetInput, ImportAssetsRequest } from '../schemas/asset.js';
+import type { AssetInput as AssetItem } from '../services/assets/asset.service.js';
+import { FRAMEWORK_MESSAGES, validationErrors } from './plugins/errors.js';
+import { MAX_BODY_DEPTH, normalizeInput } from './plugins/nulls.js';
+
+const checkAsset = Compile(AssetInput);
+const MAX_ASSETS = 200_000;
+/** The request-wide fields, with `assets` standing for its length only. */
+const checkTop = Compile(
+  Type.Object({
+    ...ImportAssetsRequest.properties,
+    assets: Type.Array(Type.Unknown(), { minItems: 1, maxItems: MAX_ASSETS }),
+  }),
+);
+/** Validator issues kept at most: past that, a body is refused with what it has. */
+const MAX_ISSUES = 100;
+
+interface Issue {
+  instancePath: string;
+  keyword: string;
+  message: string;
+  params: Record<string, unknown>;
+}
+
+const frameworkError = (status: 400 | 413, code: string) =>
+  new AppError(status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST', FRAMEWORK_MESSAGES[code] ?? 'bad request');
+
+/** A stand-in of a top-level value's JSON type, for the request-wide schema check. */
+function standIn(token: TokenType): unknown {
+  if (token === TokenType.LEFT_BRACE) return {};
+  if (token === TokenType.STRING) return '';
+  if (token === TokenType.NUMBER) return 0.5;
+  return token === TokenType.TRUE || token === TokenType.FALSE ? true : undefined;
+}
+
+/** A `__proto__` key, or `constructor.prototype`: refused as the JSON parser of other routes does. */
+function poisoned(value: unknown, depth = 0): boolean {
+  if (!value || typeof value !== 'object' || depth > MAX_BODY_DEPTH) return false;
+  if (Object.hasOwn(value, '__proto__')) return true;
+  const ctor = (value as Record<string, unknown>).constructor;
+  if (Object.hasOwn(value, 'constructor') && ctor && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype')) {
+    return true;
+  }
+  return Object.values(value).some((v) => poisoned(v, depth + 1));
+}
+
+/**
+ * The body of POST /project/{id}/cloud read as it streams in: the assets come out one at a
+ * time (`assets()`), checked as the route's schema would check the whole body, and the
+ * request-wide fields (`priority`, `uploadLocal`) are known once they have been read. What the
+ * whole-body path answered, in the same order, is answered here: a body past the limit (413),
+ * then JSON that does not parse (including `__proto__` keys), then the first NUL character or
+ * nesting too deep, then schema errors naming each field (`assets[12].data`). Once any of these
+ * is found no more assets come out, the rest of the body is still read, and `assets()` ends by
+ * throwing the answer, so a consumer that was writing rolls back.
+ */
+/**
+ * `uploadLocal: true` came after the assets, which were read (and written) as links: the import
+ * starts again from the whole body, kept as it came (ImportBodyReader.wholeBody).
+ */
+export class LateUploadLocal extends Error {
+  constructor() {
+    super('uploadLocal came after the assets');
+  }
+}
+
+export class ImportBodyReader {
+  priority: number | undefined;
+  uploadLocal: boolean | undefined;
+  /** Whether each request-wide field came before `assets` (or the whole body has been read). */
+  prioritySettled = false;
+  uploadLocalSettled = false;
+  /** `uploadLocal: true` came before the assets: they are content, not links. */
+  inlineFromStart = false;
+  private fatal: AppError | undefined;
+  private normalizeError: AppError | undefined;
+  private readonly issues: Issue[] = [];
+  private readonly tokenizer = new Tokenizer();
+  private readonly parser = new TokenParser({ paths: ['$.assets.*', '$.priority', '$.uploadLocal'], keepStack: false });
+  private readonly queue: AssetItem[] = [];
+  /** The body's bytes, kept until `uploadLocal` is known to have come before the assets or not at all. */
+  private raw: Buffer[] | undefined = [];
+  // Where the tokens are: nesting depth, the top-level key, whether a top-level key comes next.
+  private depth = 0;
+  private rootToken: TokenType | undefined;
+  private topKey: string | undefined;
+  private keyNext = false;
+  private assetsToken: TokenType | undefined;
+  private assetsSeen = false;
+  private count = 0;
+
+  constructor(
+    private readonly stream: Readable,
+    private readonly limit: number,
+    private readonly contentLength: number | undefined,
+  ) {
+    this.tokenizer.onToken = (info) => {
+      this.tap(info.token, info.value);
+      this.parser.write(info);
+    };
+    this.parser.onValue = ({ value, key, stack }) => {
+      if (stack.length === 1) this.topValue(String(key), value);
+      else if (stack.length === 2 && this.assetsToken === TokenType.LEFT_BRACKET) this.item(value, Number(key));
+    };
+    if (contentLength !== undefined && contentLength > limit)
+      this.fatal = frameworkError(413, 'FST_ERR_CTP_BODY_TOO_LARGE');
+  }
+
+  /** Whether something is already wrong with the body (nothing should be written). */
+  get failed(): boolean {
+    return !!(this.fatal ?? this.normalizeError) || this.issues.length > 0;
+  }
+
+  private tap(token: TokenType, value: unknown) {
+    const opens = token === TokenType.LEFT_BRACE || token === TokenType.LEFT_BRACKET;
+    const isValue = token !== TokenType.COLON && token !== TokenType.COMMA && !this.closes(token);
+    if (this.rootToken === undefined) this.rootToken = token;
+    if (this.depth === 1 && this.rootToken === TokenType.LEFT_BRACE) {
+      if (this.keyNext && token === TokenType.STRING) {
+        this.topKey = String(value);
+        this.keyNext = false;
+        if (this.topKey === '__proto__') this.fail(frameworkError(400, 'FST_ERR_CTP_INVALID_JSON_BODY'));
+        if (this.topKey.includes('\u0000')) this.nul('body', 'property names must not contain NUL characters');
+        if (this.topKey === 'assets' && this.assetsSeen) this.fail(invalidField('assets', 'appears twice in the body'));
+        return;
+      }
+      if (token === TokenType.COMMA) this.keyNext = true;
+      else if (isValue && this.topKey === 'assets') {
+        this.assetsSeen = true;
+        this.assetsToken = token;
+        this.prioritySettled ||= this.priority !== undefined;
+        this.uploadLocalSettled ||= this.uploadLocal !== undefined;
+        this.inlineFromStart = this.uploadLocal === true;
+      }
+    }
+    if (isValue && this.depth > MAX_BODY_DEPTH) {
+      this.normalizeError ??= badRequest(`the request nests deeper than ${MAX_BODY_DEPTH} levels`);
+    }
+    // NUL characters outside the assets (which are checked whole, with their paths).
+    if (token === TokenType.STRING && this.depth >= 1 && this.topKey !== 'assets' && String(value).includes('\u0000')) {
+      this.nul(this.topKey ?? 'body', 'must not contain NUL characters');
+    }
+    if (opens) {
+      this.depth++;
+      if (this.depth === 1) this.keyNext = token === TokenType.LEFT_BRACE;
+    } else if (this.closes(token)) this.depth--;
+  }
+
+  private closes(token: TokenType) {
+    return token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET;
+  }
+
+  private nul(field: string, message: string) {
+    this.normalizeError ??= invalidField(field, message);
+  }
+
+  private fail(err: AppError) {
+    this.fatal ??= err;
+  }
+
+  private topValue(key: string, value: unknown) {
+    if (key === 'priority') this.priority = value === null ? undefined : (value as number);
+    if (key === 'uploadLocal') this.uploadLocal = value === null ? undefined : (value as boolean);
+    if (value !== null && (key === 'priority' || key === 'uploadLocal')) {
+      for (const issue of checkTop.Errors({ assets: [0], [key]: value })) this.addIssue(issue as Issue);
+    }
+  }
+
+  private item(value: unknown, index: number) {
+    this.count = index + 1;
+    if (this.normalizeError || this.fatal) return;
+    if (index >= MAX_ASSETS) return;
+    if (poisoned(value)) {
+      this.fail(frameworkError(400, 'FST_ERR_CTP_INVALID_JSON_BODY'));
+      return;
+    }
+    try {
+      normalizeInput(value, `assets[${index}]`, 2);
+    } catch (err) {
+      if (err instanceof AppError) this.normalizeError = err;
+      return;
+    }
+    if (this.issues.length >= MAX_ISSUES) return;
+    if (!checkAsset.Check(value)) {
+      for (const issue of checkAsset.Errors(value)) {
+        this.addIssue({ ...(issue as Issue), instancePath: `/assets/${index}${(issue as Issue).instancePath}` });
+      }
+      return;
+    }
+    if (!this.failed) this.queue.push(value as AssetItem);
+  }
+
+  private addIssue(issue: Issue) {
+    if (this.issues.length < MAX_ISSUES) this.issues.push(issue);
+  }
+
+  private reading: AsyncGenerator<AssetItem> | undefined;
+
+  /** The body's assets, checked, as they arrive; throws at the end if the body is refused. */
+  assets(): AsyncGenerator<AssetItem> {
+    this.reading ??= this.read();
+    return this.reading;
+  }
+
+  private async *read(): AsyncGenerator<AssetItem> {
+    let received = 0;
+    if (!this.fatal) {
+      // Not destroyed when a consumer stops early: drain() reads the rest.
+      for await (const chunk of this.stream.iterator({ destroyOnReturn: false })) {
+        const buf = chunk as Buffer;
+        received += buf.length;
+        if (received > this.limit) {
+          this.fatal = frameworkError(413, 'FST_ERR_CTP_BODY_TOO_LARGE');
+          // The rest flows by unread, as with Fastify's own parsers.
+          this.stream.resume();
+          break;
+        }
+        if (this.fatal) continue;
+        if (this.uploadLocalSettled) this.raw = undefined;
+        else this.raw?.push(buf);
+        try {
+          this.tokenizer.write(buf);
+        } catch {
+          this.fail(frameworkError(400, 'FST_ERR_CTP_INVALID_JSON_BODY'));
+          this.queue.length = 0;
+        }
+        while (this.queue.length) yield this.queue.shift() as AssetItem;
+      }
+    }
+    this.finish(received);
+    while (this.queue.length) yield this.queue.shift() as AssetItem;
+    const refusal = this.refusal();
+    if (refusal) throw refusal;
+  }
+
+  private finish(received: number) {
+    this.prioritySettled = true;
+    this.uploadLocalSettled = true;
+    if (this.fatal) return;
+    if (this.contentLength !== undefined && received !== this.contentLength) {
+      this.fatal = frameworkError(400, 'FST_ERR_CTP_INVALID_CONTENT_LENGTH');
+      return;
+    }
+    if (this.rootToken === undefined) {
+      // Nothing or whitespace only: no body, as for every JSON route.
+      this.addIssue(this.bodyMissing());
+      return;
+    }
+    try {
+      this.tokenizer.end();
+    } catch {
+      this.fail(frameworkError(400, 'FST_ERR_CTP_INVALID_JSON_BODY'));
+      return;
+    }
+    if (this.rootToken !== TokenType.LEFT_BRACE) {
+      this.addIssue(this.bodyMissing());
+      return;
+    }
+    // The assets' count is checked here, not through a stand-in array as long as the request.
+    const top: Record<string, unknown> = {};
+    if (this.assetsToken === TokenType.LEFT_BRACKET) top.assets = [0];
+    else if (this.assetsToken !== undefined && standIn(this.assetsToken) !== undefined) {
+      top.assets = standIn(this.assetsToken);
+    }
+    if (!checkTop.Check(top)) for (const issue of checkTop.Errors(top)) this.addIssue(issue as Issue);
+    if (this.assetsToken === TokenType.LEFT_BRACKET && (this.count < 1 || this.count > MAX_ASSETS)) {
+      const few = this.count < 1;
+      this.addIssue({
+        instancePath: '/assets',
+        keyword: few ? 'minItems' : 'maxItems',
+        message: few ? 'must not have fewer than 1 items' : `must not have more than ${MAX_ASSETS} items`,
+        params: { limit: few ? 1 : MAX_ASSETS },
+      });
+    }
+  }
+
+  private bodyMissing(): Issue {
+    return { instancePath: '', keyword: 'type', message: 'must be object', params: { type: 'object' } };
+  }
+
+  /** What the body is refused with, in the order the whole-body path answered. */
+  private refusal(): AppError | undefined {
+    if (this.fatal) return this.fatal;
+    if (this.normalizeError) return this.normalizeError;
+    if (!this.issues.length) {
+      // Read as links, the assets are read again, as content, from the body kept whole.
+      if (this.uploadLocal === true && !this.inlineFromStart) throw new LateUploadLocal();
+      return undefined;
+    }
+    const errors = validationErrors(this.issues, 'body');
+    const first = errors[0];
+    const message =
+      errors.length === 1 && first ? `${first.field}: ${first.message}` : `${errors.length} fields are invalid`;
+    return new AppError('VALIDATION', message, errors);
+  }
+
+  /**
+   * The body parsed whole, once it has been read and found good, when `uploadLocal: true` came
+   * after the assets (LateUploadLocal): its assets and request-wide fields were checked as they
+   * streamed in.
+   */
+  wholeBody(): { assets: AssetItem[]; priority: number | undefined } {
+    if (!this.raw) throw new Error('the body was not kept');
+    const body = JSON.parse(Buffer.concat(this.raw).toString('utf8')) as { assets: AssetItem[] };
+    this.raw = undefined;
+    return { assets: body.assets, priority: this.priority };
+  }
+
+  /** Reads what is left of the body and throws what it is refused with, if anything. */
+  async drain(): Promise<void> {
+    const it = this.assets();
+    for (let r = await it.next(); !r.done; r = await it.next()) void r;
+    const refusal = this.refusal();
+    if (refusal) throw refusal;
+  }
+}
