@@ -126,6 +126,32 @@ describe.each(ENGINES)('projects on %s', (engine) => {
     expect(read.json().data.project).toMatchObject({ name: 'Renamed', errorSchema: { codes: [{ code: 'E1' }] } });
   });
 
+  it('reads its members and batches in order, as the update answers them', async () => {
+    const p = await createProject('Ordered');
+    const fresh = (await t.call('GET', `/v2/project/${p._id}`)).json().data.project;
+    expect(fresh).toMatchObject({ batches: [], assignedTo: [{ assignee: 'admin@annotary.local', role: 'Manager' }] });
+
+    const emails = ['zoe', 'adam', 'mia'].map((n) => `${n}-ordered-${engine}@example.com`);
+    for (const e of emails) await t.addUser(e);
+    const assign = await t.call('POST', `/v2/project/${p._id}/assigned`, {
+      body: { assignees: emails, role: 'Reviewer' },
+    });
+    expect(assign.statusCode).toBe(200);
+    await t.call('POST', `/v2/project/${p._id}`, { body: { batches: [{ name: 'b-one' }, { name: 'a-two' }] } });
+    const updated = (await t.call('POST', `/v2/project/${p._id}`, { body: { batches: [{ name: 'c-three' }] } })).json()
+      .data.project;
+
+    const read = (await t.call('GET', `/v2/project/${p._id}`)).json().data.project;
+    expect(read.batches.map((b: { name: string }) => b.name)).toEqual(['b-one', 'a-two', 'c-three']);
+    expect(read.assignedTo).toEqual([
+      { assignee: 'admin@annotary.local', role: 'Manager' },
+      ...[...emails].sort().map((assignee) => ({ assignee, role: 'Reviewer' })),
+    ]);
+    expect(read.batches).toEqual(updated.batches);
+    expect(read.assignedTo).toEqual(updated.assignedTo);
+    expect(read.role).toBe('Manager');
+  });
+
   it('names the bad colour and refuses an empty update', async () => {
     const p = await createProject('Colours');
     const res = await t.call('POST', `/v2/project/${p._id}`, {

@@ -41,8 +41,42 @@ export function parseJson<T>(text: string | null, fallback: T): T {
   return JSON.parse(text) as T;
 }
 
-export function projectSettings(row: ProjectRow): Record<SettingKey, unknown> {
-  return { ...SETTINGS_DEFAULTS, ...parseJson<Record<string, unknown>>(row.settings, {}) };
+export function projectSettings(row: ProjectRow, parse = parseJson): Record<SettingKey, unknown> {
+  return { ...SETTINGS_DEFAULTS, ...parse<Record<string, unknown>>(row.settings, {}) };
+}
+
+/*
+ * Parsed project documents (ontology, stages, settings) by their stored text, for answers only:
+ * parsing them again on every GET /project was 9 % of its CPU. The values are shared between
+ * answers, so they are frozen (a writer would throw, not change another answer); the cache holds
+ * at most CACHED_JSON_CHARS of text, oldest out first.
+ */
+const CACHED_JSON_CHARS = 4_000_000;
+const parsedDocuments = new Map<string, unknown>();
+let cachedChars = 0;
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+function cachedJson<T>(text: string | null, fallback: T): T {
+  if (text === null || text === '') return fallback;
+  const known = parsedDocuments.get(text);
+  if (known !== undefined) return known as T;
+  const value = deepFreeze(JSON.parse(text) as T);
+  if (text.length > CACHED_JSON_CHARS) return value;
+  for (const old of parsedDocuments.keys()) {
+    if (cachedChars + text.length <= CACHED_JSON_CHARS) break;
+    parsedDocuments.delete(old);
+    cachedChars -= old.length;
+  }
+  parsedDocuments.set(text, value);
+  cachedChars += text.length;
+  return value;
 }
 
 /** The project's own storage, as its settings name it (trimmed; '' when unset or not text). */
@@ -72,19 +106,19 @@ export function projectView(row: ProjectRow, extras: ProjectExtras): Record<stri
     type: row.type,
     owner: row.owner_email,
     organization: row.organization_id,
-    categorySchema: parseJson(row.category_schema, { tools: [], classifications: [], relations: [] }),
+    categorySchema: cachedJson(row.category_schema, { tools: [], classifications: [], relations: [] }),
     // Webhook credentials are write-only, for every role (services/webhooks/webhook-credentials).
-    stages: parseJson<Stage[]>(row.stages, []).map(publicStage),
+    stages: cachedJson<Stage[]>(row.stages, []).map(publicStage),
     assignedTo: extras.members.map((m) => ({ assignee: m.email, role: m.role })),
     batches: extras.batches,
     queueVersion: row.queue_version,
     assetCount: row.asset_count,
-    ...projectSettings(row),
+    ...projectSettings(row, cachedJson),
     deleted: row.deleted === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
-  if (row.pct_config !== null) view.pctConfig = parseJson(row.pct_config, {});
+  if (row.pct_config !== null) view.pctConfig = cachedJson(row.pct_config, {});
   if (extras.role) view.role = extras.role;
   return view;
 }

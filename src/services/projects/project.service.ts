@@ -31,10 +31,16 @@ export async function loadProject(
   permission: ProjectPermission,
 ): Promise<LoadedProject> {
   const found = isId(projectId) ? await repo.findProjectForMember(db, projectId, p.email) : undefined;
+  const { row, role } = visible(p, found, permission);
+  return { row, role };
+}
+
+/** The found project if the caller may see it with `permission`: 404 when not found or invisible, 403 when the permission is missing. */
+function visible<T extends repo.ProjectWithRole>(p: Principal, found: T | undefined, permission: ProjectPermission) {
   const role = found ? effectiveRole(p, found.row.organization_id, found.memberRole) : undefined;
   if (!found || !role) throw notFound('project');
   demand(role, permission);
-  return { row: found.row, role };
+  return { ...found, role };
 }
 
 async function fullView(db: Executor, row: ProjectRow, role?: ProjectRole) {
@@ -66,8 +72,10 @@ export async function listProjects(
 }
 
 export async function getProject(ctx: AppContext, p: Principal, projectId: string) {
-  const { row, role } = await loadProject(ctx.store.db, p, projectId, 'read');
-  return fullView(ctx.store.db, row, role);
+  const { engine, db } = ctx.store;
+  const found = isId(projectId) ? await repo.findProjectForReader(db, engine, projectId, p.email) : undefined;
+  const { row, members, batches, role } = visible(p, found, 'read');
+  return projectView(row, { members, batches: batches.map((b) => ({ _id: b.id, name: b.name })), role });
 }
 
 export interface ProjectCreateInput {

@@ -1,4 +1,5 @@
 import type { Executor } from '../db.js';
+import { preparedQuery } from '../prepared-query.js';
 import type { OrganizationRow, UserRow } from '../schema.js';
 
 /** What one API-key lookup yields: the key's user and organization, in one query. */
@@ -23,15 +24,20 @@ export const PRINCIPAL_COLUMNS = [
   'o.rate_limit',
 ] as const;
 
-export async function findKeyOwner(db: Executor, keyHash: string): Promise<KeyOwnerRow | undefined> {
-  return db
+// Every request with an API key reads this (no cache without Redis): compiled once.
+const keyOwner = preparedQuery(['keyHash'], (db, a) =>
+  db
     .selectFrom('api_keys as k')
     .innerJoin('users as u', 'u.id', 'k.user_id')
     .innerJoin('organizations as o', 'o.id', 'u.organization_id')
     .select(['k.id as key_id', 'k.key_hash', ...PRINCIPAL_COLUMNS])
-    .where('k.key_hash', '=', keyHash)
-    .where('k.revoked_at', 'is', null)
-    .executeTakeFirst();
+    .where('k.key_hash', '=', a.keyHash)
+    .where('k.revoked_at', 'is', null),
+);
+
+export async function findKeyOwner(db: Executor, keyHash: string): Promise<KeyOwnerRow | undefined> {
+  const [row] = await keyOwner(db, { keyHash });
+  return row;
 }
 
 export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Executor } from '../db.js';
+import type { Engine, Executor } from '../db.js';
+import { preparedQuery } from '../prepared-query.js';
 import type { NewProject, ProjectPatch, ProjectRow } from '../schema.js';
 
 export interface ProjectWithRole {
@@ -8,23 +9,83 @@ export interface ProjectWithRole {
   memberRole: string | undefined;
 }
 
+const projectForMember = preparedQuery(['projectId', 'email'], (db, a) =>
+  db
+    .selectFrom('projects as p')
+    .leftJoin('project_members as m', (join) => join.onRef('m.project_id', '=', 'p.id').on('m.email', '=', a.email))
+    .selectAll('p')
+    .select('m.role as member_role')
+    .where('p.id', '=', a.projectId)
+    .where('p.deleted', '=', 0),
+);
+
 /** A live (not deleted) project with the given member's role on it, in one query. */
 export async function findProjectForMember(
   db: Executor,
   projectId: string,
   email: string,
 ): Promise<ProjectWithRole | undefined> {
-  const row = await db
-    .selectFrom('projects as p')
-    .leftJoin('project_members as m', (join) => join.onRef('m.project_id', '=', 'p.id').on('m.email', '=', email))
-    .selectAll('p')
-    .select('m.role as member_role')
-    .where('p.id', '=', projectId)
-    .where('p.deleted', '=', 0)
-    .executeTakeFirst();
+  const [row] = await projectForMember(db, { projectId, email });
   if (!row) return undefined;
   const { member_role, ...project } = row;
   return { row: project, memberRole: member_role ?? undefined };
+}
+
+export interface ProjectForReader extends ProjectWithRole {
+  /** Every member, in the order they joined (then by e-mail). */
+  members: { email: string; role: string }[];
+  /** Every batch, in the order they were made (then by id). */
+  batches: { id: string; name: string }[];
+}
+
+// Members and batches ride along as JSON arrays (one row, no cross product), ordered inside
+// the aggregate so that the order does not hang on a subquery's.
+const MEMBERS_JSON = {
+  sqlite: sql<unknown>`(select json_group_array(json_object('email', pm.email, 'role', pm.role) order by pm.created_at, pm.email) from project_members pm where pm.project_id = p.id)`,
+  postgres: sql<unknown>`(select coalesce(json_agg(json_build_object('email', pm.email, 'role', pm.role) order by pm.created_at, pm.email), '[]'::json) from project_members pm where pm.project_id = p.id)`,
+};
+const BATCHES_JSON = {
+  sqlite: sql<unknown>`(select json_group_array(json_object('id', b.id, 'name', b.name) order by b.created_at, b.id) from batches b where b.project_id = p.id)`,
+  postgres: sql<unknown>`(select coalesce(json_agg(json_build_object('id', b.id, 'name', b.name) order by b.created_at, b.id), '[]'::json) from batches b where b.project_id = p.id)`,
+};
+
+function projectReaderQuery(engine: Engine) {
+  return preparedQuery(['projectId', 'email'], (db, a) =>
+    db
+      .selectFrom('projects as p')
+      .leftJoin('project_members as m', (join) => join.onRef('m.project_id', '=', 'p.id').on('m.email', '=', a.email))
+      .selectAll('p')
+      .select('m.role as member_role')
+      .select(MEMBERS_JSON[engine].as('members_json'))
+      .select(BATCHES_JSON[engine].as('batches_json'))
+      .where('p.id', '=', a.projectId)
+      .where('p.deleted', '=', 0),
+  );
+}
+const projectReader = { sqlite: projectReaderQuery('sqlite'), postgres: projectReaderQuery('postgres') };
+
+// SQLite answers JSON as text; pg parses json columns itself.
+const jsonArray = <T>(value: unknown): T[] => (typeof value === 'string' ? JSON.parse(value) : value) as T[];
+
+/**
+ * What GET /project/{id} answers, in one statement: a live project, the given member's role on
+ * it, its members and its batches.
+ */
+export async function findProjectForReader(
+  db: Executor,
+  engine: Engine,
+  projectId: string,
+  email: string,
+): Promise<ProjectForReader | undefined> {
+  const [row] = await projectReader[engine](db, { projectId, email });
+  if (!row) return undefined;
+  const { member_role, members_json, batches_json, ...project } = row;
+  return {
+    row: project,
+    memberRole: member_role ?? undefined,
+    members: jsonArray(members_json),
+    batches: jsonArray(batches_json),
+  };
 }
 
 export type ProjectSortColumn = 'created_at' | 'updated_at' | 'name';

@@ -1,5 +1,6 @@
 import type { Executor } from '../db.js';
 import type { TaskRow } from '../schema.js';
+import { preparedQuery } from '../prepared-query.js';
 import { applyTaskFilter, type TaskFilter } from './task-filter.js';
 import { storedTaskCount } from './task-count.repository.js';
 import { facetCount, facetSelection } from './task-facet.repository.js';
@@ -141,16 +142,11 @@ export interface TaskForReader {
   batchIds: string[];
 }
 
-/**
- * The task (not deleted, in a project not deleted) with its project's organization and stages,
- * the member role of `email` in the project, its asset and its batches: one statement, one row
- * per batch of the asset (one row when it has none), where the read used to take four.
- */
-export async function findTaskForReader(db: Executor, id: string, email: string): Promise<TaskForReader | undefined> {
-  const rows = await db
+const taskForReader = preparedQuery(['id', 'email'], (db, a) =>
+  db
     .selectFrom('tasks as t')
     .innerJoin('projects as p', 'p.id', 't.project_id')
-    .leftJoin('project_members as m', (join) => join.onRef('m.project_id', '=', 'p.id').on('m.email', '=', email))
+    .leftJoin('project_members as m', (join) => join.onRef('m.project_id', '=', 'p.id').on('m.email', '=', a.email))
     .leftJoin('assets as a', 'a.id', 't.asset_id')
     .leftJoin('asset_batches as ab', 'ab.asset_id', 't.asset_id')
     .selectAll('t')
@@ -164,10 +160,18 @@ export async function findTaskForReader(db: Executor, id: string, email: string)
       'a.metadata as asset_metadata',
       'ab.batch_id as batch_id',
     ])
-    .where('t.id', '=', id)
+    .where('t.id', '=', a.id)
     .where('t.deleted', '=', 0)
-    .where('p.deleted', '=', 0)
-    .execute();
+    .where('p.deleted', '=', 0),
+);
+
+/**
+ * The task (not deleted, in a project not deleted) with its project's organization and stages,
+ * the member role of `email` in the project, its asset and its batches: one statement, one row
+ * per batch of the asset (one row when it has none), where the read used to take four.
+ */
+export async function findTaskForReader(db: Executor, id: string, email: string): Promise<TaskForReader | undefined> {
+  const rows = await taskForReader(db, { id, email });
   const first = rows[0];
   if (!first) return undefined;
   const {
