@@ -40,10 +40,33 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export async function claimJobs(db: Db, engine: Engine, req: ClaimRequest): Promise<ClaimedJob[]> {
   if (req.leases.size === 0 || req.limit < 1) return [];
   if (engine === 'sqlite') return claimBoth(db, engine, req);
-  return db.transaction().execute(async (trx) => {
-    await steerClaimPlan(trx);
-    return claimBoth(trx, engine, req);
-  });
+  return db.transaction().execute((trx) => claimJobsIn(trx, engine, req));
+}
+
+/**
+ * The same claim inside a transaction the caller holds (one that ends other jobs, so their
+ * slots are refilled without a commit of their own). On PostgreSQL the plan steering lasts to
+ * the end of that transaction: claim last.
+ */
+export async function claimJobsIn(trx: Executor, engine: Engine, req: ClaimRequest): Promise<ClaimedJob[]> {
+  if (req.leases.size === 0 || req.limit < 1) return [];
+  if (engine === 'postgres') await steerClaimPlan(trx);
+  return claimBoth(trx, engine, req);
+}
+
+/**
+ * Handed by the worker to a handler that ends its job in its own transaction (JOB_RECORDED):
+ * `claim` takes, in that transaction, the jobs that will fill the slots of the `ended` jobs
+ * (and any slot already free). The caller launches them once the transaction has committed,
+ * or discards them if it rolled back (the claim rolled back with it).
+ */
+export interface Refill {
+  claim(trx: Executor, ended: number): Promise<RefillClaim>;
+}
+
+export interface RefillClaim {
+  launch(): void;
+  discard(): void;
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 
 import { WEBHOOK_LIMITS } from '../schemas/stage.js';
-import type { Claim } from './claims.js';
+import type { Claim, Refill } from './claims.js';
 import type { PluginCallJob, StorageImportJob, WebhookDeliveryJob } from './kinds.js';
 
 /**
@@ -83,6 +83,8 @@ export interface JobContext {
   log: JobLogger;
   /** The claim this run holds: a handler may end the job in its own transaction (completeJobs). */
   claim: Claim;
+  /** Claims the next jobs inside the transaction that ends this one (claims.ts Refill). */
+  refill?: Refill;
 }
 
 /**

@@ -11,7 +11,16 @@ import os from 'node:os';
 import { systemClock, type Clock } from '../adapters/clock.js';
 import type { Db, Engine } from '../store/db.js';
 import { Bookkeeping, type Running, shortError } from './bookkeeping.js';
-import { claimJobs, type Claim, type ClaimedJob, type Outcome } from './claims.js';
+import {
+  claimJobs,
+  claimJobsIn,
+  type Claim,
+  type ClaimedJob,
+  type ClaimRequest,
+  type Outcome,
+  type Refill,
+  type RefillClaim,
+} from './claims.js';
 import { onJobsQueued } from './queue.js';
 import { JOB_RECORDED, retryDelayMs, silentLogger, type JobLogger, type JobRegistry } from './registry.js';
 import { DEFAULT_SWEEP_MS, pruneDoneJobs, type RetentionOptions, SWEEP_MAX_ROWS } from './retention.js';
@@ -77,6 +86,8 @@ export class JobWorker<P extends object = object> {
   private readonly chores: Chore[];
   private readonly choreTimers: NodeJS.Timeout[] = [];
   private readonly choresRunning = new Set<Promise<void>>();
+  /** Jobs claimed inside a handler's transaction that has not committed yet: their slots are taken. */
+  private reserved = 0;
 
   constructor(opts: JobWorkerOptions<P>) {
     this.id = opts.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
@@ -158,8 +169,13 @@ export class JobWorker<P extends object = object> {
     await this.sweeping;
     await Promise.all(this.choresRunning);
     let bound: NodeJS.Timeout | undefined;
+    // Jobs claimed inside a handler's transaction may start while the first ones are waited for.
+    const drained = async () => {
+      while (this.active.size > 0) await Promise.allSettled([...this.active.keys()]);
+      return false;
+    };
     const timedOut = await Promise.race([
-      Promise.allSettled(this.active.keys()).then(() => false),
+      drained(),
       new Promise<boolean>((resolve) => (bound = setTimeout(() => resolve(true), this.stopTimeoutMs))),
     ]);
     clearTimeout(bound);
@@ -171,6 +187,48 @@ export class JobWorker<P extends object = object> {
     }
     this.started = false;
     this.log.info({ workerId: this.id }, 'job worker stopped');
+  }
+
+  /**
+   * Given to every handler (JobContext.refill): the transaction that ends jobs also claims the
+   * jobs that take their slots, so a busy worker commits once per group of jobs, not twice.
+   */
+  private readonly refill: Refill = {
+    claim: async (trx, ended) => {
+      const limit = this.freeSlots() + ended;
+      if (!this.started || this.stopping || limit <= 0) return NO_REFILL;
+      const rows = await claimJobsIn(trx, this.engine, this.claimRequest(limit));
+      if (rows.length === 0) return NO_REFILL;
+      this.reserved += rows.length;
+      let settled = false;
+      const settle = () => {
+        if (settled) return false;
+        settled = true;
+        this.reserved -= rows.length;
+        return true;
+      };
+      return {
+        launch: () => {
+          if (!settle()) return;
+          // Claimed and committed: they run even if stop() began meanwhile (it waits for them).
+          for (const row of rows) this.launch(row);
+          if (rows.length === limit) this.pollAgain = true;
+        },
+        discard: () => void settle(),
+      };
+    },
+  };
+
+  private freeSlots(): number {
+    return this.concurrency - this.active.size - this.reserved;
+  }
+
+  /** A claim of `limit` jobs; lapsed leases (rare: a dead worker) are looked for once per poll interval. */
+  private claimRequest(limit: number): ClaimRequest {
+    const now = this.clock.now();
+    const includeExpired = now - this.expiredCheckedAt >= this.pollIntervalMs;
+    if (includeExpired) this.expiredCheckedAt = now;
+    return { workerId: this.id, leases: this.leases, limit, now, includeExpired };
   }
 
   get runningCount(): number {
@@ -223,21 +281,12 @@ export class JobWorker<P extends object = object> {
   }
 
   private async poll(): Promise<void> {
-    const free = this.concurrency - this.active.size;
+    const free = this.freeSlots();
     if (free <= 0) return;
-    const now = this.clock.now();
-    // Lapsed leases are rare (a dead worker): looking for them once per poll interval is
-    // enough, and spares a busy worker a second statement on every claim.
-    const includeExpired = now - this.expiredCheckedAt >= this.pollIntervalMs;
-    if (includeExpired) this.expiredCheckedAt = now;
     try {
-      const rows = await claimJobs(this.db, this.engine, {
-        workerId: this.id,
-        leases: this.leases,
-        limit: free,
-        now,
-        includeExpired,
-      });
+      // Lapsed leases are rare (a dead worker): looking for them once per poll interval is
+      // enough, and spares a busy worker a second statement on every claim.
+      const rows = await claimJobs(this.db, this.engine, this.claimRequest(free));
       for (const row of rows) this.launch(row);
       // A full batch means more may be due: look again as soon as a slot is free.
       if (rows.length === free) this.pollAgain = true;
@@ -291,7 +340,8 @@ export class JobWorker<P extends object = object> {
         maxAttempts: row.max_attempts,
       };
       const isLastAttempt = row.attempts >= row.max_attempts;
-      const result = await handler(job, { signal: run.controller.signal, isLastAttempt, log, claim: run.claim });
+      const jc = { signal: run.controller.signal, isLastAttempt, log, claim: run.claim, refill: this.refill };
+      const result = await handler(job, jc);
       return result === JOB_RECORDED ? JOB_RECORDED : { status: 'done' };
     } catch (err) {
       const error = shortError(err);
@@ -301,6 +351,8 @@ export class JobWorker<P extends object = object> {
     }
   }
 }
+
+const NO_REFILL: RefillClaim = { launch: () => undefined, discard: () => undefined };
 
 function withFields(log: JobLogger, fields: object): JobLogger {
   return {

@@ -14,6 +14,7 @@ import {
   hookWorkflow,
   importAssets,
   logsOf,
+  queueDrained,
   stageStatus,
   startDeliveryWorker,
   taskOf,
@@ -271,5 +272,48 @@ describe.each(ENGINES)('webhook deliveries on %s', (engine) => {
     expect(slow.received.filter((x) => x.path === '/elsewhere')).toEqual([]);
     expect((await taskOf(t, ta as string)).stage).toBe('Hook');
     expect((await taskOf(t, tb as string)).stage).toBe('Hook');
+  });
+
+  it('delivers each of many tasks once with two workers claiming in the transactions that end deliveries', async () => {
+    const r = await receiver({ secret: 'many' });
+    const id = await createProject(t, hookWorkflow({ url: `${r.url}/many`, authType: 'secret', secret: 'many' }));
+    // A second worker on the same store: each claims the successors of the deliveries it ends.
+    const second = startDeliveryWorker(t);
+    try {
+      const count = 120;
+      const assets = Array.from({ length: count }, (_, i) => ({ data: `https://cdn.example.com/m${i}.jpg` }));
+      const taskIds = await importAssets(t, id, assets);
+      await waitFor(async () => (await queueDrained(t)) && r.received.length >= count, 'the deliveries to end');
+      const tasks = await t.store.db
+        .selectFrom('tasks')
+        .select(['id', 'stage_id'])
+        .where('project_id', '=', id)
+        .execute();
+      expect(tasks.filter((x) => x.stage_id === 'Complete')).toHaveLength(count);
+      // Every delivery sent once, on its first attempt, signed: no job was run by two claims.
+      expect(r.received).toHaveLength(count);
+      expect(new Set(r.received.map((x) => x.deliveryId)).size).toBe(count);
+      expect(r.received.every((x) => x.attempt === 1 && x.signatureValid)).toBe(true);
+      const jobs = await t.store.db
+        .selectFrom('jobs')
+        .select(['status', 'attempts'])
+        .where('kind', '=', 'webhook.deliver')
+        .where('id', 'in', [...new Set(r.received.map((x) => x.deliveryId))])
+        .execute();
+      expect(jobs).toHaveLength(count);
+      expect(jobs.every((j) => j.status === 'done' && j.attempts === 1)).toBe(true);
+      // One history entry out of the Webhook stage and one log line per task.
+      const history = await t.store.db
+        .selectFrom('task_history')
+        .select('task_id')
+        .where('task_id', 'in', taskIds)
+        .where('stage_id', '=', 'Hook')
+        .execute();
+      expect(history).toHaveLength(count);
+      expect(new Set(history.map((h) => h.task_id)).size).toBe(count);
+      expect((await logsOf(t, id)).total).toBe(count);
+    } finally {
+      await second.stop();
+    }
   });
 });

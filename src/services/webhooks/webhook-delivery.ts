@@ -3,7 +3,7 @@ import type { WebhookResult, WebhookSender } from '../../adapters/webhook/webhoo
 import type { AppContext } from '../../context.js';
 import { newId } from '../../ids.js';
 import { JOB_RECORDED, type Job, type JobContext, type JobHandler } from '../../jobs/registry.js';
-import type { WebhookConfig } from '../../schemas/stage.js';
+import type { Stage, WebhookConfig } from '../../schemas/stage.js';
 import type { NewWebhookLog } from '../../store/repositories/webhook.repository.js';
 import type { WebhookDeliveryJob } from '../../jobs/kinds.js';
 import { MicroBatcher } from '../../jobs/micro-batcher.js';
@@ -67,6 +67,17 @@ export function webhookDeliveryHandler(ctx: AppContext, sender: WebhookSender): 
   const views = new ProjectViews();
   const loader = new MicroBatcher<WebhookDeliveryJob, LoadedSubject>((jobs) => loadSubjects(db, jobs, views));
   const recorder = attemptRecorder(ctx);
+  // Opened once per stage object: ProjectViews keeps one while the stored stages text (with
+  // the sealed credentials) is the same, and opening them cost a decryption per delivery.
+  const configs = new WeakMap<Stage, WebhookConfig>();
+  const configOf = (s: DeliverySubject): WebhookConfig => {
+    let cfg = configs.get(s.stage);
+    if (!cfg) {
+      cfg = openWebhookConfig(s.stage, ctx.secretKey, s.project.id);
+      configs.set(s.stage, cfg);
+    }
+    return cfg;
+  };
 
   const logRow = (job: Job<WebhookDeliveryJob>, externalId: string, o: AttemptOutcome): NewWebhookLog => ({
     id: newId(ctx.clock.now()),
@@ -83,7 +94,7 @@ export function webhookDeliveryHandler(ctx: AppContext, sender: WebhookSender): 
 
   /** Writes the record that ends the job, the job's end with it. */
   async function end(record: AttemptRecord, jc: JobContext): Promise<Recorded> {
-    const done = await recorder.submit({ ...record, claim: jc.claim });
+    const done = await recorder.submit({ ...record, claim: jc.claim, ...(jc.refill ? { refill: jc.refill } : {}) });
     if (done.kind === 'lost') jc.log.warn({}, 'job lease lost before it finished; outcome dropped');
     return done;
   }
@@ -115,7 +126,7 @@ export function webhookDeliveryHandler(ctx: AppContext, sender: WebhookSender): 
       return JOB_RECORDED;
     }
     const s = loaded.subject;
-    const cfg = openWebhookConfig(s.stage, ctx.secretKey, s.project.id);
+    const cfg = configOf(s);
     // Serialised once: these bytes are signed and sent as they are.
     const body = Buffer.from(JSON.stringify(buildPayload(s)));
     const result = await sender.send({

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { completeJobs } from '../../jobs/claims.js';
 import { MicroBatcher } from '../../jobs/micro-batcher.js';
-import type { Claim } from '../../jobs/claims.js';
+import type { Claim, Refill, RefillClaim } from '../../jobs/claims.js';
 import type { ProjectRow, TaskRow } from '../../store/schema.js';
 import { insertInChunks } from '../../store/chunks.js';
 import type { Executor } from '../../store/db.js';
@@ -36,6 +36,8 @@ export type AttemptRecord = (
 ) & {
   /** The job's claim, when this record is the job's end. */
   claim?: Claim;
+  /** Its worker's refill: the transaction that ends the job claims the next ones too. */
+  refill?: Refill;
 };
 
 export type Recorded =
@@ -50,7 +52,12 @@ export type Recorded =
 
 type Delivered = Extract<AttemptRecord, { kind: 'delivered' }>;
 
-async function writeAll(ctx: AppContext, trx: Executor, records: AttemptRecord[]): Promise<Recorded[]> {
+async function writeAll(
+  ctx: AppContext,
+  trx: Executor,
+  records: AttemptRecord[],
+  refills: RefillClaim[],
+): Promise<Recorded[]> {
   // Jobs first: their rows are what concurrent workers contend for, and a claim found lost
   // here keeps its record from changing anything but the log.
   const claims = records.flatMap((r) => (r.claim ? [r.claim] : []));
@@ -64,6 +71,13 @@ async function writeAll(ctx: AppContext, trx: Executor, records: AttemptRecord[]
   for (const r of records) if (r.kind === 'failed' && !lost(r)) await upsertFailure(trx, r.failure);
   const delivered = records.flatMap((r) => (r.kind === 'delivered' && !lost(r) ? [r] : []));
   const moved = delivered.length > 0 ? await moveDelivered(ctx, trx, delivered) : new Set<string>();
+  // Last: the jobs that take the ended jobs' slots, claimed in this transaction (one commit
+  // for the group instead of two); launched by the caller once it has committed.
+  const endedBy = new Map<Refill, number>();
+  for (const r of records) {
+    if (r.refill && r.claim && !lost(r)) endedBy.set(r.refill, (endedBy.get(r.refill) ?? 0) + 1);
+  }
+  for (const [refill, n] of endedBy) refills.push(await refill.claim(trx, n));
   return records.map((r): Recorded => {
     if (lost(r)) return { kind: 'lost' };
     if (r.kind !== 'delivered') return { kind: 'written' };
@@ -129,28 +143,41 @@ function notMoved(r: Delivered, err: AppError, failedAt: string): AttemptRecord 
       failed_at: failedAt,
     },
     ...(r.claim ? { claim: r.claim } : {}),
+    ...(r.refill ? { refill: r.refill } : {}),
   };
 }
 
 /** Writes attempt records in batches; each call resolves with its own record's fate. */
 export function attemptRecorder(ctx: AppContext): MicroBatcher<AttemptRecord, Recorded> {
   const db = ctx.store.db;
+  /** Writes records in one transaction; the jobs it claimed start once it has committed. */
+  const write = async (records: AttemptRecord[]): Promise<Recorded[]> => {
+    const refills: RefillClaim[] = [];
+    try {
+      const out = await db.transaction().execute((trx) => writeAll(ctx, trx, records, refills));
+      for (const r of refills) r.launch();
+      return out;
+    } catch (err) {
+      for (const r of refills) r.discard();
+      throw err;
+    }
+  };
   const one = async (r: AttemptRecord): Promise<Recorded | Error> => {
     try {
-      return (await db.transaction().execute((trx) => writeAll(ctx, trx, [r])))[0] as Recorded;
+      return (await write([r]))[0] as Recorded;
     } catch (err) {
       if (r.kind !== 'delivered' || !(err instanceof AppError))
         return err instanceof Error ? err : new Error(String(err));
       // Sending again cannot fix a workflow that will not take the task: record a failure.
       const failed = notMoved(r, err, new Date(ctx.clock.now()).toISOString());
-      const [written] = await db.transaction().execute((trx) => writeAll(ctx, trx, [failed]));
+      const [written] = await write([failed]);
       return written?.kind === 'lost' ? written : { kind: 'not-moved', error: failed.log.error ?? '' };
     }
   };
   return new MicroBatcher<AttemptRecord, Recorded>(async (records) => {
     if (records.length === 1) return [await one(records[0] as AttemptRecord)];
     try {
-      return await db.transaction().execute((trx) => writeAll(ctx, trx, records));
+      return await write(records);
     } catch {
       // One record spoiled the batch (a workflow that refuses a task, a deadlock): alone, each
       // one either succeeds or fails by itself.
