@@ -1,16 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { destination, pino, type Logger } from 'pino';
+import type { ChangeBus } from './adapters/change-bus/change-bus.js';
 import { type Clock, systemClock } from './adapters/clock.js';
 import { MemoryRateLimitStore } from './adapters/rate-limit/memory.js';
 import type { RateLimitStore } from './adapters/rate-limit/rate-limit-store.js';
-import { RedisRateLimitStore } from './adapters/rate-limit/redis.js';
 import { resolveSecretKey, SECRET_KEY_FILE } from './adapters/secret-key.js';
 import type { Config } from './config.js';
 import { openStore, type Store } from './store/db.js';
 import { migrateToLatest } from './store/migrate.js';
 import { sealPlainWebhookCredentials } from './services/webhooks/webhook-credentials-store.js';
-import { RedisChangeBus } from './adapters/change-bus/redis.js';
 import { createPrincipalCache, PRINCIPALS_CHANNEL, type PrincipalCache } from './services/identity/principal-cache.js';
 
 /** Everything a request or a job needs, built once per process: the composition root. */
@@ -58,6 +57,18 @@ export interface ContextOverrides {
   migrated?: boolean;
 }
 
+// The Redis adapters (and ioredis) load only when REDIS_URL is set.
+async function rateLimitStore(redisUrl: string | undefined): Promise<RateLimitStore> {
+  if (!redisUrl) return new MemoryRateLimitStore();
+  const { RedisRateLimitStore } = await import('./adapters/rate-limit/redis.js');
+  return new RedisRateLimitStore(redisUrl);
+}
+
+async function principalsBus(redisUrl: string): Promise<ChangeBus> {
+  const { RedisChangeBus } = await import('./adapters/change-bus/redis.js');
+  return new RedisChangeBus(redisUrl, PRINCIPALS_CHANNEL);
+}
+
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const log = overrides.log ?? createLogger(config);
   let store = overrides.store;
@@ -70,8 +81,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     });
   }
   if (!overrides.migrated) await migrateToLatest(store);
-  const rateLimits =
-    overrides.rateLimits ?? (config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore());
+  const rateLimits = overrides.rateLimits ?? (await rateLimitStore(config.redisUrl));
   const theStore = store;
   const secret = resolveSecretKey(config.secretKey, config.dataDir);
   if (secret.generated) log.info({ file: SECRET_KEY_FILE }, 'generated a new secret key in the data folder');
@@ -85,7 +95,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   // beside a running server (the usual way to revoke a key on one machine) could not reach the
   // server's cache, and a revoked key must stop at once, not within the TTL.
   const principals = createPrincipalCache(theStore.db, {
-    bus: config.redisUrl ? new RedisChangeBus(config.redisUrl, PRINCIPALS_CHANNEL) : undefined,
+    bus: config.redisUrl ? await principalsBus(config.redisUrl) : undefined,
     ...(config.redisUrl ? {} : { ttlMs: 0 }),
     onError: (err) =>
       log.warn(

@@ -75,7 +75,7 @@ let built: Promise<void> | undefined;
  * Compiles src/ to dist/ (`npm run build`), once per benchmark run. Type errors are printed, not
  * fatal: tsc still writes the JavaScript, which is what tsx would have run from the same tree.
  */
-function buildOnce(): Promise<void> {
+export function buildOnce(): Promise<void> {
   built ??= (async () => {
     const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     process.stdout.write('  building dist/ (tsc -p tsconfig.build.json) for the built server\n');

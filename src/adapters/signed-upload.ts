@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { request } from 'undici';
 
 /*
  * PUTs a local file to a pre-signed upload URL (S3, GCS, Azure), streaming it from disk. One
@@ -32,6 +31,7 @@ function networkCodeOf(err: unknown): string {
 
 export async function putFileToSignedUrl(url: string, file: string): Promise<UploadOutcome> {
   const { size } = await fs.promises.stat(file);
+  const { request } = await import('undici'); // loaded with the first upload
   try {
     const res = await request(url, {
       method: 'PUT',

@@ -2,12 +2,13 @@ import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import { describeError } from '../log-safe.js';
 import { registerConsole } from './console.js';
+import { lazySerializerFactory, lazyTypeBoxValidatorCompiler } from './lazy-compilers.js';
 import { csrfHook, identifyHook, requireKeyHook } from './plugins/auth.js';
 import { handleClientError, handleError, handleNotFound, MAX_PARAM_LENGTH } from './plugins/errors.js';
 import { methodNotAllowed } from './plugins/method-not-allowed.js';
@@ -48,6 +49,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     // and sockets that do not speak HTTP answer the same envelope as everything else.
     frameworkErrors: handleError,
     clientErrorHandler: handleClientError,
+    // Each route's serialiser compiles on its first answer, not all of them at start.
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   const wrongMethods = methodNotAllowed(app);
 
@@ -62,7 +65,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     if (text.trim() === '') return done(null, undefined);
     return parseJson(req, text, done);
   });
-  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  app.setValidatorCompiler(lazyTypeBoxValidatorCompiler);
   // The named resources of the document. Success answers are serialised with their schema
   // (fast-json-stringify): stored documents in them declare `additionalProperties: true`.
   for (const schema of componentSchemas()) app.addSchema(schema);

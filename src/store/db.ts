@@ -3,7 +3,7 @@ import path from 'node:path';
 import SQLite from './sqlite/driver.js';
 import { registerRegexp } from './sqlite/regexp.js';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Transaction } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { callbackQueries } from './pg-callback-queries.js';
 import type { Database } from './schema.js';
 
@@ -28,9 +28,18 @@ export interface OpenStoreOptions {
   poolSize?: number;
 }
 
-// COUNT(*) and BIGINT come back from pg as strings; every count we keep fits a JS number.
-pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
-pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+let pgDriver: Promise<typeof pg> | undefined;
+
+/** The PostgreSQL driver, loaded when a store first needs it: a SQLite server never loads it. */
+function loadPg(): Promise<typeof pg> {
+  pgDriver ??= import('pg').then(({ default: driver }) => {
+    // COUNT(*) and BIGINT come back from pg as strings; every count we keep fits a JS number.
+    driver.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+    driver.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+    return driver;
+  });
+  return pgDriver;
+}
 
 export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts);
@@ -88,6 +97,7 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 async function openPostgres(url: string, opts: OpenStoreOptions): Promise<Store> {
   const schema = opts.pgSchema;
   if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('invalid schema name');
+  const pg = await loadPg();
   if (schema) {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();

@@ -1,6 +1,6 @@
 import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { ipLiteral, isPublicAddress, PrivateDestinationError } from './address-policy.js';
 import type { WebhookRequest, WebhookResult, WebhookSender } from './webhook-sender.js';
 
@@ -73,11 +73,17 @@ function describe(err: unknown, hostname: string): string {
 
 /** The webhook sender over undici: one pool of kept-alive connections, no redirects followed. */
 export function createUndiciSender(opts: UndiciSenderOptions): WebhookSender {
-  const agent = new Agent({
-    keepAliveTimeout: 10_000,
-    connections: opts.connectionsPerOrigin ?? 64,
-    connect: opts.allowPrivate ? {} : { lookup: guardedLookup },
-  });
+  // undici and the pool load with the first delivery: a server that sends none never loads them.
+  let client: Promise<{ agent: Agent; request: typeof import('undici').request }> | undefined;
+  const connect = () =>
+    (client ??= import('undici').then(({ Agent, request }) => ({
+      agent: new Agent({
+        keepAliveTimeout: 10_000,
+        connections: opts.connectionsPerOrigin ?? 64,
+        connect: opts.allowPrivate ? {} : { lookup: guardedLookup },
+      }),
+      request,
+    })));
   return {
     async send(req: WebhookRequest): Promise<WebhookResult> {
       const url = new URL(req.url);
@@ -100,6 +106,7 @@ export function createUndiciSender(opts: UndiciSenderOptions): WebhookSender {
       else req.signal?.addEventListener('abort', onAbort, { once: true });
       const signal = controller.signal;
       try {
+        const { agent, request } = await connect();
         const res = await request(url, {
           method: req.method,
           headers: req.headers,
@@ -126,6 +133,8 @@ export function createUndiciSender(opts: UndiciSenderOptions): WebhookSender {
         req.signal?.removeEventListener('abort', onAbort);
       }
     },
-    close: () => agent.close(),
+    close: async () => {
+      if (client) await (await client).agent.close();
+    },
   };
 }

@@ -1,0 +1,37 @@
+import { createRequire } from 'node:module';
+import type SerializerSelectorType from '@fastify/fast-json-stringify-compiler';
+import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { TSchema } from 'typebox';
+
+/*
+ * Fastify compiles every route's validators (TypeBox) and response serialisers
+ * (fast-json-stringify) while the app starts: with a few hundred routes that was the largest
+ * part of the server's start-up (docs/benchmarks.md, startup). These wrappers keep the very same
+ * compilers but run each one the first time its route needs it, then keep the result. A schema
+ * that cannot compile now fails on its route's first request instead of at start; the
+ * every-operation tests (test/http/fuzz.test.ts) call each route.
+ */
+
+/** Fastify's own serialiser factory, from Fastify's dependency: the version Fastify would use. */
+const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
+const { SerializerSelector } = fromFastify('@fastify/fast-json-stringify-compiler') as typeof SerializerSelectorType;
+
+/** Runs `compile` on the first call of the function it answers, and reuses what it built. */
+function onFirstCall<A extends unknown[], R>(compile: () => (...args: A) => R): (...args: A) => R {
+  let built: ((...args: A) => R) | undefined;
+  return (...args) => (built ??= compile())(...args);
+}
+
+/** For `schemaController.compilersFactory.buildSerializer`: Fastify's default, compiled on first use. */
+export function lazySerializerFactory(): SerializerSelectorType.SerializerFactory {
+  const buildDefault = SerializerSelector();
+  return (externalSchemas, options) => {
+    const compile = buildDefault(externalSchemas, options);
+    return (route) => onFirstCall(() => compile(route));
+  };
+}
+
+/** TypeBox's validator compiler (as before), compiled on the first value it checks. */
+export const lazyTypeBoxValidatorCompiler: FastifySchemaCompiler<TSchema> = (route) =>
+  onFirstCall(() => TypeBoxValidatorCompiler(route));
