@@ -65,7 +65,12 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   const box = useRef<HTMLDivElement>(null);
   const transformer = useRef<Konva.Transformer>(null);
   const nodes = useRef(new Map<string, Konva.Node>());
-  const [size, setSize] = useState({ width: 800, height: 600 });
+  // Unknown until the box is measured: the stage is made at its real size, once. Made at a
+  // guessed size and resized by the observer, its four canvases (two layers, each with a hit
+  // canvas) were allocated twice; in the profile that was konva's `scale` (the first call on a
+  // resized canvas), 330 ms of the open's main thread.
+  const [measured, setSize] = useState<{ width: number; height: number } | null>(null);
+  const size = measured ?? { width: 800, height: 600 };
   const [view, setView] = useState<Viewport>({ scale: 1, offsetX: 0, offsetY: 0 });
   const [drawing, setDrawing] = useState<Drawing>(IDLE);
   const panning = useRef<{ from: Vec; view: Viewport } | null>(null);
@@ -96,26 +101,32 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
+    const rect = el.getBoundingClientRect();
+    setSize({ width: Math.max(100, rect.width), height: Math.max(100, rect.height) });
     const observer = new ResizeObserver(([entry]) => {
-      if (entry)
-        setSize({ width: Math.max(100, entry.contentRect.width), height: Math.max(100, entry.contentRect.height) });
+      if (!entry) return;
+      const width = Math.max(100, entry.contentRect.width);
+      const height = Math.max(100, entry.contentRect.height);
+      // The same size again (the observer's first call) must not resize the canvases.
+      setSize((was) => (was && was.width === width && was.height === height ? was : { width, height }));
     });
     observer.observe(el);
     return () => observer.disconnect();
   }, []);
 
   const fit = useCallback(() => {
-    if (image.status === 'ready') updateView(fitViewport(image.width, image.height, size.width, size.height));
-  }, [image, size, updateView]);
+    if (image.status === 'ready' && measured)
+      updateView(fitViewport(image.width, image.height, measured.width, measured.height));
+  }, [image, measured, updateView]);
 
   useEffect(() => {
-    if (image.status !== 'ready') return;
+    if (image.status !== 'ready' || !measured) return;
     props.onImageSize?.({ width: image.width, height: image.height });
     if (fitted.current !== props.imageUrl) {
       fitted.current = props.imageUrl;
       fit();
     }
-  }, [image, fit, props.imageUrl, props.onImageSize]);
+  }, [image, measured, fit, props.imageUrl, props.onImageSize]);
 
   useEffect(() => setDrawing(IDLE), [drawKind]);
 
@@ -239,77 +250,77 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
     >
       {image.status === 'error' && <p className="editor-canvas-message">The image could not be loaded.</p>}
       {image.status === 'loading' && <p className="editor-canvas-message">Loading the image…</p>}
-      <Stage
-        width={size.width}
-        height={size.height}
-        onMouseDown={onMouseDown}
-        onMouseMove={onMouseMove}
-        onMouseUp={onMouseUp}
-        onDblClick={() => drawing.kind === 'path' && finishWith(finishPath(drawing))}
-        onWheel={onWheel}
-        onContextMenu={(e) => e.evt.preventDefault()}
-      >
-        {/* One layer per concern: the image never takes events, the objects do when the view rests. */}
-        <Layer listening={false}>
-          <Group x={view.offsetX} y={view.offsetY} scaleX={view.scale} scaleY={view.scale}>
-            {image.status === 'ready' && (
-              <KonvaImage
-                image={level?.canvas ?? image.image}
-                width={image.width}
-                height={image.height}
-                name="background"
-              />
-            )}
-          </Group>
-        </Layer>
-        <Layer listening={!moving}>
-          <Group x={view.offsetX} y={view.offsetY} scaleX={view.scale} scaleY={view.scale}>
-            {objects.map((o) => (
-              <ObjectShape
-                key={o.objectId}
-                object={o}
-                color={colorOf(o.schemaId)}
-                scale={view.scale}
-                selected={o.objectId === selectedId}
-                editable={editable && !drawKind && !onPick}
-                onSelect={selectObject}
-                onChange={onChange}
-                registerNode={registerNode}
-              />
-            ))}
-            {preview}
-            {(pins ?? []).map((pin) => (
-              <Group key={pin.id} x={pin.position[0]} y={pin.position[1]} name={`pin pin-${pin.id}`}>
-                <Circle
-                  radius={9 / view.scale}
-                  fill={pin.resolved ? '#067647' : '#b42318'}
-                  stroke="#fff"
-                  strokeWidth={2}
-                  strokeScaleEnabled={false}
-                />
-                <Text
-                  text={pin.label}
-                  x={-9 / view.scale}
-                  y={-6 / view.scale}
-                  width={18 / view.scale}
-                  align="center"
-                  fontSize={12 / view.scale}
-                  fontStyle="bold"
-                  fill="#fff"
+      {measured && (
+        <Stage
+          width={size.width}
+          height={size.height}
+          onMouseDown={onMouseDown}
+          onMouseMove={onMouseMove}
+          onMouseUp={onMouseUp}
+          onDblClick={() => drawing.kind === 'path' && finishWith(finishPath(drawing))}
+          onWheel={onWheel}
+          onContextMenu={(e) => e.evt.preventDefault()}
+        >
+          {/* One layer (a scene and a hit canvas): each layer's canvases cost an allocation at
+              the open. The image takes no events; the objects do when the view rests. */}
+          <Layer listening={!moving}>
+            <Group x={view.offsetX} y={view.offsetY} scaleX={view.scale} scaleY={view.scale}>
+              {image.status === 'ready' && (
+                <KonvaImage
+                  image={level?.canvas ?? image.image}
+                  width={image.width}
+                  height={image.height}
+                  name="background"
                   listening={false}
                 />
-              </Group>
-            ))}
-          </Group>
-          <Transformer
-            ref={transformer}
-            rotateEnabled={selected?.geometry.kind === 'rotated-bounding-box'}
-            keepRatio={false}
-            ignoreStroke
-            flipEnabled={false}
-          />
-        </Layer>
-      </Stage>
+              )}
+              {objects.map((o) => (
+                <ObjectShape
+                  key={o.objectId}
+                  object={o}
+                  color={colorOf(o.schemaId)}
+                  scale={view.scale}
+                  selected={o.objectId === selectedId}
+                  editable={editable && !drawKind && !onPick}
+                  onSelect={selectObject}
+                  onChange={onChange}
+                  registerNode={registerNode}
+                />
+              ))}
+              {preview}
+              {(pins ?? []).map((pin) => (
+                <Group key={pin.id} x={pin.position[0]} y={pin.position[1]} name={`pin pin-${pin.id}`}>
+                  <Circle
+                    radius={9 / view.scale}
+                    fill={pin.resolved ? '#067647' : '#b42318'}
+                    stroke="#fff"
+                    strokeWidth={2}
+                    strokeScaleEnabled={false}
+                  />
+                  <Text
+                    text={pin.label}
+                    x={-9 / view.scale}
+                    y={-6 / view.scale}
+                    width={18 / view.scale}
+                    align="center"
+                    fontSize={12 / view.scale}
+                    fontStyle="bold"
+                    fill="#fff"
+                    listening={false}
+                  />
+                </Group>
+              ))}
+            </Group>
+            <Transformer
+              ref={transformer}
+              rotateEnabled={selected?.geometry.kind === 'rotated-bounding-box'}
+              keepRatio={false}
+              ignoreStroke
+              flipEnabled={false}
+            />
+          </Layer>
+        </Stage>
+      )}
     </div>
   );
 });
