@@ -1,12 +1,22 @@
 import type Konva from 'konva';
 import type { KonvaEventObject } from 'konva/lib/Node';
-import { forwardRef, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
+import {
+  forwardRef,
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { Circle, Group, Image as KonvaImage, Layer, Line, Rect, Stage, Text, Transformer } from 'react-konva';
 import { IDLE, dropLastVertex, finishPath, pointerDown, pointerMove, pointerUp, type Drawing } from '../model/drawing';
-import { clampToImage } from '../model/geometry';
+import { clampToImage, hitObject } from '../model/geometry';
 import type { DrawableKind, EditorObject, Geometry, Vec } from '../model/types';
 import { fitViewport, panBy, toImage, wheelFactor, zoomAt, type Viewport } from '../model/viewport';
 import { ObjectShape } from './ObjectShape';
+import { ObjectsBatch } from './ObjectsBatch';
 import { useImage } from './useImage';
 
 export interface Pin {
@@ -49,6 +59,8 @@ export interface ImageCanvasHandle {
 }
 
 const PAN_STEP = 60;
+/** How near (screen pixels) a click must be to an outline, a line or a point to hit it. */
+const HIT_TOLERANCE = 5;
 
 /**
  * The drawing surface: the image and the answer's objects in one group scaled by the viewport,
@@ -132,6 +144,7 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
 
   // The transformer holds the selected box (resize; rotation only for rotated boxes).
   const selected = objects.find((o) => o.objectId === selectedId);
+  const unselected = useMemo(() => objects.filter((o) => o.objectId !== selectedId), [objects, selectedId]);
   const boxSelected =
     editable &&
     selected &&
@@ -180,6 +193,15 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
     const screen = stage?.getPointerPosition();
     // Middle button, or the primary button on empty image in select mode, pans.
     const onBackground = e.target === stage || e.target.name() === 'background';
+    // A press on an object that is not selected, in select mode, selects it (a second press drags it).
+    if (e.evt.button === 0 && onBackground && editable && !drawKind && !onPick) {
+      const p = imagePoint(stage);
+      const hit = p && hitObject(unselected, p, HIT_TOLERANCE / view.scale);
+      if (hit) {
+        onSelect(hit.objectId);
+        return;
+      }
+    }
     if (screen && (e.evt.button === 1 || (e.evt.button === 0 && !drawKind && !onPick && onBackground))) {
       panning.current = { from: [screen.x, screen.y], view };
       setMoving(true);
@@ -190,8 +212,10 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
     const p = imagePoint(stage);
     if (!p) return;
     if (onPick) {
-      const hit = /(?:^|\s)object-(\S+)/.exec(e.target.name())?.[1];
-      onPick(p, hit);
+      // The selected object is a konva node of its own (it takes events); the others are one
+      // drawing without events, so the model says which of them is under the pointer.
+      const named = /(?:^|\s)object-(\S+)/.exec(e.target.name())?.[1];
+      onPick(p, named ?? hitObject(unselected, p, HIT_TOLERANCE / view.scale)?.objectId);
       return;
     }
     if (drawKind && editable) finishWith(pointerDown(drawing, drawKind, p, view.scale));
@@ -274,19 +298,20 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
                   listening={false}
                 />
               )}
-              {objects.map((o) => (
+              <ObjectsBatch objects={unselected} colorOf={colorOf} scale={view.scale} />
+              {selected && (
                 <ObjectShape
-                  key={o.objectId}
-                  object={o}
-                  color={colorOf(o.schemaId)}
+                  key={selected.objectId}
+                  object={selected}
+                  color={colorOf(selected.schemaId)}
                   scale={view.scale}
-                  selected={o.objectId === selectedId}
+                  selected
                   editable={editable && !drawKind && !onPick}
                   onSelect={selectObject}
                   onChange={onChange}
                   registerNode={registerNode}
                 />
-              ))}
+              )}
               {preview}
               {(pins ?? []).map((pin) => (
                 <Group key={pin.id} x={pin.position[0]} y={pin.position[1]} name={`pin pin-${pin.id}`}>
