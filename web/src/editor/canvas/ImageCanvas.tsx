@@ -1,12 +1,22 @@
 import type Konva from 'konva';
 import type { KonvaEventObject } from 'konva/lib/Node';
-import { forwardRef, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
+import {
+  forwardRef,
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { Circle, Group, Image as KonvaImage, Layer, Line, Rect, Stage, Text, Transformer } from 'react-konva';
 import { IDLE, dropLastVertex, finishPath, pointerDown, pointerMove, pointerUp, type Drawing } from '../model/drawing';
-import { clampToImage } from '../model/geometry';
+import { clampToImage, hitObject } from '../model/geometry';
 import type { DrawableKind, EditorObject, Geometry, Vec } from '../model/types';
 import { fitViewport, panBy, toImage, wheelFactor, zoomAt, type Viewport } from '../model/viewport';
 import { ObjectShape } from './ObjectShape';
+import { ObjectsBatch } from './ObjectsBatch';
 import { useImage } from './useImage';
 
 export interface Pin {
@@ -49,6 +59,8 @@ export interface ImageCanvasHandle {
 }
 
 const PAN_STEP = 60;
+/** How near (screen pixels) a click must be to an outline, a line or a point to hit it. */
+const HIT_TOLERANCE = 5;
 
 /**
  * The drawing surface: the image and the answer's objects in one group scaled by the viewport,
@@ -65,7 +77,12 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   const box = useRef<HTMLDivElement>(null);
   const transformer = useRef<Konva.Transformer>(null);
   const nodes = useRef(new Map<string, Konva.Node>());
-  const [size, setSize] = useState({ width: 800, height: 600 });
+  // Unknown until the box is measured: the stage is made at its real size, once. Made at a
+  // guessed size and resized by the observer, its four canvases (two layers, each with a hit
+  // canvas) were allocated twice; in the profile that was konva's `scale` (the first call on a
+  // resized canvas), 330 ms of the open's main thread.
+  const [measured, setSize] = useState<{ width: number; height: number } | null>(null);
+  const size = measured ?? { width: 800, height: 600 };
   const [view, setView] = useState<Viewport>({ scale: 1, offsetX: 0, offsetY: 0 });
   const [drawing, setDrawing] = useState<Drawing>(IDLE);
   const panning = useRef<{ from: Vec; view: Viewport } | null>(null);
@@ -96,31 +113,38 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
+    const rect = el.getBoundingClientRect();
+    setSize({ width: Math.max(100, rect.width), height: Math.max(100, rect.height) });
     const observer = new ResizeObserver(([entry]) => {
-      if (entry)
-        setSize({ width: Math.max(100, entry.contentRect.width), height: Math.max(100, entry.contentRect.height) });
+      if (!entry) return;
+      const width = Math.max(100, entry.contentRect.width);
+      const height = Math.max(100, entry.contentRect.height);
+      // The same size again (the observer's first call) must not resize the canvases.
+      setSize((was) => (was && was.width === width && was.height === height ? was : { width, height }));
     });
     observer.observe(el);
     return () => observer.disconnect();
   }, []);
 
   const fit = useCallback(() => {
-    if (image.status === 'ready') updateView(fitViewport(image.width, image.height, size.width, size.height));
-  }, [image, size, updateView]);
+    if (image.status === 'ready' && measured)
+      updateView(fitViewport(image.width, image.height, measured.width, measured.height));
+  }, [image, measured, updateView]);
 
   useEffect(() => {
-    if (image.status !== 'ready') return;
+    if (image.status !== 'ready' || !measured) return;
     props.onImageSize?.({ width: image.width, height: image.height });
     if (fitted.current !== props.imageUrl) {
       fitted.current = props.imageUrl;
       fit();
     }
-  }, [image, fit, props.imageUrl, props.onImageSize]);
+  }, [image, measured, fit, props.imageUrl, props.onImageSize]);
 
   useEffect(() => setDrawing(IDLE), [drawKind]);
 
   // The transformer holds the selected box (resize; rotation only for rotated boxes).
   const selected = objects.find((o) => o.objectId === selectedId);
+  const unselected = useMemo(() => objects.filter((o) => o.objectId !== selectedId), [objects, selectedId]);
   const boxSelected =
     editable &&
     selected &&
@@ -169,6 +193,15 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
     const screen = stage?.getPointerPosition();
     // Middle button, or the primary button on empty image in select mode, pans.
     const onBackground = e.target === stage || e.target.name() === 'background';
+    // A press on an object that is not selected, in select mode, selects it (a second press drags it).
+    if (e.evt.button === 0 && onBackground && editable && !drawKind && !onPick) {
+      const p = imagePoint(stage);
+      const hit = p && hitObject(unselected, p, HIT_TOLERANCE / view.scale);
+      if (hit) {
+        onSelect(hit.objectId);
+        return;
+      }
+    }
     if (screen && (e.evt.button === 1 || (e.evt.button === 0 && !drawKind && !onPick && onBackground))) {
       panning.current = { from: [screen.x, screen.y], view };
       setMoving(true);
@@ -179,8 +212,10 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
     const p = imagePoint(stage);
     if (!p) return;
     if (onPick) {
-      const hit = /(?:^|\s)object-(\S+)/.exec(e.target.name())?.[1];
-      onPick(p, hit);
+      // The selected object is a konva node of its own (it takes events); the others are one
+      // drawing without events, so the model says which of them is under the pointer.
+      const named = /(?:^|\s)object-(\S+)/.exec(e.target.name())?.[1];
+      onPick(p, named ?? hitObject(unselected, p, HIT_TOLERANCE / view.scale)?.objectId);
       return;
     }
     if (drawKind && editable) finishWith(pointerDown(drawing, drawKind, p, view.scale));
@@ -239,77 +274,78 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
     >
       {image.status === 'error' && <p className="editor-canvas-message">The image could not be loaded.</p>}
       {image.status === 'loading' && <p className="editor-canvas-message">Loading the image…</p>}
-      <Stage
-        width={size.width}
-        height={size.height}
-        onMouseDown={onMouseDown}
-        onMouseMove={onMouseMove}
-        onMouseUp={onMouseUp}
-        onDblClick={() => drawing.kind === 'path' && finishWith(finishPath(drawing))}
-        onWheel={onWheel}
-        onContextMenu={(e) => e.evt.preventDefault()}
-      >
-        {/* One layer per concern: the image never takes events, the objects do when the view rests. */}
-        <Layer listening={false}>
-          <Group x={view.offsetX} y={view.offsetY} scaleX={view.scale} scaleY={view.scale}>
-            {image.status === 'ready' && (
-              <KonvaImage
-                image={level?.canvas ?? image.image}
-                width={image.width}
-                height={image.height}
-                name="background"
-              />
-            )}
-          </Group>
-        </Layer>
-        <Layer listening={!moving}>
-          <Group x={view.offsetX} y={view.offsetY} scaleX={view.scale} scaleY={view.scale}>
-            {objects.map((o) => (
-              <ObjectShape
-                key={o.objectId}
-                object={o}
-                color={colorOf(o.schemaId)}
-                scale={view.scale}
-                selected={o.objectId === selectedId}
-                editable={editable && !drawKind && !onPick}
-                onSelect={selectObject}
-                onChange={onChange}
-                registerNode={registerNode}
-              />
-            ))}
-            {preview}
-            {(pins ?? []).map((pin) => (
-              <Group key={pin.id} x={pin.position[0]} y={pin.position[1]} name={`pin pin-${pin.id}`}>
-                <Circle
-                  radius={9 / view.scale}
-                  fill={pin.resolved ? '#067647' : '#b42318'}
-                  stroke="#fff"
-                  strokeWidth={2}
-                  strokeScaleEnabled={false}
-                />
-                <Text
-                  text={pin.label}
-                  x={-9 / view.scale}
-                  y={-6 / view.scale}
-                  width={18 / view.scale}
-                  align="center"
-                  fontSize={12 / view.scale}
-                  fontStyle="bold"
-                  fill="#fff"
+      {measured && (
+        <Stage
+          width={size.width}
+          height={size.height}
+          onMouseDown={onMouseDown}
+          onMouseMove={onMouseMove}
+          onMouseUp={onMouseUp}
+          onDblClick={() => drawing.kind === 'path' && finishWith(finishPath(drawing))}
+          onWheel={onWheel}
+          onContextMenu={(e) => e.evt.preventDefault()}
+        >
+          {/* One layer (a scene and a hit canvas): each layer's canvases cost an allocation at
+              the open. The image takes no events; the objects do when the view rests. */}
+          <Layer listening={!moving}>
+            <Group x={view.offsetX} y={view.offsetY} scaleX={view.scale} scaleY={view.scale}>
+              {image.status === 'ready' && (
+                <KonvaImage
+                  image={level?.canvas ?? image.image}
+                  width={image.width}
+                  height={image.height}
+                  name="background"
                   listening={false}
                 />
-              </Group>
-            ))}
-          </Group>
-          <Transformer
-            ref={transformer}
-            rotateEnabled={selected?.geometry.kind === 'rotated-bounding-box'}
-            keepRatio={false}
-            ignoreStroke
-            flipEnabled={false}
-          />
-        </Layer>
-      </Stage>
+              )}
+              <ObjectsBatch objects={unselected} colorOf={colorOf} scale={view.scale} />
+              {selected && (
+                <ObjectShape
+                  key={selected.objectId}
+                  object={selected}
+                  color={colorOf(selected.schemaId)}
+                  scale={view.scale}
+                  selected
+                  editable={editable && !drawKind && !onPick}
+                  onSelect={selectObject}
+                  onChange={onChange}
+                  registerNode={registerNode}
+                />
+              )}
+              {preview}
+              {(pins ?? []).map((pin) => (
+                <Group key={pin.id} x={pin.position[0]} y={pin.position[1]} name={`pin pin-${pin.id}`}>
+                  <Circle
+                    radius={9 / view.scale}
+                    fill={pin.resolved ? '#067647' : '#b42318'}
+                    stroke="#fff"
+                    strokeWidth={2}
+                    strokeScaleEnabled={false}
+                  />
+                  <Text
+                    text={pin.label}
+                    x={-9 / view.scale}
+                    y={-6 / view.scale}
+                    width={18 / view.scale}
+                    align="center"
+                    fontSize={12 / view.scale}
+                    fontStyle="bold"
+                    fill="#fff"
+                    listening={false}
+                  />
+                </Group>
+              ))}
+            </Group>
+            <Transformer
+              ref={transformer}
+              rotateEnabled={selected?.geometry.kind === 'rotated-bounding-box'}
+              keepRatio={false}
+              ignoreStroke
+              flipEnabled={false}
+            />
+          </Layer>
+        </Stage>
+      )}
     </div>
   );
 });

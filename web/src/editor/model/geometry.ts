@@ -116,3 +116,41 @@ export function pointInPolygon([px, py]: Vec, poly: Vec[]): boolean {
   }
   return inside;
 }
+
+/** Distance from `p` to the segment a-b. */
+function segmentDistance([px, py]: Vec, [ax, ay]: Vec, [bx, by]: Vec): number {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const len = dx * dx + dy * dy;
+  const t = len === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / len));
+  return Math.hypot(px - (ax + t * dx), py - (ay + t * dy));
+}
+
+/**
+ * Does a click at `p` land on the geometry? Inside a box or a polygon, or within `tolerance` of
+ * an outline, a polyline or a point (all in image pixels).
+ */
+export function hitsGeometry(g: Geometry, p: Vec, tolerance: number): boolean {
+  if (g.kind === 'ner') return false;
+  if (g.kind === 'point') return Math.hypot(p[0] - g.value[0], p[1] - g.value[1]) <= tolerance;
+  const pts = outline(g);
+  const closed = g.kind !== 'polyline';
+  if (closed && pointInPolygon(p, pts)) return true;
+  for (let i = 0; i + 1 < pts.length + (closed ? 1 : 0); i++) {
+    if (segmentDistance(p, pts[i] as Vec, pts[(i + 1) % pts.length] as Vec) <= tolerance) return true;
+  }
+  return false;
+}
+
+/** The topmost (last drawn) object a click at `p` lands on, if any. */
+export function hitObject<T extends { geometry: Geometry }>(
+  objects: readonly T[],
+  p: Vec,
+  tolerance: number,
+): T | undefined {
+  for (let i = objects.length - 1; i >= 0; i--) {
+    const o = objects[i] as T;
+    if (hitsGeometry(o.geometry, p, tolerance)) return o;
+  }
+  return undefined;
+}

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fromApi, toApi } from './codec';
 import { addObject, addRelation, deleteObject, setQuestion } from './edit';
-import { boxFromCorners, moveVertex, pointInPolygon, rotatedCorners, translate } from './geometry';
+import { boxFromCorners, hitObject, moveVertex, pointInPolygon, rotatedCorners, translate } from './geometry';
 import { commit, redo, startHistory, undo } from './history';
 import type { Ontology } from './ontology';
+import type { Geometry } from './types';
 import { shortcutMap } from './ontology';
 import { submitProblems } from './validate';
 import { fitViewport, toImage, toScreen, zoomAt } from './viewport';
@@ -86,6 +87,38 @@ describe('geometry', () => {
     ]);
     expect(pointInPolygon([8, 2], poly.value)).toBe(true);
     expect(pointInPolygon([2, 8], poly.value)).toBe(false);
+  });
+
+  it('finds the topmost object under a click, in image pixels, with a tolerance for lines and points', () => {
+    const objects = [
+      { id: 'box', geometry: { kind: 'bounding-box', value: { x: 0, y: 0, width: 100, height: 50 } } },
+      {
+        id: 'turned',
+        geometry: { kind: 'rotated-bounding-box', value: { x: 200, y: 0, width: 100, height: 20, rotation: 90 } },
+      },
+      {
+        id: 'line',
+        geometry: {
+          kind: 'polyline',
+          value: [
+            [0, 200],
+            [100, 200],
+            [100, 300],
+          ],
+        },
+      },
+      { id: 'dot', geometry: { kind: 'point', value: [50, 25] } },
+    ] as { id: string; geometry: Geometry }[];
+    expect(hitObject(objects, [50, 25], 5)?.id).toBe('dot');
+    expect(hitObject(objects, [10, 10], 5)?.id).toBe('box');
+    expect(hitObject(objects, [104, 10], 5)?.id).toBe('box');
+    expect(hitObject(objects, [110, 10], 5)).toBeUndefined();
+    // Turned 90 degrees about (200, 0): it spans x 180..200, y 0..100.
+    expect(hitObject(objects, [190, 80], 5)?.id).toBe('turned');
+    expect(hitObject(objects, [250, 10], 5)).toBeUndefined();
+    expect(hitObject(objects, [50, 203], 5)?.id).toBe('line');
+    // A polyline is not closed: the chord from its last vertex to its first is no hit.
+    expect(hitObject(objects, [50, 250], 5)).toBeUndefined();
   });
 });
 
