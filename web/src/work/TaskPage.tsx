@@ -331,7 +331,11 @@ function TaskFacts({
         <strong>{task.stageName}</strong> · {task.externalId}
       </p>
       {task.reviewStatus === 'Rejected' && task.stageType === 'Label' && (
-        <p className="work-note">The reviewer sent this task back: see the issues below.</p>
+        <p className="work-note">
+          {task.openIssuesCount > 0
+            ? 'The reviewer sent this task back: see the issues below.'
+            : 'The reviewer sent this task back without raising an issue.'}
+        </p>
       )}
       {task.consensusScore !== null && (
         <p>
