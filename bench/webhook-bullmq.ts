@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TASK_COLUMNS } from '../src/services/webhooks/webhook-payload.js';
+import { HISTORY_META, TASK_COLUMNS } from '../src/services/webhooks/webhook-payload.js';
 import type { Store } from '../src/store/db.js';
 import { type AnnotaryServer, REPO_ROOT, startAnnotary } from './lib/annotary.js';
 import { type BullMq, BULLMQ_VERSION, bullmqEntry, loadBullMq, redisConnection } from './lib/bullmq.js';
@@ -53,17 +53,7 @@ async function subjectTemplate(store: Store, projectId: string) {
   // The history a delivery carries: the task's entries up to the Webhook stage (Start's).
   const history = await store.db
     .selectFrom('task_history')
-    .select([
-      'id',
-      'task_id',
-      'stage_id',
-      'duration',
-      'completed_at',
-      'completed_by',
-      'is_skipped',
-      'consensus_id',
-      'trigger',
-    ])
+    .select([...HISTORY_META])
     .where('task_id', '=', task.id)
     .where('stage_id', '=', 'Start')
     .execute();

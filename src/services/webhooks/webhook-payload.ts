@@ -55,7 +55,8 @@ export const TASK_COLUMNS = [
 
 export type DeliveryTask = Pick<TaskRow, (typeof TASK_COLUMNS)[number]>;
 
-const HISTORY_META = [
+/** The history columns a delivery carries (no answers). */
+export const HISTORY_META = [
   'id',
   'task_id',
   'stage_id',
