@@ -126,31 +126,57 @@ function segmentDistance([px, py]: Vec, [ax, ay]: Vec, [bx, by]: Vec): number {
   return Math.hypot(px - (ax + t * dx), py - (ay + t * dy));
 }
 
-/**
- * Does a click at `p` land on the geometry? Inside a box or a polygon, or within `tolerance` of
- * an outline, a polyline or a point (all in image pixels).
- */
-export function hitsGeometry(g: Geometry, p: Vec, tolerance: number): boolean {
-  if (g.kind === 'ner') return false;
-  if (g.kind === 'point') return Math.hypot(p[0] - g.value[0], p[1] - g.value[1]) <= tolerance;
-  const pts = outline(g);
-  const closed = g.kind !== 'polyline';
-  if (closed && pointInPolygon(p, pts)) return true;
-  for (let i = 0; i + 1 < pts.length + (closed ? 1 : 0); i++) {
-    if (segmentDistance(p, pts[i] as Vec, pts[(i + 1) % pts.length] as Vec) <= tolerance) return true;
+/** The area enclosed by a closed outline (shoelace formula), in square image pixels. */
+function polygonArea(pts: Vec[]): number {
+  let twice = 0;
+  for (let i = 0; i < pts.length; i++) {
+    const [ax, ay] = pts[i] as Vec;
+    const [bx, by] = pts[(i + 1) % pts.length] as Vec;
+    twice += ax * by - bx * ay;
   }
-  return false;
+  return Math.abs(twice) / 2;
 }
 
-/** The topmost (last drawn) object a click at `p` lands on, if any. */
+/**
+ * How a click at `p` lands on the geometry, or undefined when it misses: `edge` when it is within
+ * `tolerance` of a point, a vertex or an outline (with the distance), otherwise `inside` a box or
+ * a polygon (with the area it encloses). All in image pixels.
+ */
+function hitOf(g: Geometry, p: Vec, tolerance: number): { edge: boolean; measure: number } | undefined {
+  if (g.kind === 'ner') return undefined;
+  if (g.kind === 'point') {
+    const d = Math.hypot(p[0] - g.value[0], p[1] - g.value[1]);
+    return d <= tolerance ? { edge: true, measure: d } : undefined;
+  }
+  const pts = outline(g);
+  const closed = g.kind !== 'polyline';
+  let nearest = Infinity;
+  for (let i = 0; i + 1 < pts.length + (closed ? 1 : 0); i++) {
+    nearest = Math.min(nearest, segmentDistance(p, pts[i] as Vec, pts[(i + 1) % pts.length] as Vec));
+  }
+  if (nearest <= tolerance) return { edge: true, measure: nearest };
+  if (closed && pointInPolygon(p, pts)) return { edge: false, measure: polygonArea(pts) };
+  return undefined;
+}
+
+/**
+ * The object a click at `p` picks. Fills are translucent, so every outline under the pointer is
+ * visible and "the one on top" means little to the person clicking; instead, as in CVAT, the most
+ * precise hit wins: a point, vertex or outline within `tolerance` (the nearest) before any
+ * interior, and among interiors the smallest area, so an object drawn inside a bigger one can
+ * always be picked and the bigger one is picked anywhere else. Ties go to the last drawn.
+ */
 export function hitObject<T extends { geometry: Geometry }>(
   objects: readonly T[],
   p: Vec,
   tolerance: number,
 ): T | undefined {
-  for (let i = objects.length - 1; i >= 0; i--) {
-    const o = objects[i] as T;
-    if (hitsGeometry(o.geometry, p, tolerance)) return o;
+  let best: { object: T; edge: boolean; measure: number } | undefined;
+  for (const object of objects) {
+    const hit = hitOf(object.geometry, p, tolerance);
+    if (!hit) continue;
+    const better = !best || (hit.edge && !best.edge) || (hit.edge === best.edge && hit.measure <= best.measure);
+    if (better) best = { object, ...hit };
   }
-  return undefined;
+  return best?.object;
 }

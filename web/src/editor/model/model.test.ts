@@ -120,6 +120,24 @@ describe('geometry', () => {
     // A polyline is not closed: the chord from its last vertex to its first is no hit.
     expect(hitObject(objects, [50, 250], 5)).toBeUndefined();
   });
+
+  it('picks the most precise hit among overlapping objects, not the last drawn', () => {
+    const big = { id: 'big', geometry: { kind: 'bounding-box', value: { x: 0, y: 0, width: 400, height: 300 } } };
+    const small = { id: 'small', geometry: { kind: 'bounding-box', value: { x: 100, y: 100, width: 50, height: 50 } } };
+    const spot = { id: 'spot', geometry: { kind: 'point', value: [300, 200] } };
+    // The big box comes last in the answer's order, so it was drawn over the small one.
+    const objects = [small, spot, big] as { id: string; geometry: Geometry }[];
+    expect(hitObject(objects, [120, 120], 5)?.id).toBe('small');
+    expect(hitObject(objects, [50, 50], 5)?.id).toBe('big');
+    expect(hitObject(objects, [301, 201], 5)?.id).toBe('spot');
+    // Near the small box's outline but inside the big one: the outline wins over an interior.
+    expect(hitObject(objects, [98, 120], 5)?.id).toBe('small');
+    // Near the big box's outline: the big one, though the click is nowhere inside another.
+    expect(hitObject(objects, [2, 150], 5)?.id).toBe('big');
+    // Two identical boxes: the last drawn.
+    const twin = { id: 'twin', geometry: small.geometry };
+    expect(hitObject([small, twin] as { id: string; geometry: Geometry }[], [120, 120], 5)?.id).toBe('twin');
+  });
 });
 
 describe('answer codec and edits', () => {
