@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery } from 'kysely';
 import type { Executor } from './db.js';
+import { nameStatement } from './pg-callback-queries.js';
 
 /*
  * A hot read built and compiled by Kysely once per database handle, then run with each call's
@@ -39,6 +40,8 @@ export function preparedQuery<A extends string, R>(
     const seen = new Set(slots.flatMap((s) => ('arg' in s ? [s.arg] : [])));
     const missing = args.filter((a) => !seen.has(a));
     if (missing.length) throw new Error(`prepared query lost its argument(s) ${missing.join(', ')}`);
+    // On PostgreSQL the text is also prepared once per connection (a no-op for SQLite's handles).
+    nameStatement(query.sql);
     return { query, slots };
   }
 
