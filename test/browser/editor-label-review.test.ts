@@ -293,6 +293,8 @@ describe('the labeling and review editor', () => {
     await page.getByText('The reviewer sent this task back').waitFor();
     await page.getByText('A second car is missing here').waitFor();
     await page.getByText('Issues (1 open)').waitFor();
+    // Only its creator, a Lead or a Manager may resolve an issue: the labeler gets no button.
+    expect(await page.getByRole('button', { name: /^Resolve issue/ }).count()).toBe(0);
     await screenOf(page, [0, 0]);
     await page.getByRole('button', { name: 'Road 1', exact: true }).click();
     await dragFrom(page, [700, 400], [740, 380]);

@@ -48,16 +48,21 @@ export function IssueList({
   issues,
   objects,
   ontology,
+  role,
 }: {
   issues: Issue[];
   objects: EditorObject[];
   ontology: Ontology;
+  /** The caller's role in the project: Leads and Managers may resolve any issue. */
+  role: string | undefined;
 }) {
   const taskId = issues[0]?.labelTask ?? '';
   const setStatus = useSetIssueStatus(taskId);
   const session = useSession();
   const me = session.data?.user.email;
   const open = issues.filter((i) => i.status !== 'Resolved').length;
+  // The API lets an issue's creator, a Lead or a Manager change it: nobody else gets the button.
+  const mayChange = (issue: Issue) => !!me && (issue.createdBy === me || role === 'Lead' || role === 'Manager');
   return (
     <section className="issue-list" aria-labelledby="issues-title">
       <h2 id="issues-title">
@@ -84,7 +89,7 @@ export function IssueList({
                   ))}
                 </p>
               )}
-              {me && (
+              {mayChange(issue) && (
                 <button
                   type="button"
                   disabled={setStatus.isPending}

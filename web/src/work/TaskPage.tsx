@@ -204,7 +204,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
     <>
       <TaskFacts task={task} drafts={drafts} workable={workable} />
       {(isReview || (issues.data?.length ?? 0) > 0) && (
-        <IssueList issues={issues.data ?? []} objects={objects} ontology={ontology} />
+        <IssueList issues={issues.data ?? []} objects={objects} ontology={ontology} role={project.role} />
       )}
       {isReview && kind.kind !== 'unsupported' && (
         <div className="issue-raise">

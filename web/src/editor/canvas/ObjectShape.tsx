@@ -2,7 +2,7 @@ import type Konva from 'konva';
 import type { KonvaEventObject } from 'konva/lib/Node';
 import { memo, useState } from 'react';
 import { Circle, Group, Line, Rect } from 'react-konva';
-import { moveVertex, translate } from '../model/geometry';
+import { moveVertex, round, translate } from '../model/geometry';
 import type { EditorObject, Geometry, Vec } from '../model/types';
 
 export interface ObjectShapeProps {
@@ -82,18 +82,18 @@ export const ObjectShape = memo(function ObjectShape({
           draggable={editable && selected}
           onDragEnd={(e) => {
             const node = e.target;
-            onChange(id, { ...g, value: { ...v, x: node.x(), y: node.y() } } as Geometry);
+            onChange(id, { ...g, value: { ...v, x: round(node.x()), y: round(node.y()) } } as Geometry);
           }}
           onTransformEnd={(e) => {
             const node = e.target;
-            const width = Math.max(1, node.width() * node.scaleX());
-            const height = Math.max(1, node.height() * node.scaleY());
+            const width = round(Math.max(1, node.width() * node.scaleX()));
+            const height = round(Math.max(1, node.height() * node.scaleY()));
             node.scale({ x: 1, y: 1 });
-            const base = { x: node.x(), y: node.y(), width, height };
+            const base = { x: round(node.x()), y: round(node.y()), width, height };
             onChange(
               id,
               g.kind === 'rotated-bounding-box'
-                ? { kind: g.kind, value: { ...base, rotation: node.rotation() } }
+                ? { kind: g.kind, value: { ...base, rotation: round(node.rotation()) } }
                 : { kind: g.kind, value: base },
             );
           }}
@@ -152,7 +152,7 @@ export const ObjectShape = memo(function ObjectShape({
           draggable={editable && selected}
           onDragEnd={(e) => {
             const node = e.target;
-            onChange(id, { kind: 'point', value: [node.x(), node.y()] });
+            onChange(id, { kind: 'point', value: [round(node.x()), round(node.y())] });
           }}
         />
       );

@@ -1,6 +1,7 @@
 import type { BoxGeometry, Geometry, RotatedBoxGeometry, Vec } from './types';
 
-const round = (n: number) => Math.round(n * 100) / 100;
+/** Image pixels (and degrees) are kept to 1/100: what a pointer can place, without float noise. */
+export const round = (n: number) => Math.round(n * 100) / 100;
 const roundVec = ([x, y]: Vec): Vec => [round(x), round(y)];
 
 /** Keeps a point inside the image. */
