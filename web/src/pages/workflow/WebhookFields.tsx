@@ -1,5 +1,6 @@
 import type { WebhookConfig } from '../../api/types';
 import { NumberField, SelectField, TextField } from '../../components/Field';
+import { namesPrivateHost } from './private-host';
 
 type ErrorOf = (field: string) => string | undefined;
 
@@ -24,6 +25,11 @@ export function WebhookFields({
         value={webhook.url}
         onChange={(url) => set({ url })}
         error={errorOf('webhook.url') ?? errorOf('webhook')}
+        hint={
+          namesPrivateHost(webhook.url)
+            ? 'A loopback or private address: the server refuses to deliver there unless it runs with ANNOTARY_WEBHOOK_ALLOW_PRIVATE=true.'
+            : undefined
+        }
       />
       <SelectField
         label="Method"
