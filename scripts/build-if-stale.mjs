@@ -9,7 +9,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const entry = path.join(root, 'dist', 'cli', 'index.js');
-const inputs = ['src', 'web', 'tsconfig.json', 'tsconfig.build.json', 'package.json'].map((p) => path.join(root, p));
+const inputs = ['src', 'web', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'scripts/bundle-cli.mjs'].map(
+  (p) => path.join(root, p),
+);
 
 /** The newest modification time under `p` (a file or a folder), 0 when it does not exist. */
 function newest(p) {

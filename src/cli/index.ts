@@ -22,14 +22,24 @@ const program = new Command()
   .showHelpAfterError()
   .configureHelp({ sortSubcommands: false, showGlobalOptions: true });
 
+/**
+ * The built command is bundled (scripts/bundle-cli.mjs): a long-running server's stack traces
+ * should name src/ files and lines, so it maps them through the bundle's source maps. Set before
+ * the server's modules load (Node reads the map of each module loaded after this).
+ */
+async function loadServe(): Promise<typeof import('./serve.js')> {
+  process.setSourceMapsEnabled(true);
+  return import('./serve.js');
+}
+
 program
   .command('serve')
   .description('run the API (and the job worker, unless ANNOTARY_RUN_WORKER=false)')
-  .action(async () => (await import('./serve.js')).serveCommand());
+  .action(async () => (await loadServe()).serveCommand());
 program
   .command('worker')
   .description('run only the job worker')
-  .action(async () => (await import('./serve.js')).workerCommand());
+  .action(async () => (await loadServe()).workerCommand());
 registerAdminCommands(program);
 registerBackupCommands(program);
 registerUserCommands(program);

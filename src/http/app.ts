@@ -1,7 +1,6 @@
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { sql } from 'kysely';
@@ -16,6 +15,7 @@ import { normalizeInput } from './plugins/nulls.js';
 import { rateLimitHook } from './plugins/rate-limit.js';
 import { componentSchemas } from './openapi/components.js';
 import { describeRoute } from './openapi/describe-routes.js';
+import { registerDocsPage } from './openapi/docs-page.js';
 import { swaggerOptions } from './openapi/document.js';
 import { fileRoutes } from './routes/files.routes.js';
 import { registerRoutes } from './routes/index.js';
@@ -103,10 +103,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
 
   await app.register(swagger, swaggerOptions(ctx.config));
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { docExpansion: 'list', displayOperationId: true, filter: true, persistAuthorization: true },
-  });
+  // Swagger UI loads with the first request for /docs.
+  registerDocsPage(app);
 
   app.get('/healthz', { config: { public: true, unlimited: true }, schema: { hide: true } }, async (_req, reply) => {
     try {

@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module';
-import type SerializerSelectorType from '@fastify/fast-json-stringify-compiler';
+import SerializerSelectorModule from '@fastify/fast-json-stringify-compiler';
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
@@ -13,9 +12,12 @@ import type { TSchema } from 'typebox';
  * every-operation tests (test/http/fuzz.test.ts) call each route.
  */
 
-/** Fastify's own serialiser factory, from Fastify's dependency: the version Fastify would use. */
-const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
-const { SerializerSelector } = fromFastify('@fastify/fast-json-stringify-compiler') as typeof SerializerSelectorType;
+/*
+ * Fastify's own serialiser factory. A direct dependency with Fastify's own range (package.json),
+ * so npm resolves the one copy Fastify uses, and the bundled build (scripts/bundle-cli.mjs)
+ * carries it once instead of loading a second copy (and its ajv) from node_modules at start.
+ */
+const { SerializerSelector } = SerializerSelectorModule;
 
 /** Runs `compile` on the first call of the function it answers, and reuses what it built. */
 function onFirstCall<A extends unknown[], R>(compile: () => (...args: A) => R): (...args: A) => R {
@@ -24,7 +26,7 @@ function onFirstCall<A extends unknown[], R>(compile: () => (...args: A) => R): 
 }
 
 /** For `schemaController.compilersFactory.buildSerializer`: Fastify's default, compiled on first use. */
-export function lazySerializerFactory(): SerializerSelectorType.SerializerFactory {
+export function lazySerializerFactory(): SerializerSelectorModule.SerializerFactory {
   const buildDefault = SerializerSelector();
   return (externalSchemas, options) => {
     const compile = buildDefault(externalSchemas, options);

@@ -11,13 +11,15 @@ export const BUILT_CLI = path.join(ROOT, 'dist/cli/index.js');
 const exec = promisify(execFile);
 
 /**
- * The server and CLI part of `npm run build` (tsc to dist/): the CLI tests run what users run,
+ * The server and CLI part of `npm run build` (`build:server`: tsc to dist/, then the bundle): the CLI tests run what users run,
  * never the sources. The console's build is left to the browser tests' global setup, which
  * serves dist/web while other files run.
  */
 export async function buildOnce(): Promise<void> {
   const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   await exec(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  // dist/cli/index.js as users get it: the bundle `npm run build` makes after tsc.
+  await exec(process.execPath, [path.join(ROOT, 'scripts', 'bundle-cli.mjs')], { cwd: ROOT });
 }
 
 export async function freePort(): Promise<number> {

@@ -76,6 +76,32 @@ describe.each(ENGINES)('contract plumbing on %s', (engine) => {
     expect(page.headers['content-type']).toContain('text/html');
   });
 
+  it('serves the docs page, built on its first request, with its files and the same document', async () => {
+    const [first, second] = await Promise.all([
+      t.call('GET', '/docs/json', { key: null }),
+      t.call('GET', '/docs/json', { key: null }),
+    ]);
+    const doc = await t.call('GET', '/v2/openapi.json', { key: null });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual(doc.json());
+    expect(second.body).toBe(first.body);
+    const script = await t.call('GET', '/docs/static/swagger-ui-bundle.js', { key: null });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toContain('javascript');
+    expect(Number(script.headers['content-length'])).toBe(script.rawPayload.length);
+    const again = await t.call('GET', '/docs/static/swagger-ui-bundle.js', {
+      key: null,
+      headers: { 'if-none-match': String(script.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    expect((await t.call('HEAD', '/docs/', { key: null })).statusCode).toBe(200);
+    // Paths the page does not have get the app's own 404 envelope.
+    const missing = await t.call('GET', '/docs/static/no-such-file.js', { key: null });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ status: 'fail' });
+    expect((await t.call('POST', '/docs', { key: null })).statusCode).toBe(405);
+  });
+
   it('treats an optional field sent as null as absent', async () => {
     const res = await t.call('POST', '/v2/project', { body: { name: 'Nulls', description: null, type: null } });
     expect(res.statusCode).toBe(201);
