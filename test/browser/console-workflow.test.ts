@@ -10,16 +10,16 @@ const engine = ENGINES[0] ?? 'sqlite';
 
 /** The ids of the stages whose box is not wholly inside the diagram's visible area. */
 function stagesOutOfView(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
+  return page.evaluate(`(() => {
     const pane = document.querySelector('.react-flow')?.getBoundingClientRect();
     if (!pane) return ['(no diagram)'];
-    return [...document.querySelectorAll<HTMLElement>('.react-flow__node')]
+    return [...document.querySelectorAll('.react-flow__node')]
       .filter((node) => {
         const r = node.getBoundingClientRect();
         return r.left < pane.left || r.top < pane.top || r.right > pane.right || r.bottom > pane.bottom;
       })
       .map((node) => node.dataset.id ?? '?');
-  });
+  })()`) as Promise<string[]>;
 }
 /** Long enough for a few rounds of the editor's 4 s polling on a busy machine. */
 const LIVE = { timeout: 30_000 };
