@@ -39,6 +39,11 @@ export const PasswordLinkView = Success(
     email: Type.String(),
     organization: Type.Object({ _id: Type.String(), name: Type.String() }),
     organizationRole: OrgRole,
+    projects: Type.Optional(
+      Type.Array(Type.Object({ _id: Type.String(), name: Type.String(), role: Type.String() }), {
+        description: 'invites only: the projects the invite gives a role on, with that role',
+      }),
+    ),
     expiresAt: Type.String(),
   }),
 );

@@ -124,12 +124,11 @@ describe('the Exports page', () => {
     expect(items[0]?.task.stageHistory?.length).toBeGreaterThan(0);
 
     await page.getByLabel('Status').selectOption('');
-    const created = page.getByRole('group', { name: 'Created (UTC)' });
-    await created.getByLabel('To').fill('2001-01-31');
+    await page.getByLabel('Created to', { exact: true }).fill('2001-01-31');
     await run();
     expect(JSON.parse((await download()).text)).toEqual([]);
-    await created.getByLabel('To').fill('');
-    await created.getByLabel('From').fill(new Date().toISOString().slice(0, 10));
+    await page.getByLabel('Created to', { exact: true }).fill('');
+    await page.getByLabel('Created from', { exact: true }).fill(new Date().toISOString().slice(0, 10));
     await run();
     expect((JSON.parse((await download()).text) as Item[]).map((i) => i.externalId).sort()).toEqual([
       'a.jpg',

@@ -111,7 +111,17 @@ describe('the console: overview filters and the performance table', () => {
     expect(await people.getAttribute('aria-label')).toBe(`Tasks submitted or reviewed per person: ${bars.join(', ')}`);
     // Time per task draws from the same submissions (Labelling: (30 + 50 + 90) / 3 = 56.7 s).
     await page.getByRole('img', { name: 'Average seconds per stage: Labelling 56.7' }).waitFor();
+    // The chart's legend tells the two kinds of work apart.
+    await people.locator('svg text', { hasText: 'Submitted' }).first().waitFor();
+    await people.locator('svg text', { hasText: 'Reviewed' }).first().waitFor();
     await screenshot(page, 'console-overview-performance');
+    // At 1024 px the table scrolls inside its card: the page itself does not overflow sideways.
+    await page.setViewportSize({ width: 1024, height: 800 });
+    await expect
+      .poll(() => page.evaluate('document.documentElement.scrollWidth - window.innerWidth') as Promise<number>)
+      .toBeLessThanOrEqual(0);
+    await screenshot(page, 'console-overview-1024');
+    await page.setViewportSize({ width: 1400, height: 900 });
     expect(errors).toEqual([]);
   });
 

@@ -7,6 +7,20 @@ import { type ConsoleServer, startConsoleServer } from './helpers/console-server
 import { signInAsOwner } from './helpers/sign-in.js';
 
 const engine = ENGINES[0] ?? 'sqlite';
+
+/** The ids of the stages whose box is not wholly inside the diagram's visible area. */
+function stagesOutOfView(page: Page): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const pane = document.querySelector('.react-flow')?.getBoundingClientRect();
+    if (!pane) return ['(no diagram)'];
+    return [...document.querySelectorAll('.react-flow__node')]
+      .filter((node) => {
+        const r = node.getBoundingClientRect();
+        return r.left < pane.left || r.top < pane.top || r.right > pane.right || r.bottom > pane.bottom;
+      })
+      .map((node) => node.dataset.id ?? '?');
+  })()`) as Promise<string[]>;
+}
 /** Long enough for a few rounds of the editor's 4 s polling on a busy machine. */
 const LIVE = { timeout: 30_000 };
 
@@ -57,12 +71,17 @@ describe('the console: projects, ontology and the workflow editor', () => {
     await screenshot(page, 'console-projects-search');
   });
 
-  it('sets the ontology: the server names a bad colour on its field, then saves', async () => {
+  it('sets the ontology: an untitled tool is refused, the server names a bad colour, then saves', async () => {
     await page.goto(`/projects/${projectId}/ontology`);
     await page.getByRole('button', { name: 'Add tool' }).click();
     await page.getByLabel('Tool 1 title').fill('Car');
     await page.getByLabel('Tool 1 colour', { exact: true }).fill('red');
     await page.getByLabel('Tool 1 shortcut key').fill('c');
+    // A new tool allows many objects per task; the second one is set to a single object.
+    expect(await page.getByLabel('Tool 1: many objects per task').isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Add tool' }).click();
+    expect(await page.getByLabel('Tool 2: many objects per task').isChecked()).toBe(true);
+    await page.getByLabel('Tool 2: many objects per task').uncheck();
     await page.getByRole('button', { name: 'Add question', exact: true }).click();
     await page.getByLabel('Question 1 title').fill('Weather');
     await page.getByRole('button', { name: 'Add option to Question 1' }).click();
@@ -73,6 +92,14 @@ describe('the console: projects, ontology and the workflow editor', () => {
     await page.getByLabel('Question 1 option 2 › Question 1 title').fill('How hard?');
     await page.getByRole('button', { name: 'Add relation' }).click();
     await page.getByLabel('Relation 1 title').fill('Follows');
+    // Tool 2 has no title: the form refuses before asking the server, and points at the box.
+    await page.getByRole('button', { name: 'Save ontology' }).click();
+    const title2 = page.getByLabel('Tool 2 title');
+    await expect.poll(() => title2.getAttribute('aria-invalid')).toBe('true');
+    await page.getByRole('alert').getByText('tools[1].title: a title is required').waitFor();
+    expect(await page.getByText('Ontology saved.').count()).toBe(0);
+    await screenshot(page, 'console-ontology-untitled');
+    await title2.fill('Sun');
     await page.getByRole('button', { name: 'Save ontology' }).click();
     const colour = page.getByLabel('Tool 1 colour', { exact: true });
     await expect.poll(() => colour.getAttribute('aria-invalid')).toBe('true');
@@ -82,10 +109,30 @@ describe('the console: projects, ontology and the workflow editor', () => {
     await page.getByText('Ontology saved.').waitFor();
     await screenshot(page, 'console-ontology');
     const saved = (await server.call('GET', `/v2/project/${projectId}`)).json().data.project.categorySchema;
-    expect(saved.tools).toMatchObject([{ title: 'Car', tool: 'bounding-box', color: '#d92d20', shortcutKey: 'c' }]);
+    expect(saved.tools).toMatchObject([
+      { title: 'Car', tool: 'bounding-box', color: '#d92d20', shortcutKey: 'c', multiple: true },
+      { title: 'Sun', multiple: false },
+    ]);
     expect(saved.classifications[0].options.map((o: { value: string }) => o.value)).toEqual(['Sunny', 'Rainy']);
     expect(saved.classifications[0].options[1].children[0].title).toBe('How hard?');
     expect(saved.relations).toMatchObject([{ title: 'Follows', tool: 'one-to-one' }]);
+    // Reopened, each tool shows its stored flag; Sun goes back to many objects and is removed again.
+    await page.reload();
+    expect(await page.getByLabel('Tool 1: many objects per task').isChecked()).toBe(true);
+    expect(await page.getByLabel('Tool 2: many objects per task').isChecked()).toBe(false);
+    await page.getByLabel('Tool 2: many objects per task').check();
+    await page.getByRole('button', { name: 'Save ontology' }).click();
+    await page.getByText('Ontology saved.').waitFor();
+    const again = (await server.call('GET', `/v2/project/${projectId}`)).json().data.project.categorySchema;
+    expect(again.tools).toMatchObject([
+      { title: 'Car', multiple: true },
+      { title: 'Sun', multiple: true },
+    ]);
+    await page.getByRole('button', { name: 'Remove Tool 2' }).click();
+    await page.getByRole('button', { name: 'Save ontology' }).click();
+    await page.getByText('Ontology saved.').waitFor();
+    const last = (await server.call('GET', `/v2/project/${projectId}`)).json().data.project.categorySchema;
+    expect(last.tools.map((t: { title: string }) => t.title)).toEqual(['Car']);
   });
 
   it('builds Start -> Label -> Review -> Webhook -> Complete, with the missing URL named on its field', async () => {
@@ -98,6 +145,11 @@ describe('the console: projects, ontology and the workflow editor', () => {
     await page.getByLabel('New stage type').selectOption('Webhook');
     await page.getByLabel('New stage name').fill('Notify');
     await page.getByRole('button', { name: 'Add stage' }).click();
+    // Both new stages land in free slots of the flow and the view fits again: every stage's box
+    // lies inside the drawn diagram (measured on the page, not computed from positions).
+    await expect.poll(() => stagesOutOfView(page)).toEqual([]);
+    expect(await page.locator('.react-flow__node').count()).toBe(5);
+    await screenshot(page, 'console-workflow-added');
     await page.getByLabel('Next stage').selectOption({ label: 'Complete' });
     await page.getByLabel('Retries').fill('0');
     await page.getByLabel('Timeout (milliseconds)').fill('5000');

@@ -42,12 +42,22 @@ describe('an invited person joins through the accept link', () => {
     expect(invite.status()).toBe(201);
     const link = ((await invite.json()) as { data: { links: { url: string }[] } }).data.links[0]?.url ?? '';
     expect(link.startsWith(`${server.url}/invite/`)).toBe(true);
+    // The owner's list of invites waiting says the project and the role on it.
+    await owner.goto('/org');
+    const waiting = owner.getByRole('row').filter({ hasText: email });
+    await waiting.getByRole('cell', { name: 'Labeler on “Street signs”' }).waitFor();
+    expect(await waiting.getByRole('cell', { name: 'member', exact: true }).count()).toBe(1);
+    // The invite form offers Labeler first once a project is chosen.
+    await owner.getByLabel('Project to join').selectOption({ label: 'Street signs' });
+    expect(await owner.getByLabel('Project role').inputValue()).toBe('Labeler');
+    await screenshot(owner, 'invite-waiting');
 
     const inviteeContext = await newContext(browser, server.url);
     const invitee = await inviteeContext.newPage();
     const errors = pageErrors(invitee);
     await invitee.goto(link);
     await invitee.getByRole('heading', { name: 'Join Default organization' }).waitFor();
+    await invitee.getByText('You are invited to Street signs as Labeler with lena@example.com.').waitFor();
     await invitee.getByLabel('Your name').fill('Lena Labeler');
     await invitee.getByLabel('New password').fill('lena password 1');
     await invitee.getByLabel('Repeat the password').fill('lena password 2');
@@ -56,7 +66,10 @@ describe('an invited person joins through the accept link', () => {
     await invitee.getByLabel('Repeat the password').fill('lena password 1');
     await screenshot(invitee, 'invite-accept');
     await invitee.getByRole('button', { name: 'Join and sign in' }).click();
-    await invitee.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
+    // A Labeler lands on the work queue, not on the project list with its New project form.
+    await invitee.getByRole('heading', { name: 'Work', exact: true }).waitFor();
+    expect(new URL(invitee.url()).pathname).toBe('/work');
+    await screenshot(invitee, 'invite-after-accept');
     expect(await invitee.getByText('Lena Labeler', { exact: true }).isVisible()).toBe(true);
 
     await invitee.getByText('Lena Labeler', { exact: true }).click();

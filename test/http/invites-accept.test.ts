@@ -35,6 +35,8 @@ describe.each(ENGINES)('invite accept links on %s', (engine) => {
 
     const about = await t.call('GET', `/v2/password-links/${token}`, { key: null });
     expect(about.json().data).toMatchObject({ purpose: 'invite', email, organizationRole: 'member' });
+    // The page can say where the person goes: the invite's projects, named, with their roles.
+    expect(about.json().data.projects).toEqual([{ _id: projectId, name: 'Invited work', role: 'Labeler' }]);
     const accept = await t.call('POST', `/v2/password-links/${token}`, {
       key: null,
       body: { password: 'labeler password 1', name: 'Lena Labeler' },

@@ -57,6 +57,35 @@ interface LiveLink {
   purpose: LinkPurpose;
   organizationRole: OrgRole;
   organizationName: string;
+  /** An invite's project roles, with the projects' names (those still in the organization). */
+  projects?: InvitedProject[];
+}
+
+interface InvitedProject {
+  _id: string;
+  name: string;
+  role: string;
+}
+
+/** The projects an invite gives a role on, named, so the accept page can say where the person goes. */
+async function invitedProjects(db: Executor, orgId: string, stored: string): Promise<InvitedProject[]> {
+  const assignments = JSON.parse(stored) as { projectId: string; projectRole: string }[];
+  if (assignments.length === 0) return [];
+  const rows = await db
+    .selectFrom('projects')
+    .select(['id', 'name'])
+    .where('organization_id', '=', orgId)
+    .where(
+      'id',
+      'in',
+      assignments.map((a) => a.projectId),
+    )
+    .execute();
+  const names = new Map(rows.map((r) => [r.id, r.name]));
+  return assignments.flatMap((a) => {
+    const name = names.get(a.projectId);
+    return name === undefined ? [] : [{ _id: a.projectId, name, role: a.projectRole }];
+  });
 }
 
 /** The link behind a token while it is good: not used, not expired, its invite not withdrawn. */
@@ -70,11 +99,17 @@ async function liveLink(db: Executor, ctx: AppContext, token: string): Promise<L
   if (row.purpose === 'invite') {
     const invite = await db
       .selectFrom('invites')
-      .select('organization_role')
+      .select(['organization_role', 'project_assignments'])
       .where('id', '=', row.invite_id ?? '')
       .executeTakeFirst();
     if (!invite) throw gone;
-    return { row, purpose: 'invite', organizationRole: roleOf(invite.organization_role), organizationName: org.name };
+    return {
+      row,
+      purpose: 'invite',
+      organizationRole: roleOf(invite.organization_role),
+      organizationName: org.name,
+      projects: await invitedProjects(db, row.organization_id, invite.project_assignments),
+    };
   }
   const user = row.user_id ? await identityRepo.findUserById(db, row.user_id) : undefined;
   if (!user) throw gone;
@@ -84,12 +119,13 @@ async function liveLink(db: Executor, ctx: AppContext, token: string): Promise<L
 
 /** What the password page shows before the person chooses a password. */
 export async function describeLink(ctx: AppContext, token: string) {
-  const { row, purpose, organizationRole, organizationName } = await liveLink(ctx.store.db, ctx, token);
+  const { row, purpose, organizationRole, organizationName, projects } = await liveLink(ctx.store.db, ctx, token);
   return {
     purpose,
     email: row.email,
     organization: { _id: row.organization_id, name: organizationName },
     organizationRole,
+    ...(projects ? { projects } : {}),
     expiresAt: row.expires_at,
   };
 }

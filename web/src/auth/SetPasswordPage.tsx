@@ -2,7 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { AuthCard, Field } from './AuthCard';
-import { ApiError, describePasswordLink, type PasswordLinkView, submitPasswordLink } from './session-api';
+import {
+  ApiError,
+  describePasswordLink,
+  type PasswordLinkView,
+  type SessionView,
+  submitPasswordLink,
+} from './session-api';
 import { useSessionStarted } from './useSession';
 
 const MIN_LENGTH = 10;
@@ -44,6 +50,22 @@ export function SetPasswordPage() {
   return <PasswordForm token={token} link={link.data} />;
 }
 
+/** "You are invited to Street scenes as Labeler", or the organization role when no project is named. */
+function invitedTo(link: PasswordLinkView): string {
+  const projects = link.projects ?? [];
+  if (projects.length === 0) return `You are invited as ${link.organizationRole}`;
+  return `You are invited to ${projects.map((p) => `${p.name} as ${p.role}`).join(', ')}`;
+}
+
+/** Where a person lands once signed in: people who only label or review go to their work. */
+function landingOf(session: SessionView): string {
+  const workOnly =
+    session.organizationRole === 'member' &&
+    session.projectRoles.length > 0 &&
+    session.projectRoles.every((r) => r.role === 'Labeler' || r.role === 'Reviewer');
+  return workOnly ? '/work' : '/';
+}
+
 function PasswordForm({ token, link }: { token: string; link: PasswordLinkView }) {
   const navigate = useNavigate();
   const started = useSessionStarted();
@@ -63,8 +85,12 @@ function PasswordForm({ token, link }: { token: string; link: PasswordLinkView }
     setBusy(true);
     setError(undefined);
     try {
-      started(await submitPasswordLink(token, { password, ...(invite && name.trim() ? { name: name.trim() } : {}) }));
-      await navigate('/', { replace: true });
+      const session = await submitPasswordLink(token, {
+        password,
+        ...(invite && name.trim() ? { name: name.trim() } : {}),
+      });
+      started(session);
+      await navigate(landingOf(session), { replace: true });
     } catch (err) {
       setError(err instanceof ApiError ? err : new ApiError(0, 'the server could not be reached'));
     } finally {
@@ -77,7 +103,7 @@ function PasswordForm({ token, link }: { token: string; link: PasswordLinkView }
     <AuthCard title={title}>
       <p className="auth-intro">
         {invite
-          ? `You are invited as ${link.organizationRole} with ${link.email}. Choose a password to finish.`
+          ? `${invitedTo(link)} with ${link.email}. Choose a password to finish.`
           : `Choose a new password for ${link.email}.`}
       </p>
       <form onSubmit={(e) => void submit(e)}>

@@ -21,6 +21,8 @@ export interface PasswordLinkView {
   email: string;
   organization: { _id: string; name: string };
   organizationRole: 'owner' | 'admin' | 'member';
+  /** Invites only: the projects the invite gives a role on. */
+  projects?: { _id: string; name: string; role: string }[];
   expiresAt: string;
 }
 

@@ -80,12 +80,15 @@ function DateRange({
   error?: string | undefined;
 }) {
   const id = useId();
+  // Two ranges sit side by side: each box's accessible name says which ("Created from").
+  const what = legend.replace(/ \(UTC\)$/, '');
   return (
     <fieldset className={error ? 'date-range field-invalid' : 'date-range'}>
       <legend>{legend}</legend>
       <label htmlFor={`${id}-from`}>From</label>
       <input
         id={`${id}-from`}
+        aria-label={`${what} from`}
         type="date"
         value={from}
         max={to || undefined}
@@ -94,6 +97,7 @@ function DateRange({
       <label htmlFor={`${id}-to`}>To</label>
       <input
         id={`${id}-to`}
+        aria-label={`${what} to`}
         type="date"
         value={to}
         min={from || undefined}

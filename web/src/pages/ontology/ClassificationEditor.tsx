@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { Classification } from '../../api/types';
 import { CheckboxField, SelectField, TextField } from '../../components/Field';
 import { ColourField } from './ColourField';
@@ -22,12 +23,15 @@ export function ClassificationList({
   errorOf,
   path,
   label,
+  actions,
 }: {
   items: readonly Classification[];
   onChange: (items: Classification[]) => void;
   errorOf: ErrorOf;
   path: string;
   label: string;
+  /** Buttons of the enclosing item (Remove Tool 1), put in one row with "Add question". */
+  actions?: ReactNode;
 }) {
   return (
     <div className="classification-list">
@@ -42,9 +46,12 @@ export function ClassificationList({
           label={`${label}Question ${i + 1}`}
         />
       ))}
-      <button type="button" onClick={() => onChange([...items, blankClassification()])}>
-        Add question{label ? ` to ${label.replace(/ › $/, '')}` : ''}
-      </button>
+      <div className="item-actions">
+        <button type="button" onClick={() => onChange([...items, blankClassification()])}>
+          Add question{label ? ` to ${label.replace(/ › $/, '')}` : ''}
+        </button>
+        {actions}
+      </div>
     </div>
   );
 }
@@ -112,26 +119,32 @@ function ClassificationEditor({
                 onChange={(value) => set({ options: replaceAt(options, k, { ...o, value }) })}
                 error={errorOf(`${path}.options[${k}].value`) ?? errorOf(`${path}.options[${k}].schemaId`)}
               />
-              <button type="button" onClick={() => set({ options: removeAt(options, k) })}>
-                Remove {label} option {k + 1}
-              </button>
               <ClassificationList
                 items={o.children ?? []}
                 onChange={(children) => set({ options: replaceAt(options, k, { ...o, children }) })}
                 errorOf={errorOf}
                 path={`${path}.options[${k}].children`}
                 label={`${label} option ${k + 1} › `}
+                actions={
+                  <button type="button" className="danger" onClick={() => set({ options: removeAt(options, k) })}>
+                    Remove {label} option {k + 1}
+                  </button>
+                }
               />
             </div>
           ))}
+        </div>
+      )}
+      <div className="item-actions">
+        {WITH_OPTIONS.has(item.tool) && (
           <button type="button" onClick={() => set({ options: [...options, blankOption()] })}>
             Add option to {label}
           </button>
-        </div>
-      )}
-      <button type="button" className="danger" onClick={onRemove}>
-        Remove {label}
-      </button>
+        )}
+        <button type="button" className="danger" onClick={onRemove}>
+          Remove {label}
+        </button>
+      </div>
     </fieldset>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useOutletContext } from 'react-router';
+import type { FieldError } from '../../api/client';
 import { useUpdateProject } from '../../api/projects';
 import type { CategorySchema, Project, Relation, Tool } from '../../api/types';
 import { CheckboxField, SelectField, TextField } from '../../components/Field';
@@ -15,6 +16,7 @@ import {
   removeAt,
   replaceAt,
   TOOL_KINDS,
+  untitled,
 } from './ontology-model';
 
 type ErrorOf = (field: string) => string | undefined;
@@ -65,21 +67,30 @@ function ToolEditor({
           error={errorOf(`${path}.shortcutKey`)}
         />
       </div>
-      <CheckboxField
-        label={`${label} is required`}
-        checked={tool.required ?? false}
-        onChange={(required) => set({ required })}
-      />
+      <div className="row">
+        <CheckboxField
+          label={`${label} is required`}
+          checked={tool.required ?? false}
+          onChange={(required) => set({ required })}
+        />
+        <CheckboxField
+          label={`${label}: many objects per task`}
+          checked={tool.multiple === true}
+          onChange={(multiple) => set({ multiple })}
+        />
+      </div>
       <ClassificationList
         items={tool.classifications ?? []}
         onChange={(classifications) => set({ classifications })}
         errorOf={errorOf}
         path={`${path}.classifications`}
         label={`${label} › `}
+        actions={
+          <button type="button" className="danger" onClick={onRemove}>
+            Remove {label}
+          </button>
+        }
       />
-      <button type="button" className="danger" onClick={onRemove}>
-        Remove {label}
-      </button>
     </fieldset>
   );
 }
@@ -143,13 +154,23 @@ export default function OntologyPage() {
   const [draft, setDraft] = useState<CategorySchema>(() => emptySchema(project.categorySchema));
   const [dirty, setDirty] = useState(false);
   const update = useUpdateProject(project._id);
-  const errors = fieldErrorsOf(update.error);
+  // The form's own refusals (an item without a title) come before the server's.
+  const [refused, setRefused] = useState<FieldError[]>([]);
+  const errors = refused.length > 0 ? refused : fieldErrorsOf(update.error);
   const errorOf = errorLookup(errors);
   const edit = (next: CategorySchema) => {
     setDraft(next);
     setDirty(true);
   };
-  const save = () => update.mutate({ categorySchema: draft }, { onSuccess: () => setDirty(false) });
+  const save = () => {
+    const missing = untitled(draft);
+    setRefused(missing);
+    if (missing.length > 0) {
+      update.reset();
+      return;
+    }
+    update.mutate({ categorySchema: draft }, { onSuccess: () => setDirty(false) });
+  };
   return (
     <div className="ontology-page">
       <div className="page-head">
@@ -162,7 +183,7 @@ export default function OntologyPage() {
           </button>
         </div>
       </div>
-      {update.isError && (
+      {(update.isError || refused.length > 0) && (
         <div className="form-error" role="alert">
           <p>
             {errors.length > 0

@@ -4,6 +4,7 @@ import {
   type ContractToolKind,
   covers,
 } from '../../api/contract';
+import type { FieldError } from '../../api/client';
 import type { CategorySchema, Classification, ClassificationOption, Relation, Tool } from '../../api/types';
 
 /** Every tool but `pct`, which belongs to point-cloud projects (made by the API, not here). */
@@ -51,6 +52,9 @@ export const blankTool = (n: number): Tool => ({
   title: '',
   tool: 'bounding-box',
   color: PALETTE[n % PALETTE.length],
+  // Most tools mark many objects in an asset (every car in the street), so a new tool allows
+  // many; the contract's default (false) still applies to ontologies written without the flag.
+  multiple: true,
   classifications: [],
 });
 
@@ -86,4 +90,36 @@ export function replaceAt<T>(list: readonly T[], i: number, item: T): T[] {
 
 export function removeAt<T>(list: readonly T[], i: number): T[] {
   return list.filter((_, k) => k !== i);
+}
+
+const TITLE_REQUIRED = 'a title is required';
+
+function untitledQuestions(items: readonly Classification[], path: string): FieldError[] {
+  return items.flatMap((c, i) => {
+    const at = `${path}[${i}]`;
+    const own = c.title.trim() === '' ? [{ field: `${at}.title`, message: TITLE_REQUIRED }] : [];
+    const nested = (c.options ?? []).flatMap((o, k) =>
+      untitledQuestions(o.children ?? [], `${at}.options[${k}].children`),
+    );
+    return [...own, ...nested];
+  });
+}
+
+/**
+ * The items saved without a title, as field errors on their title box. The API stores an empty
+ * title, but the labelers would then see a tool or question with no name, so the form refuses it.
+ */
+export function untitled(schema: CategorySchema): FieldError[] {
+  const blank = (list: readonly { title: string }[], path: string): FieldError[] =>
+    list.flatMap((item, i) =>
+      item.title.trim() === '' ? [{ field: `${path}[${i}].title`, message: TITLE_REQUIRED }] : [],
+    );
+  return [
+    ...blank(schema.tools, 'categorySchema.tools'),
+    ...schema.tools.flatMap((t, i) =>
+      untitledQuestions(t.classifications ?? [], `categorySchema.tools[${i}].classifications`),
+    ),
+    ...untitledQuestions(schema.classifications, 'categorySchema.classifications'),
+    ...blank(schema.relations, 'categorySchema.relations'),
+  ];
 }

@@ -9,6 +9,7 @@ import {
   useRemoveOrgUser,
   useSetOrgRole,
 } from '../../api/org';
+import { useProjectList } from '../../api/projects';
 import { PROJECT_ROLES, type ProjectRole } from '../../api/types';
 import { SelectField, TextField } from '../../components/Field';
 import { errorLookup, fieldErrorsOf } from '../../components/field-errors';
@@ -159,7 +160,7 @@ function InviteForm({ orgId }: { orgId: string }) {
           error={errorOf('organizationRole')}
         />
         <fieldset>
-          <legend>Give a project role too (optional)</legend>
+          <legend>Project (optional)</legend>
           <ProjectSelect
             label="Project to join"
             none="No project"
@@ -190,6 +191,9 @@ function InviteForm({ orgId }: { orgId: string }) {
 function PendingInvites({ orgId }: { orgId: string }) {
   const invites = useInvites(orgId);
   const remove = useDeleteInvite(orgId);
+  // The invite keeps project ids: named from the project list (the same one the invite form offers).
+  const projects = useProjectList(1, 100, '');
+  const projectName = (id: string) => projects.data?.projects.find((p) => p._id === id)?.name ?? id;
   return (
     <section className="card" aria-labelledby="invites-title">
       <h2 id="invites-title">Invites waiting{invites.data ? ` (${invites.data.total})` : ''}</h2>
@@ -198,12 +202,17 @@ function PendingInvites({ orgId }: { orgId: string }) {
       {invites.data?.invites.length === 0 && <Empty title="No invite is waiting." />}
       {invites.data && invites.data.invites.length > 0 && (
         <table className="table compact">
-          <TableHead columns={['E-mail', 'Role', 'Invited by']} actions />
+          <TableHead columns={['E-mail', 'Organization role', 'Project role', 'Invited by']} actions />
           <tbody>
             {invites.data.invites.map((i) => (
               <tr key={i._id}>
                 <td>{i.email}</td>
                 <td>{i.organizationRole}</td>
+                <td>
+                  {i.projectAssignments.length === 0
+                    ? '–'
+                    : i.projectAssignments.map((a) => `${a.projectRole} on “${projectName(a.projectId)}”`).join(', ')}
+                </td>
                 <td>
                   <MadeBy by={i.createdBy} at={i.createdAt} />
                 </td>

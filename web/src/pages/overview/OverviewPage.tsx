@@ -34,7 +34,12 @@ const words = (pairs: [string, number][]) => pairs.map(([k, v]) => `${k} ${v}`).
 
 /** Each metric's chart and its words, or why there is nothing to draw. */
 const DRAW: {
-  [M in MetricName]: { title: string; empty?: string; draw: (m: Metrics[M]) => [ChartOption, string] | undefined };
+  [M in MetricName]: {
+    title: string;
+    empty?: string;
+    /** The chart, its figures in words, and optionally a line saying what it counts. */
+    draw: (m: Metrics[M]) => [ChartOption, string, string?] | undefined;
+  };
 } = {
   LabelStageGroups: {
     title: 'Tasks per stage',
@@ -87,6 +92,7 @@ const DRAW: {
           'Answers',
         ),
         `${first.title}: ${words(pairs)}`,
+        `Question: ${first.title}`,
       ];
     },
   },
@@ -123,6 +129,7 @@ function MetricCard<M extends MetricName>({ projectId, metric }: { projectId: st
       {q.isPending && <Loading what={title.toLowerCase()} />}
       {q.isError && <ErrorNotice error={q.error} onRetry={() => void q.refetch()} />}
       {q.data !== undefined && !drawn && <Empty title={empty} />}
+      {drawn?.[2] && <p className="metric-caption">{drawn[2]}</p>}
       {drawn && <Chart option={drawn[0]} summary={drawn[1]} />}
     </section>
   );
@@ -137,20 +144,41 @@ const METRICS: MetricName[] = [
   'AssetSize',
 ];
 
-/** Work per person from the performance report: the chart that follows the filter. */
+/** Work per person from the performance report, submitted and reviewed stacked: the chart that follows the filter. */
 function PeopleChart({ rows }: { rows: PerformanceRow[] }) {
-  const per = new Map<string, number>();
-  for (const r of rows) per.set(r.user, (per.get(r.user) ?? 0) + r.submitted + r.reviewed);
-  const pairs = [...per].filter(([, n]) => n > 0);
-  if (pairs.length === 0) return <Empty title="No work by people in this time and batch yet." />;
+  const per = new Map<string, { submitted: number; reviewed: number }>();
+  for (const r of rows) {
+    const n = per.get(r.user) ?? { submitted: 0, reviewed: 0 };
+    per.set(r.user, { submitted: n.submitted + r.submitted, reviewed: n.reviewed + r.reviewed });
+  }
+  const people = [...per].filter(([, n]) => n.submitted + n.reviewed > 0);
+  if (people.length === 0) return <Empty title="No work by people in this time and batch yet." />;
+  const names = people.map((p) => p[0]);
+  const option: ChartOption = {
+    ...bars(names, []),
+    grid: { left: 48, right: 16, top: 16, bottom: 72 },
+    legend: { bottom: 0, data: ['Submitted', 'Reviewed'] },
+    series: [
+      {
+        type: 'bar',
+        stack: 'done',
+        name: 'Submitted',
+        data: people.map((p) => p[1].submitted),
+        itemStyle: { color: '#1f4fd1' },
+      },
+      {
+        type: 'bar',
+        stack: 'done',
+        name: 'Reviewed',
+        data: people.map((p) => p[1].reviewed),
+        itemStyle: { color: '#12b76a' },
+      },
+    ],
+  };
   return (
     <Chart
-      option={bars(
-        pairs.map((p) => p[0]),
-        pairs.map((p) => p[1]),
-        'Tasks done',
-      )}
-      summary={`Tasks submitted or reviewed per person: ${words(pairs)}`}
+      option={option}
+      summary={`Tasks submitted or reviewed per person: ${words(people.map(([u, n]) => [u, n.submitted + n.reviewed]))}`}
     />
   );
 }
@@ -178,7 +206,9 @@ export default function OverviewPage() {
             <div className="performance-chart" role="group" aria-label="Work per person">
               <PeopleChart rows={performance.data.performance} />
             </div>
-            <PerformanceTable rows={performance.data.performance} />
+            <div className="table-scroll">
+              <PerformanceTable rows={performance.data.performance} />
+            </div>
           </div>
         )}
       </section>

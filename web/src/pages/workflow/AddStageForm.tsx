@@ -4,7 +4,7 @@ import { SelectField, TextField } from '../../components/Field';
 
 const ADDABLE = STAGE_TYPES.filter((t) => t !== 'Start');
 
-/** Adds a stage of a type, named; it lands right of the others, unconnected. */
+/** Adds a stage of a type, named; it lands in the next free slot of the flow, unconnected. */
 export function AddStageForm({ onAdd }: { onAdd: (type: StageType, name: string) => void }) {
   const [type, setType] = useState<StageType>('Label');
   const [name, setName] = useState('');

@@ -18,10 +18,14 @@ import { connect, edgeLabel, removeStage } from './workflow-model';
 
 const nodeTypes = { stage: StageNode };
 
-/** Zooms the first view may use: never so small the stage names cannot be read, nor blown up. */
-const READABLE_ZOOM = 0.75;
+/**
+ * Zooms the fitted view may use: never so small the stage names cannot be read (0.6 keeps them
+ * at about 9 px, and a 4-stage row fits the diagram beside the side panel at 1280 px), nor
+ * blown up.
+ */
+const READABLE_ZOOM = 0.6;
 const MAX_FIT_ZOOM = 1.25;
-const MARGIN = 32;
+const MARGIN = 24;
 
 /**
  * Fits the view to the stages once they are measured, and again when a stage is added or

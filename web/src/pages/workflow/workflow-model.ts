@@ -65,12 +65,25 @@ export function newStageId(name: string, type: StageType, taken: ReadonlySet<str
   return id;
 }
 
-/** Where a new stage goes: right of the rightmost stage, so it never lands on top of another. */
+/** The distance between two stages side by side, and between two rows of stages. */
+const STEP = 240;
+const ROW = 130;
+
+/**
+ * Where a new stage goes: the next slot of the flow, right of the rightmost stage that is not a
+ * Complete stage (the end stays where it is); when that slot is taken (usually by Complete) the
+ * first free one below it. So the diagram grows downwards before it grows wider than the view.
+ */
 export function newStagePosition(stages: readonly Stage[]): { x: number; y: number } {
-  if (stages.length === 0) return { x: 100, y: 100 };
-  const right = Math.max(...stages.map((s) => s.position?.x ?? 0));
-  const top = Math.min(...stages.map((s) => s.position?.y ?? 0));
-  return { x: right + 260, y: top };
+  const placed = stages.map((s) => ({ type: s.type, x: s.position?.x ?? 0, y: s.position?.y ?? 0 }));
+  if (placed.length === 0) return { x: 100, y: 100 };
+  const flow = placed.filter((s) => s.type !== 'Complete');
+  const from = (flow.length > 0 ? flow : placed).reduce((a, b) => (b.x > a.x || (b.x === a.x && b.y > a.y) ? b : a));
+  const taken = (x: number, y: number) => placed.some((s) => Math.abs(s.x - x) < STEP / 2 && Math.abs(s.y - y) < ROW);
+  const x = from.x + STEP;
+  let y = from.y;
+  while (taken(x, y)) y += ROW;
+  return { x, y };
 }
 
 /** A new stage with the settings its type requires filled with starting values. */
