@@ -24,7 +24,7 @@ import { type AnnotaryServer, REPO_ROOT, startAnnotary } from './lib/annotary.js
 import { type BullMq, BULLMQ_VERSION, bullmqEntry, loadBullMq, redisConnection } from './lib/bullmq.js';
 import { LOAD_CORE } from './lib/cpu.js';
 import { num } from './lib/format.js';
-import { describeOtherCpu, type OtherCpu, watchOtherCpu } from './lib/interference.js';
+import { cpuSecondsOf, describeOtherCpu, type OtherCpu, watchOtherCpu } from './lib/interference.js';
 import { medianBy, roundsOption, spreadOf } from './lib/rounds.js';
 import { freePort, type ServerProcess, startServerProcess } from './lib/server-process.js';
 import { type BenchOptions, defineBenchmark, type Result } from './lib/types.js';
@@ -65,6 +65,8 @@ interface QueueRound {
   perSec: number;
   seconds: number;
   otherCpu: OtherCpu | undefined;
+  /** The worker process's CPU per job, from addBulk's answer on. */
+  workerCpuUsPerJob: number;
 }
 
 async function queueRound(
@@ -72,6 +74,7 @@ async function queueRound(
   count: number,
   total: number,
   ours: number[],
+  workerPid: number,
 ): Promise<QueueRound> {
   const jobs = Array.from({ length: count }, (_, i) => ({
     name: 'deliver',
@@ -80,6 +83,7 @@ async function queueRound(
   const watch = watchOtherCpu(ours);
   for (let i = 0; i < jobs.length; i += 1_000) await queue.addBulk(jobs.slice(i, i + 1_000));
   const addedAt = Date.now();
+  const cpuAtAdded = cpuSecondsOf([workerPid]);
   const deadline = addedAt + 10 * 60_000;
   for (;;) {
     const counts = await queue.getJobCounts('completed', 'failed');
@@ -88,10 +92,11 @@ async function queueRound(
     if (Date.now() > deadline) throw new Error('the BullMQ jobs did not all complete within 10 minutes');
     await sleep(50);
   }
+  const workerCpuUsPerJob = ((cpuSecondsOf([workerPid]) - cpuAtAdded) * 1e6) / count;
   const otherCpu = watch.stop();
   const [last] = await queue.getJobs(['completed'], 0, 0, false);
   const seconds = ((last?.finishedOn ?? Date.now()) - addedAt) / 1000;
-  return { perSec: count / seconds, seconds, otherCpu };
+  return { perSec: count / seconds, seconds, otherCpu, workerCpuUsPerJob };
 }
 
 async function run(opts: BenchOptions): Promise<Result> {
@@ -150,15 +155,17 @@ async function run(opts: BenchOptions): Promise<Result> {
     });
     const ours = [server.process.pid, receiver.pid, worker.pid, process.pid];
     // The worker's warm-up: JIT and kept-alive connections, as Annotary had.
-    await queueRound(queue, warm, warm, ours);
+    await queueRound(queue, warm, warm, ours, worker.pid);
 
     const annotary: TaskRound[] = [];
     const bull: QueueRound[] = [];
     for (let r = 0; r < rounds; r++) {
       annotary.push(await taskRound(server, store, receiver.url, projectId, tasks, warm + (r + 1) * tasks, ours));
-      bull.push(await queueRound(queue, tasks, warm + (r + 1) * tasks, ours));
+      bull.push(await queueRound(queue, tasks, warm + (r + 1) * tasks, ours, worker.pid));
+      const [a, b] = [annotary[r], bull[r]];
       process.stdout.write(
-        `  round ${r + 1}: Annotary ${num(annotary[r]?.perSec ?? 0)} tasks/s, BullMQ ${num(bull[r]?.perSec ?? 0)} jobs/s\n`,
+        `  round ${r + 1}: Annotary ${num(a?.perSec ?? 0)} tasks/s (server ${Math.round(a?.serverCpuUsPerTask ?? 0)} µs CPU per task), ` +
+          `BullMQ ${num(b?.perSec ?? 0)} jobs/s (worker ${Math.round(b?.workerCpuUsPerJob ?? 0)} µs per job)\n`,
       );
     }
     const a = medianBy(annotary, (x) => x.perSec);
@@ -199,6 +206,9 @@ async function run(opts: BenchOptions): Promise<Result> {
       notes: [
         `${rounds} alternating rounds of ${num(tasks)} tasks / jobs after ${warm} warm-up of each`,
         `ratio per round: ${ratios.map((x) => x.toFixed(2)).join(', ')}`,
+        `CPU per task, Annotary's server process (all threads) / the BullMQ worker's per job, µs: ${annotary
+          .map((x, i) => `${Math.round(x.serverCpuUsPerTask)} / ${Math.round(bull[i]?.workerCpuUsPerJob ?? 0)}`)
+          .join(', ')} (PostgreSQL's and Redis's CPU are under other CPU)`,
         "each job: Annotary's buildPayload, JSON, HMAC-SHA1 signature (deliveryHeaders), undici POST; the receiver checks every signature",
         'Annotary also moves each task to Complete with its history entry and log line, durable in the store; the queue writes only to Redis',
         'other CPU (cores) in each round (Redis and PostgreSQL count as other):',

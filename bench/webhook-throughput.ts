@@ -25,7 +25,7 @@ import { WEBHOOK_CONNECTIONS_PER_ORIGIN, WORKER_CONCURRENCY } from '../src/job-h
 import { type AnnotaryServer, REPO_ROOT, startAnnotary } from './lib/annotary.js';
 import { LOAD_CORE, SERVER_CORE, pinnedCommand } from './lib/cpu.js';
 import { num } from './lib/format.js';
-import { describeOtherCpu, type OtherCpu, watchOtherCpu } from './lib/interference.js';
+import { cpuSecondsOf, describeOtherCpu, type OtherCpu, watchOtherCpu } from './lib/interference.js';
 import { cpuProfFlags, monotonicNowUs, profileDir, profileReport, type TimeWindow } from './lib/profile.js';
 import { medianBy, roundsOption, spreadOf } from './lib/rounds.js';
 import { RESULTS_DIR } from './lib/results.js';
@@ -84,17 +84,24 @@ export async function pushAndWait(
 ) {
   let answeredAt = 0;
   let answeredUs = 0;
+  let cpuAtAnswer = 0;
   for (let done = 0; done < count; done += 10_000) {
     const n = Math.min(10_000, count - done);
     const assets = Array.from({ length: n }, (_, i) => ({ data: `https://cdn.example.com/${total}-${done + i}.jpg` }));
     await server.api('POST', `/project/${projectId}/cloud`, { assets });
     answeredAt = Date.now();
     answeredUs = monotonicNowUs();
+    cpuAtAnswer = cpuSecondsOf([server.process.pid]);
   }
   const deadline = Date.now() + 10 * 60_000;
   for (;;) {
     const c = await completed(store);
-    if (c.n >= total) return { answeredAt, answeredUs, lastCompleteAt: c.lastAt };
+    if (c.n >= total) {
+      // The server's CPU from the import's answer on: the deliveries (and the idle polls of the
+      // last 50 ms), in seconds of /proc's 10 ms ticks.
+      const serverCpuSeconds = cpuSecondsOf([server.process.pid]) - cpuAtAnswer;
+      return { answeredAt, answeredUs, lastCompleteAt: c.lastAt, serverCpuSeconds };
+    }
     if (Date.now() > deadline) throw new Error('tasks did not all reach Complete within 10 minutes');
     await sleep(50);
   }
@@ -173,6 +180,8 @@ export interface TaskRound {
   requests: number;
   otherCpu: OtherCpu | undefined;
   window: TimeWindow;
+  /** The server process's CPU per task (all its threads), from the import's answer on. */
+  serverCpuUsPerTask: number;
 }
 
 /** One Annotary round: `tasks` more tasks through the Webhook stage, timed from the import's answer. */
@@ -205,6 +214,7 @@ export async function taskRound(
     requests: stats.requests,
     otherCpu,
     window,
+    serverCpuUsPerTask: (pushed.serverCpuSeconds * 1e6) / tasks,
   };
 }
 

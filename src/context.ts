@@ -78,6 +78,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     store = await openStore({
       databaseUrl: config.databaseUrl,
       sqliteFile: path.join(config.dataDir, 'annotary.db'),
+      checkpointThread: true,
     });
   }
   if (!overrides.migrated) await migrateToLatest(store);

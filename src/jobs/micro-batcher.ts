@@ -14,16 +14,18 @@ interface Waiting<I, O> {
 
 export class MicroBatcher<I, O> {
   private waiting: Waiting<I, O>[] = [];
-  private running = false;
+  private running = 0;
   private scheduled = false;
 
   /**
    * `run` answers one result per input, in order; an Error there fails that call alone. A
-   * throw fails every call of the batch.
+   * throw fails every call of the batch. `parallel` batches may run at once (default one):
+   * more is for batches that mostly wait on round trips to a server, each on its own connection.
    */
   constructor(
     private readonly run: BatchRunner<I, O>,
     private readonly maxBatch = 256,
+    private readonly parallel = 1,
   ) {}
 
   submit(input: I): Promise<O> {
@@ -34,7 +36,7 @@ export class MicroBatcher<I, O> {
   }
 
   private schedule(): void {
-    if (this.running || this.scheduled) return;
+    if (this.running >= this.parallel || this.scheduled) return;
     this.scheduled = true;
     // setImmediate, not a microtask: calls made by other handlers in this turn join the batch.
     setImmediate(() => {
@@ -46,7 +48,7 @@ export class MicroBatcher<I, O> {
   private async flush(): Promise<void> {
     const batch = this.waiting.splice(0, this.maxBatch);
     if (batch.length === 0) return;
-    this.running = true;
+    this.running++;
     try {
       const results = await this.run(batch.map((w) => w.input));
       batch.forEach((w, i) => {
@@ -58,7 +60,7 @@ export class MicroBatcher<I, O> {
     } catch (err) {
       for (const w of batch) w.reject(err);
     } finally {
-      this.running = false;
+      this.running--;
       if (this.waiting.length > 0) this.schedule();
     }
   }

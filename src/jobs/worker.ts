@@ -195,9 +195,18 @@ export class JobWorker<P extends object = object> {
    */
   private readonly refill: Refill = {
     claim: async (trx, ended) => {
-      const limit = this.freeSlots() + ended;
+      const free = Math.max(0, this.freeSlots());
+      const limit = free + ended;
       if (!this.started || this.stopping || limit <= 0) return NO_REFILL;
-      const rows = await claimJobsIn(trx, this.engine, this.claimRequest(limit));
+      // The free slots are reserved during the claim: another transaction's refill (PostgreSQL
+      // runs several at once) must not count them too. The ended jobs' slots are still taken.
+      this.reserved += free;
+      let rows: ClaimedJob[];
+      try {
+        rows = await claimJobsIn(trx, this.engine, this.claimRequest(limit));
+      } finally {
+        this.reserved -= free;
+      }
       if (rows.length === 0) return NO_REFILL;
       this.reserved += rows.length;
       let settled = false;

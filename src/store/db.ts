@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from './sqlite/driver.js';
 import { registerRegexp } from './sqlite/regexp.js';
+import { BACKSTOP_PAGES, startCheckpointer } from './sqlite/checkpointer.js';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Transaction } from 'kysely';
 import type pg from 'pg';
 import { callbackQueries } from './pg-callback-queries.js';
@@ -26,6 +27,11 @@ export interface OpenStoreOptions {
   /** PostgreSQL schema to work in (tests use one per run); created when missing. */
   pgSchema?: string;
   poolSize?: number;
+  /**
+   * SQLite: WAL checkpoints on a thread of their own instead of inside the commits that cross
+   * the threshold (sqlite/checkpointer.ts). For long-running processes (the server, workers).
+   */
+  checkpointThread?: boolean;
 }
 
 let pgDriver: Promise<typeof pg> | undefined;
@@ -44,10 +50,10 @@ function loadPg(): Promise<typeof pg> {
 export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts);
   if (!opts.sqliteFile) throw new Error('openStore needs databaseUrl or sqliteFile');
-  return openSqlite(opts.sqliteFile);
+  return openSqlite(opts.sqliteFile, opts.checkpointThread === true);
 }
 
-function openSqlite(file: string): Store {
+function openSqlite(file: string, checkpointThread: boolean): Store {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
@@ -55,12 +61,19 @@ function openSqlite(file: string): Store {
   sqlite.pragma('foreign_keys = ON');
   // Several processes (API + worker) may share the file: wait for the write lock, don't fail.
   sqlite.pragma('busy_timeout = 10000');
+  const checkpointer = checkpointThread && file !== ':memory:' ? startCheckpointer(file) : undefined;
+  // The thread checkpoints; this connection does only past the backstop (a thread that stopped).
+  if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   registerRegexp(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     engine: 'sqlite',
-    close: () => db.destroy(),
+    close: async () => {
+      // The thread's connection closes first: the last one to close checkpoints the whole log.
+      await checkpointer?.stop();
+      await db.destroy();
+    },
   };
 }
 

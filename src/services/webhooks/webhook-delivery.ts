@@ -7,7 +7,7 @@ import type { Stage, WebhookConfig } from '../../schemas/stage.js';
 import type { NewWebhookLog } from '../../store/repositories/webhook.repository.js';
 import type { WebhookDeliveryJob } from '../../jobs/kinds.js';
 import { MicroBatcher } from '../../jobs/micro-batcher.js';
-import { type AttemptRecord, attemptRecorder, type Recorded } from './webhook-outcomes.js';
+import { type AttemptRecord, attemptRecorder, parallelBatches, type Recorded } from './webhook-outcomes.js';
 import { buildPayload, type DeliverySubject, type LoadedSubject, loadSubjects } from './webhook-payload.js';
 import { ProjectViews } from './webhook-project-views.js';
 import { openWebhookConfig } from './webhook-credentials.js';
@@ -65,7 +65,11 @@ export function webhookDeliveryHandler(ctx: AppContext, sender: WebhookSender): 
   const now = () => new Date(ctx.clock.now()).toISOString();
   // Deliveries claimed together load together, and end together in one transaction.
   const views = new ProjectViews();
-  const loader = new MicroBatcher<WebhookDeliveryJob, LoadedSubject>((jobs) => loadSubjects(db, jobs, views));
+  const loader = new MicroBatcher<WebhookDeliveryJob, LoadedSubject>(
+    (jobs) => loadSubjects(db, jobs, views),
+    undefined,
+    parallelBatches(ctx.store.engine).reads,
+  );
   const recorder = attemptRecorder(ctx);
   // Opened once per stage object: ProjectViews keeps one while the stored stages text (with
   // the sealed credentials) is the same, and opening them cost a decryption per delivery.

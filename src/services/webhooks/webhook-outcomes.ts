@@ -5,7 +5,7 @@ import { MicroBatcher } from '../../jobs/micro-batcher.js';
 import type { Claim, Refill, RefillClaim } from '../../jobs/claims.js';
 import type { ProjectRow, TaskRow } from '../../store/schema.js';
 import { insertInChunks } from '../../store/chunks.js';
-import type { Executor } from '../../store/db.js';
+import type { Engine, Executor } from '../../store/db.js';
 import {
   deleteFailures,
   type NewWebhookLog,
@@ -147,6 +147,18 @@ function notMoved(r: Delivered, err: AppError, failedAt: string): AttemptRecord 
   };
 }
 
+/**
+ * How many batches of deliveries may be read, and written, at once. SQLite runs one statement
+ * at a time in this process: one batch. On PostgreSQL a batch's transaction is a dozen round
+ * trips and a commit that mostly wait on the server (a profile of the server at 530 tasks/s:
+ * busy 4.1 s, idle 5.4 s); batches on their own connections overlap those waits. The groups
+ * touch disjoint rows (their own jobs and tasks; the claim skips locked rows; the kept counts
+ * are appended deltas), so they do not wait on each other.
+ */
+export function parallelBatches(engine: Engine): { reads: number; writes: number } {
+  return engine === 'postgres' ? { reads: 2, writes: 3 } : { reads: 1, writes: 1 };
+}
+
 /** Writes attempt records in batches; each call resolves with its own record's fate. */
 export function attemptRecorder(ctx: AppContext): MicroBatcher<AttemptRecord, Recorded> {
   const db = ctx.store.db;
@@ -174,16 +186,20 @@ export function attemptRecorder(ctx: AppContext): MicroBatcher<AttemptRecord, Re
       return written?.kind === 'lost' ? written : { kind: 'not-moved', error: failed.log.error ?? '' };
     }
   };
-  return new MicroBatcher<AttemptRecord, Recorded>(async (records) => {
-    if (records.length === 1) return [await one(records[0] as AttemptRecord)];
-    try {
-      return await write(records);
-    } catch {
-      // One record spoiled the batch (a workflow that refuses a task, a deadlock): alone, each
-      // one either succeeds or fails by itself.
-      const out: (Recorded | Error)[] = [];
-      for (const r of records) out.push(await one(r));
-      return out;
-    }
-  });
+  return new MicroBatcher<AttemptRecord, Recorded>(
+    async (records) => {
+      if (records.length === 1) return [await one(records[0] as AttemptRecord)];
+      try {
+        return await write(records);
+      } catch {
+        // One record spoiled the batch (a workflow that refuses a task, a deadlock): alone, each
+        // one either succeeds or fails by itself.
+        const out: (Recorded | Error)[] = [];
+        for (const r of records) out.push(await one(r));
+        return out;
+      }
+    },
+    undefined,
+    parallelBatches(ctx.store.engine).writes,
+  );
 }
