@@ -1,7 +1,9 @@
+import os from 'node:os';
 import type { Readable } from 'node:stream';
 import { TokenParser, Tokenizer, TokenType } from '@streamparser/json';
 import { Type } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { Spool } from '../adapters/storage/listing-spool.js';
 import { AppError, badRequest, invalidField } from '../errors.js';
 import { AssetInput, ImportAssetsRequest } from '../schemas/asset.js';
 import type { AssetInput as AssetItem } from '../services/assets/asset.service.js';
@@ -83,8 +85,11 @@ export class ImportBodyReader {
   private readonly tokenizer = new Tokenizer();
   private readonly parser = new TokenParser({ paths: ['$.assets.*', '$.priority', '$.uploadLocal'], keepStack: false });
   private readonly queue: AssetItem[] = [];
-  /** The body's bytes, kept until `uploadLocal` is known to have come before the assets or not at all. */
-  private raw: Buffer[] | undefined = [];
+  /**
+   * The body's bytes, kept (in a temporary file past 1 MiB) until `uploadLocal` is known to
+   * have come before the assets or not at all.
+   */
+  private raw: Spool | undefined = new Spool(os.tmpdir(), 'annotary-import');
   // Where the tokens are: nesting depth, the top-level key, whether a top-level key comes next.
   private depth = 0;
   private rootToken: TokenType | undefined;
@@ -221,8 +226,8 @@ export class ImportBodyReader {
           break;
         }
         if (this.fatal) continue;
-        if (this.uploadLocalSettled) this.raw = undefined;
-        else this.raw?.push(buf);
+        if (this.uploadLocalSettled) await this.discard();
+        else await this.raw?.write(buf);
         try {
           this.tokenizer.write(buf);
         } catch {
@@ -304,11 +309,20 @@ export class ImportBodyReader {
    * after the assets (LateUploadLocal): its assets and request-wide fields were checked as they
    * streamed in.
    */
-  wholeBody(): { assets: AssetItem[]; priority: number | undefined } {
+  async wholeBody(): Promise<{ assets: AssetItem[]; priority: number | undefined }> {
     if (!this.raw) throw new Error('the body was not kept');
-    const body = JSON.parse(Buffer.concat(this.raw).toString('utf8')) as { assets: AssetItem[] };
+    const parts: Buffer[] = [];
+    for await (const part of this.raw.chunks()) parts.push(Buffer.from(part));
     this.raw = undefined;
+    const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as { assets: AssetItem[] };
     return { assets: body.assets, priority: this.priority };
+  }
+
+  /** Drops the body's copy, if one is kept. */
+  async discard(): Promise<void> {
+    const raw = this.raw;
+    this.raw = undefined;
+    await raw?.discard();
   }
 
   /** Reads what is left of the body and throws what it is refused with, if anything. */

@@ -77,9 +77,33 @@ function openSqlite(file: string, checkpointThread: boolean): Store {
   };
 }
 
-/** Statements longer than this (bulk inserts) are used once; caching them would only hold memory. */
+/** Statements up to this length are kept in the main cache. */
 const CACHEABLE_SQL_LENGTH = 8_192;
 const STATEMENT_CACHE_SIZE = 500;
+/**
+ * Longer statements (bulk inserts, whose texts repeat: src/store/chunks.ts) are kept a few at a
+ * time. A prepared statement of thousands of parameters holds about 80 bytes of native memory
+ * per parameter until its JavaScript object is collected, which may be long after: prepared
+ * anew for each batch of an import, they added tens of MiB to the server's RSS.
+ */
+const LONG_STATEMENT_CACHE_SIZE = 8;
+
+/** A statement cache by SQL text holding at most `size`, oldest out first. */
+function statementCache(sqlite: SQLite.Database, size: number) {
+  const cache = new Map<string, SQLite.Statement>();
+  return (sql: string) => {
+    let stmt = cache.get(sql);
+    if (!stmt) {
+      stmt = sqlite.prepare(sql);
+      if (cache.size >= size) {
+        const oldest = cache.keys().next().value;
+        if (oldest !== undefined) cache.delete(oldest);
+      }
+      cache.set(sql, stmt);
+    }
+    return stmt;
+  };
+}
 
 /**
  * better-sqlite3 prepares a statement on every call, and Kysely calls it for every query:
@@ -88,22 +112,11 @@ const STATEMENT_CACHE_SIZE = 500;
  * connection and reads every row at once (nothing here streams).
  */
 function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
+  const short = statementCache(sqlite, STATEMENT_CACHE_SIZE);
+  const long = statementCache(sqlite, LONG_STATEMENT_CACHE_SIZE);
   return {
     close: () => sqlite.close(),
-    prepare(sql: string) {
-      if (sql.length > CACHEABLE_SQL_LENGTH) return sqlite.prepare(sql);
-      let stmt = cache.get(sql);
-      if (!stmt) {
-        stmt = sqlite.prepare(sql);
-        if (cache.size >= STATEMENT_CACHE_SIZE) {
-          const oldest = cache.keys().next().value;
-          if (oldest !== undefined) cache.delete(oldest);
-        }
-        cache.set(sql, stmt);
-      }
-      return stmt;
-    },
+    prepare: (sql: string) => (sql.length > CACHEABLE_SQL_LENGTH ? long(sql) : short(sql)),
   };
 }
 

@@ -8,6 +8,7 @@ import { type CreatedAsset, importAssetStream } from '../../services/assets/asse
 import type { AssetInput } from '../../services/assets/asset.service.js';
 import { importInlineAssets } from '../../services/assets/inline-assets.service.js';
 import { idList } from '../../services/tasks/task.service.js';
+import { ListingSpool } from '../../adapters/storage/listing-spool.js';
 import { ImportBodyReader, LateUploadLocal } from '../import-body.js';
 import { principalOf } from '../plugins/auth.js';
 import { created } from '../reply.js';
@@ -19,10 +20,10 @@ const bodyStreams = new WeakMap<FastifyRequest, Readable>();
 const entry = (a: CreatedAsset) =>
   `{"_id":${JSON.stringify(a._id)},"externalId":${JSON.stringify(a.externalId)},"taskId":${JSON.stringify(a.taskId)}}`;
 
-/** The 201 answer, written from the parts kept as text, each let go once sent. */
-function* answer(count: number, parts: string[]): Generator<string> {
+/** The 201 answer, written from the entries kept as text (in a temporary file past 1 MiB). */
+async function* answer(count: number, entries: ListingSpool): AsyncGenerator<string | Buffer> {
   yield `{"status":"success","data":{"assetsCreated":${count},"assets":[`;
-  for (let i = 0; parts.length; i++) yield (i ? ',' : '') + (parts.shift() as string);
+  yield* entries.chunks();
   yield ']}}';
 }
 
@@ -75,19 +76,25 @@ export const assetImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
             await importInlineAssets(ctx, p, projectId, { assets, priority: body.priority, batches }),
           );
         }
-        const parts: string[] = [];
+        const entries = new ListingSpool();
         const source = {
           assets: prepend(first, items),
           priority: () => ({ value: body.priority, settled: body.prioritySettled }),
           batches,
         };
-        const count = await importAssetStream(ctx, p, projectId, source, (part) =>
-          parts.push(part.map(entry).join(',')),
-        );
+        let count: number;
+        try {
+          count = await importAssetStream(ctx, p, projectId, source, (part) =>
+            entries.addJson(part.map(entry).join(',')),
+          );
+        } catch (err) {
+          await entries.discard();
+          throw err;
+        }
         return reply
           .status(201)
           .type('application/json; charset=utf-8')
-          .send(Readable.from(answer(count, parts)));
+          .send(Readable.from(answer(count, entries)));
       } catch (err) {
         // A refused body answers before anything else, as when it was parsed and checked first.
         try {
@@ -95,11 +102,13 @@ export const assetImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         } catch (refused) {
           if (!(refused instanceof LateUploadLocal)) throw refused;
           // uploadLocal: true after the assets (nothing was kept of the link import): as content.
-          const { assets, priority } = body.wholeBody();
+          const { assets, priority } = await body.wholeBody();
           const batches = req.query.batches === undefined ? undefined : idList(req.query.batches, 'batches');
           return created(reply, await importInlineAssets(ctx, p, projectId, { assets, priority, batches }));
         }
         throw err;
+      } finally {
+        await body.discard();
       }
     },
   );

@@ -20,7 +20,7 @@ import {
 } from './asset.service.js';
 
 /** Assets checked, built and written at a time: what an import holds in rows at once. */
-export const IMPORT_CHUNK = 2_000;
+export const IMPORT_CHUNK = 500;
 
 /** What an import answers for each asset, in request order. */
 export interface CreatedAsset {
@@ -61,7 +61,7 @@ export async function importAssetStream(
   p: Principal,
   projectId: string,
   source: ImportSource,
-  onCreated: (part: CreatedAsset[]) => void,
+  onCreated: (part: CreatedAsset[]) => void | Promise<void>,
 ): Promise<number> {
   return ctx.store.db.transaction().execute(async (trx) => {
     const { row } = await loadProject(trx, p, projectId, 'import');
@@ -132,7 +132,7 @@ export async function importAssetStream(
       await insertInChunks(trx, 'tasks', tasks);
       await routing.flushEffects();
       createdCount += created.length;
-      onCreated(created);
+      await onCreated(created);
     };
 
     let part: AssetInput[] = [];
@@ -179,6 +179,8 @@ export async function importAssets(
     priority: () => ({ value: input.priority, settled: true }),
     batches: input.batches,
   };
-  const assetsCreated = await importAssetStream(ctx, p, projectId, source, (part) => assets.push(...part));
+  const assetsCreated = await importAssetStream(ctx, p, projectId, source, (part) => {
+    assets.push(...part);
+  });
   return { assetsCreated, assets };
 }

@@ -160,13 +160,16 @@ export async function existingExternalId(
 ): Promise<AppError | undefined> {
   const index = new Map(prepared.map((x, j) => [x.asset.external_id, offset + j]));
   for (const ids of chunked([...index.keys()])) {
-    const clash = await db
-      .selectFrom('assets')
-      .select('external_id')
-      .where('project_id', '=', projectId)
-      .where('deleted', '=', 0)
-      .where('external_id', 'in', ids)
-      .executeTakeFirst();
+    // `deleted` is checked here, not in SQL: with it there, SQLite searched by (project_id,
+    // deleted) and read every asset of the project for each chunk of an import.
+    const clash = (
+      await db
+        .selectFrom('assets')
+        .select(['external_id', 'deleted'])
+        .where('project_id', '=', projectId)
+        .where('external_id', 'in', ids)
+        .execute()
+    ).find((r) => r.deleted === 0);
     if (clash) {
       const i = index.get(clash.external_id) ?? 0;
       return conflict(`an asset with externalId "${clash.external_id}" already exists in the project`, [
