@@ -208,15 +208,14 @@ async function claimNext(
 
 /**
  * The caller's own tasks in a stage, in /next's order: /next answers the first of them before
- * taking a free one, and the work queue counts them. `deleted = 0` is written as a literal so
- * the partial index of migration 013 matches on both engines.
+ * taking a free one, and the work queue counts them (index tasks_stage_assignee, migration 013).
  */
 export function heldByCaller(db: Executor, projectId: string, stageId: string, email: string) {
   return db
     .selectFrom('tasks')
     .where('project_id', '=', projectId)
     .where('stage_id', '=', stageId)
-    .where('deleted', '=', sql.lit(0))
+    .where('deleted', '=', 0)
     .where('assignee', '=', email);
 }
 
@@ -233,7 +232,7 @@ export function freeForCaller(db: Executor, projectId: string, stageId: string, 
       .selectFrom('tasks')
       .where('project_id', '=', projectId)
       .where('stage_id', '=', stageId)
-      .where('deleted', '=', sql.lit(0))
+      .where('deleted', '=', 0)
       .where('assignee', 'is', null)
       // Other tasks pass the first test and never run the subquery.
       .where((eb) =>

@@ -1,22 +1,21 @@
-import { type Kysely, sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 /*
- * The work queue's counts (GET /project/{id}/queue) and /next's own look-ups, without walking a
- * stage's rows to read each one's assignee (no index held the column):
- * - tasks_stage_free: the live tasks nobody holds, per stage, in /next's order. The queue counts
- *   them (up to its cap) and /next picks from them; a claim takes a task out of it.
- * - tasks_stage_held: the live tasks someone holds, per stage and person: what /next answers
- *   first and the queue's "assigned to you". Small: people hold a task or a few at a time.
- * Both are partial; the queries write `deleted = 0` as a literal so both engines match them.
+ * The work queue's counts (GET /project/{id}/queue) and /next's own look-ups read a stage's
+ * tasks by assignee; no index held the column, so both read every task row of the stage to find
+ * the free ones (or the caller's). tasks_stage_assignee leads with the stage and the assignee
+ * (NULL: free), then /next's order (priority, highest first, then the oldest):
+ * - the queue's capped count of free tasks reads at most its cap of entries;
+ * - its "assigned to you" and /next's "a task you hold comes first" are one seek;
+ * - /next's pick of a free task walks the index in order instead of sorting the stage.
+ * A plain index, not a partial one (WHERE assignee IS NULL): SQLite's planner preferred the
+ * wider (project_id, deleted, stage_id) index of 012 over a partial one with fewer key columns.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`CREATE INDEX tasks_stage_free ON tasks (project_id, stage_id, priority, created_at, id)
-    WHERE deleted = 0 AND assignee IS NULL`.execute(db);
-  await sql`CREATE INDEX tasks_stage_held ON tasks (project_id, stage_id, assignee)
-    WHERE deleted = 0 AND assignee IS NOT NULL`.execute(db);
+  await sql`CREATE INDEX tasks_stage_assignee
+    ON tasks (project_id, stage_id, deleted, assignee, priority DESC, created_at, id)`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropIndex('tasks_stage_held').ifExists().execute();
-  await db.schema.dropIndex('tasks_stage_free').ifExists().execute();
+  await db.schema.dropIndex('tasks_stage_assignee').ifExists().execute();
 }
