@@ -162,7 +162,17 @@ async function run(opts: BenchOptions): Promise<Result> {
       summarize(cells.filter((c) => c.state === state && c.indexes === indexes).map((c) => c.httpMs)).p50;
     return {
       table: {
-        columns: ['stage', 'indexes', 'round', 'GET /queue', 'waiting', 'capped count', 'exact count(*)', 'free', 'held count'],
+        columns: [
+          'stage',
+          'indexes',
+          'round',
+          'GET /queue',
+          'waiting',
+          'capped count',
+          'exact count(*)',
+          'free',
+          'held count',
+        ],
         rows,
       },
       summary:
@@ -170,7 +180,15 @@ async function run(opts: BenchOptions): Promise<Result> {
         `${ms(median('mostly held', true))} mostly held (without the 013 indexes ${ms(median('all free', false))}, ` +
         `${ms(median('mostly held', false))})`,
       notes: plans,
-      data: { tasks, seedSeconds, requests, rounds, cells, plans, postgresVersion: server.schema?.serverVersion ?? null },
+      data: {
+        tasks,
+        seedSeconds,
+        requests,
+        rounds,
+        cells,
+        plans,
+        postgresVersion: server.schema?.serverVersion ?? null,
+      },
     };
   } finally {
     await server.stop();

@@ -35,8 +35,7 @@ describe('the work queue counts for a Labeler', () => {
     contexts.push(context);
     return context.newPage();
   };
-  const countsCell = (p: Page) =>
-    p.getByRole('row').filter({ hasText: 'Counted' }).getByRole('cell').nth(3);
+  const countsCell = (p: Page) => p.getByRole('row').filter({ hasText: 'Counted' }).getByRole('cell').nth(3);
 
   beforeAll(async () => {
     assets = await serveAssets({ '/street.png': { type: 'image/png', body: streetPng(400, 300) } });

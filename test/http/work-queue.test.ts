@@ -46,7 +46,8 @@ describe.each(ENGINES)('GET /project/{id}/queue on %s', (engine) => {
     expect(res.statusCode, res.body).toBe(200);
     return res.json().data.stages as QueueStage[];
   };
-  const stage = async (pid: string, key: string | undefined, id: string) => (await queue(pid, key)).find((s) => s.stageId === id);
+  const stage = async (pid: string, key: string | undefined, id: string) =>
+    (await queue(pid, key)).find((s) => s.stageId === id);
   const next = async (pid: string, key: string) =>
     (await t.call('GET', `/v2/project/${pid}/next?stageId=Label`, { key })).json().data.task as { _id: string } | null;
   const setCounts = async (pid: string, on: boolean) =>
@@ -64,8 +65,22 @@ describe.each(ENGINES)('GET /project/{id}/queue on %s', (engine) => {
   it('gives Managers and Reviewers the count, Labelers only their own tasks while the flag is off', async () => {
     const pid = await project(3);
     expect(await queue(pid)).toEqual([
-      { stageId: 'Label', stageName: 'Labeling', stageType: 'Label', waiting: 3, waitingCapped: false, assignedToYou: 0 },
-      { stageId: 'Review', stageName: 'Check', stageType: 'Review', waiting: 0, waitingCapped: false, assignedToYou: 0 },
+      {
+        stageId: 'Label',
+        stageName: 'Labeling',
+        stageType: 'Label',
+        waiting: 3,
+        waitingCapped: false,
+        assignedToYou: 0,
+      },
+      {
+        stageId: 'Review',
+        stageName: 'Check',
+        stageType: 'Review',
+        waiting: 0,
+        waitingCapped: false,
+        assignedToYou: 0,
+      },
     ]);
     expect((await queue(pid, revKey)).map((s) => [s.stageId, s.waiting])).toEqual([
       ['Label', 3],
@@ -73,7 +88,14 @@ describe.each(ENGINES)('GET /project/{id}/queue on %s', (engine) => {
     ]);
     // A Labeler works Label stages only, and sees no count.
     expect(await queue(pid, annKey)).toEqual([
-      { stageId: 'Label', stageName: 'Labeling', stageType: 'Label', waiting: null, waitingCapped: false, assignedToYou: 0 },
+      {
+        stageId: 'Label',
+        stageName: 'Labeling',
+        stageType: 'Label',
+        waiting: null,
+        waitingCapped: false,
+        assignedToYou: 0,
+      },
     ]);
     await next(pid, annKey);
     expect(await stage(pid, annKey, 'Label')).toMatchObject({ waiting: null, assignedToYou: 1 });
@@ -98,7 +120,10 @@ describe.each(ENGINES)('GET /project/{id}/queue on %s', (engine) => {
       if (!task) break;
       waiting -= 1;
       expect(await stage(pid, annKey, 'Label')).toMatchObject({ waiting, assignedToYou: 1 });
-      const done = await t.call('POST', `/v2/annotate/${task._id}?nextStage=true`, { key: annKey, body: { answer: {} } });
+      const done = await t.call('POST', `/v2/annotate/${task._id}?nextStage=true`, {
+        key: annKey,
+        body: { answer: {} },
+      });
       expect(done.statusCode, done.body).toBe(200);
       expect(await stage(pid, annKey, 'Label')).toMatchObject({ waiting, assignedToYou: 0 });
     }

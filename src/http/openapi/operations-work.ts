@@ -148,11 +148,11 @@ export const WORK_OPERATIONS: Record<string, Operation> = {
     id: 'getWorkQueue',
     summary: 'The stages you may take tasks from, with how many wait (an extension)',
     description:
-      'Beyond the contract. One entry per Label or Review stage your role and the stage\'s `assignedTo` let you ' +
+      "Beyond the contract. One entry per Label or Review stage your role and the stage's `assignedTo` let you " +
       'take tasks from. `waiting` counts the tasks `/next` could hand you there now (the same predicate: free, ' +
       'and no consensus copy of an asset you already work), up to 1000; `waitingCapped` says there are more. ' +
       'Labelers get `waiting` only when the project has `queueCountsEnabled`; otherwise null. ' +
-      '`assignedToYou` counts the stage\'s tasks you hold, which `/next` answers first.',
+      "`assignedToYou` counts the stage's tasks you hold, which `/next` answers first.",
     status: 200,
     data: Type.Object({ stages: Type.Array(QueueStage) }),
   },

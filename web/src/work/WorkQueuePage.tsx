@@ -108,7 +108,9 @@ export default function WorkQueuePage() {
 function QueueCounts({ row }: { row: QueueStage }) {
   const mine = `${row.assignedToYou.toLocaleString('en-US')} assigned to you`;
   if (row.waiting === null) {
-    return <span title="The project shows labelers only the tasks assigned to them; Start takes a free one">{mine}</span>;
+    return (
+      <span title="The project shows labelers only the tasks assigned to them; Start takes a free one">{mine}</span>
+    );
   }
   const waiting = `${row.waiting.toLocaleString('en-US')}${row.waitingCapped ? '+' : ''} waiting`;
   return (
