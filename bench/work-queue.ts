@@ -19,9 +19,10 @@ import { QUEUE_COUNT_CAP } from '../src/services/tasks/queue.service.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { type AnnotaryServer, BENCH_OWNER_EMAIL, startAnnotary } from './lib/annotary.js';
 import { ms, num } from './lib/format.js';
-import { labelledProject, taskCounts } from './lib/labelled-project.js';
+import { labelledProject, taskCounts, wholeNumber } from './lib/labelled-project.js';
 import { queryPlan } from './lib/query-plan.js';
-import { summarize, timed } from './lib/stats.js';
+import { summarize } from './lib/stats.js';
+import { medianMs } from './lib/task-list-store.js';
 import { type BenchOptions, defineBenchmark, type Result } from './lib/types.js';
 
 const STAGE = 'Review';
@@ -37,18 +38,6 @@ interface Cell {
   exactMs: number;
   exact: number;
   heldMs: number;
-}
-
-function wholeNumber(raw: string | undefined, fallback: number, flag: string): number {
-  const n = raw === undefined ? fallback : Number(raw.replace(/_/g, ''));
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${flag} must be a whole number >= 1, got ${raw}`);
-  return n;
-}
-
-async function medianMs(fn: () => Promise<unknown>, times: number): Promise<number> {
-  const samples: number[] = [];
-  for (let i = 0; i < times; i++) samples.push((await timed(fn)).ms);
-  return summarize(samples).p50;
 }
 
 async function dropIndexes(store: Store) {
