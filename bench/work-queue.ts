@@ -166,7 +166,7 @@ async function run(opts: BenchOptions): Promise<Result> {
       },
       summary:
         `work queue on ${opts.engine}, ${num(tasks)} tasks: GET /queue median ${ms(median('all free', true))} all free, ` +
-        `${ms(median('mostly held', true))} mostly held (without the 013 indexes ${ms(median('all free', false))}, ` +
+        `${ms(median('mostly held', true))} mostly held (without the 013 index ${ms(median('all free', false))}, ` +
         `${ms(median('mostly held', false))})`,
       notes: plans,
       data: {
@@ -187,6 +187,6 @@ async function run(opts: BenchOptions): Promise<Result> {
 export default defineBenchmark({
   name: 'work-queue',
   description:
-    'GET /v2/project/{id}/queue on 1,000,000 tasks (100,000 waiting in Review), all free and mostly held, with and without the partial indexes of migration 013, alternately; store count times and plans (--tasks, --requests, --rounds)',
+    'GET /v2/project/{id}/queue on 1,000,000 tasks (100,000 waiting in Review), all free and mostly held, with and without the index of migration 013, alternately; store count times and plans (--tasks, --requests, --rounds)',
   run,
 });
