@@ -19,7 +19,7 @@
  */
 import { type AnnotaryServer, startAnnotary } from './lib/annotary.js';
 import { num } from './lib/format.js';
-import { labelledProject, taskCounts } from './lib/labelled-project.js';
+import { labelledProject, taskCounts, wholeNumber } from './lib/labelled-project.js';
 import { measureListingPieces } from './lib/task-list-store.js';
 import { summarize, timed } from './lib/stats.js';
 import { type BenchOptions, defineBenchmark, type Result } from './lib/types.js';
@@ -43,12 +43,6 @@ interface HttpFigures {
   p90Ms: number;
   bytes: number;
   total: number;
-}
-
-function wholeNumber(raw: string | undefined, fallback: number, flag: string): number {
-  const n = raw === undefined ? fallback : Number(raw.replace(/_/g, ''));
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${flag} must be a whole number >= 1, got ${raw}`);
-  return n;
 }
 
 async function fetchPage(server: AnnotaryServer, projectId: string, s: Scenario) {

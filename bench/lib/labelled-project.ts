@@ -40,3 +40,10 @@ export function taskCounts(raw: string | undefined, fallback: number[]): number[
   }
   return counts;
 }
+
+/** `--flag 20` as a whole number >= 1, or `fallback` when the flag is absent. */
+export function wholeNumber(raw: string | undefined, fallback: number, flag: string): number {
+  const n = raw === undefined ? fallback : Number(raw.replace(/_/g, ''));
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${flag} must be a whole number >= 1, got ${raw}`);
+  return n;
+}

@@ -28,7 +28,7 @@ export interface ListingPieces {
   plans: { ids: string[]; rows: string[]; count: string[] };
 }
 
-async function medianMs(fn: () => Promise<unknown>, times = 5): Promise<number> {
+export async function medianMs(fn: () => Promise<unknown>, times = 5): Promise<number> {
   const samples: number[] = [];
   for (let i = 0; i < times; i++) samples.push((await timed(fn)).ms);
   return summarize(samples).p50;

@@ -656,6 +656,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/project/{projectId}/queue': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The stages you may take tasks from, with how many wait (an extension)
+     * @description Beyond the contract. One entry per Label or Review stage your role and the stage's `assignedTo` let you take tasks from. `waiting` counts the tasks `/next` could hand you there now (the same predicate: free, and no consensus copy of an asset you already work), up to 1000; `waitingCapped` says there are more. Labelers get `waiting` only when the project has `queueCountsEnabled`; otherwise null. `assignedToYou` counts the stage's tasks you hold, which `/next` answers first.
+     */
+    get: operations['getWorkQueue'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/project/{projectId}/requeueTasks': {
     parameters: {
       query?: never;
@@ -4894,6 +4914,53 @@ export interface operations {
           'application/json': {
             data: {
               task: components['schemas']['Task'] | null;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getWorkQueue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              stages: {
+                /** @description tasks of this stage assigned to you */
+                assignedToYou: number;
+                stageId: string;
+                stageName: string;
+                stageType: 'Label' | 'Review';
+                /** @description tasks /next could hand you in this stage now (free, not assigned to anyone), at most 1000 (see `waitingCapped`); null for a Labeler when the project has `queueCountsEnabled` off */
+                waiting: number | null;
+                /** @description more than `waiting` tasks wait: the count stops at 1000 */
+                waitingCapped: boolean;
+              }[];
             };
             /** @enum {string} */
             status: 'success';

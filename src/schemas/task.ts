@@ -66,6 +66,20 @@ export const ForwardRequest = Type.Object({
 
 export const NextQuery = Type.Object({ stageId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) });
 
+/** One stage of GET /project/{id}/queue: a Label or Review stage the caller may take tasks from. */
+export const QueueStage = Type.Object({
+  stageId: Type.String(),
+  stageName: Type.String(),
+  stageType: Type.Union([Type.Literal('Label'), Type.Literal('Review')]),
+  waiting: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+    description:
+      'tasks /next could hand you in this stage now (free, not assigned to anyone), at most 1000 (see ' +
+      '`waitingCapped`); null for a Labeler when the project has `queueCountsEnabled` off',
+  }),
+  waitingCapped: Type.Boolean({ description: 'more than `waiting` tasks wait: the count stops at 1000' }),
+  assignedToYou: Type.Integer({ minimum: 0, description: 'tasks of this stage assigned to you' }),
+});
+
 export const AssignRequest = Type.Object({
   project: Type.String({ maxLength: 64 }),
   tasks: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 100_000 }),

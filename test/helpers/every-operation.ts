@@ -215,7 +215,8 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   await call('POST', '/v2/pluginLog', { session, message: 'late line' });
   await call('POST', `/v2/project/${pid}/rerun-plugin`, { stageId: 'Model' });
 
-  // Work: next, annotate (both verbs), review, history, assign, forward, requeue, priority.
+  // Work: queue, next, annotate (both verbs), review, history, assign, forward, requeue, priority.
+  await get(`/v2/project/${pid}/queue`);
   const next = await get(`/v2/project/${pid}/next?stageId=Label`);
   expect(next).toBeDefined();
   await call('POST', `/v2/task/${String((next.task as Json)._id)}/skip`);

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../schemas/common.js';
+import { QueueStage } from '../../schemas/task.js';
 import { ref } from './components.js';
 import { Count, ListOf, type Operation } from './operation-types.js';
 
@@ -142,6 +143,18 @@ export const WORK_OPERATIONS: Record<string, Operation> = {
     description: 'Assigns the task to you; `task` is null when no task waits in your stages.',
     status: 200,
     data: Type.Object({ task: Nullable(ref('Task')) }),
+  },
+  'GET /v2/project/:projectId/queue': {
+    id: 'getWorkQueue',
+    summary: 'The stages you may take tasks from, with how many wait (an extension)',
+    description:
+      "Beyond the contract. One entry per Label or Review stage your role and the stage's `assignedTo` let you " +
+      'take tasks from. `waiting` counts the tasks `/next` could hand you there now (the same predicate: free, ' +
+      'and no consensus copy of an asset you already work), up to 1000; `waitingCapped` says there are more. ' +
+      'Labelers get `waiting` only when the project has `queueCountsEnabled`; otherwise null. ' +
+      "`assignedToYou` counts the stage's tasks you hold, which `/next` answers first.",
+    status: 200,
+    data: Type.Object({ stages: Type.Array(QueueStage) }),
   },
   'POST /v2/task/:taskId/skip': {
     id: 'skipTask',

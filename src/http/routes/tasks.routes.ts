@@ -16,6 +16,7 @@ import {
   UpdatePriorityRequest,
 } from '../../schemas/task.js';
 import * as bulk from '../../services/tasks/bulk-move.service.js';
+import * as queue from '../../services/tasks/queue.service.js';
 import * as tasks from '../../services/tasks/task.service.js';
 import * as work from '../../services/tasks/work.service.js';
 import { principalOf } from '../plugins/auth.js';
@@ -79,6 +80,9 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     '/project/:projectId/next',
     { schema: { tags, params: ProjectIdParams, querystring: NextQuery } },
     async (req) => ok(await work.nextTask(ctx, principalOf(req), req.params.projectId, req.query.stageId)),
+  );
+  app.get('/project/:projectId/queue', { schema: { tags, params: ProjectIdParams } }, async (req) =>
+    ok({ stages: await queue.workQueue(ctx, principalOf(req), req.params.projectId) }),
   );
   app.post('/task/assign', { schema: { tags, body: AssignRequest } }, async (req) =>
     ok(await work.assignTasks(ctx, principalOf(req), req.body)),

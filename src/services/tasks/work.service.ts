@@ -150,7 +150,7 @@ export async function skip(ctx: AppContext, p: Principal, taskId: string) {
   });
 }
 
-function mayTake(stage: Stage, role: ProjectRole, email: string): boolean {
+export function mayTake(stage: Stage, role: ProjectRole, email: string): boolean {
   if (stage.type !== 'Label' && stage.type !== 'Review') return false;
   if (!canWorkStage(role, stage.type)) return false;
   const allowed = stage.assignedTo ?? [];
@@ -206,6 +206,55 @@ async function claimNext(
   });
 }
 
+/**
+ * The caller's own tasks in a stage, in /next's order: /next answers the first of them before
+ * taking a free one, and the work queue counts them (index tasks_stage_assignee, migration 013).
+ */
+export function heldByCaller(db: Executor, projectId: string, stageId: string, email: string) {
+  return db
+    .selectFrom('tasks')
+    .where('project_id', '=', projectId)
+    .where('stage_id', '=', stageId)
+    .where('deleted', '=', 0)
+    .where('assignee', '=', email);
+}
+
+/**
+ * The tasks of a stage /next may hand the caller: live, assigned to nobody, and no consensus copy
+ * of an asset whose other copy of the same round the caller holds or submitted (otherwise one
+ * person could agree with themselves). /next takes from these, the work queue counts them: one
+ * predicate, so the count and Start never disagree. Tasks the caller skipped are included: /next
+ * hands them back when nothing else waits.
+ */
+export function freeForCaller(db: Executor, projectId: string, stageId: string, email: string) {
+  return (
+    db
+      .selectFrom('tasks')
+      .where('project_id', '=', projectId)
+      .where('stage_id', '=', stageId)
+      .where('deleted', '=', 0)
+      .where('assignee', 'is', null)
+      // Other tasks pass the first test and never run the subquery.
+      .where((eb) =>
+        eb.or([
+          eb('tasks.type', '<>', 'consensus'),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('tasks as sibling')
+                .select('sibling.id')
+                .whereRef('sibling.parent_task_id', '=', 'tasks.parent_task_id')
+                .whereRef('sibling.consensus_id', '=', 'tasks.consensus_id')
+                .whereRef('sibling.id', '<>', 'tasks.id')
+                .where('sibling.deleted', '=', 0)
+                .where((s) => s.or([s('sibling.assignee', '=', email), s('sibling.completed_by', '=', email)])),
+            ),
+          ),
+        ]),
+      )
+  );
+}
+
 async function claimIn(
   db: Executor,
   postgres: boolean,
@@ -227,49 +276,19 @@ async function claimIn(
           .where('skipped.completed_by', '=', email),
       ),
     );
-  const heldByCaller = db
-    .selectFrom('tasks')
+  const held = heldByCaller(db, projectId, stageId, email)
     .selectAll()
-    .where('project_id', '=', projectId)
-    .where('stage_id', '=', stageId)
-    .where('deleted', '=', 0)
-    .where('assignee', '=', email)
     .$if(passOverSkipped, (q) => q.where(notSkippedByCaller))
     .orderBy('priority', 'desc')
     .orderBy('created_at')
     .orderBy('id');
-  const mine = await heldByCaller.executeTakeFirst();
+  const mine = await held.executeTakeFirst();
   if (mine) return mine;
   // Atomic on both engines: a single UPDATE whose subquery picks a free task. On PostgreSQL,
   // SKIP LOCKED lets concurrent callers pass over a row another caller is taking.
-  const pick = db
-    .selectFrom('tasks')
+  const pick = freeForCaller(db, projectId, stageId, email)
     .select('id')
-    .where('project_id', '=', projectId)
-    .where('stage_id', '=', stageId)
-    .where('deleted', '=', 0)
-    .where('assignee', 'is', null)
     .$if(passOverSkipped, (q) => q.where(notSkippedByCaller))
-    // Consensus copies are labelled independently: nobody is handed a copy of an asset whose
-    // other copy of the same round they hold or submitted (otherwise one person could agree
-    // with themselves). Other tasks pass the first test and never run the subquery.
-    .where((eb) =>
-      eb.or([
-        eb('tasks.type', '<>', 'consensus'),
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('tasks as sibling')
-              .select('sibling.id')
-              .whereRef('sibling.parent_task_id', '=', 'tasks.parent_task_id')
-              .whereRef('sibling.consensus_id', '=', 'tasks.consensus_id')
-              .whereRef('sibling.id', '<>', 'tasks.id')
-              .where('sibling.deleted', '=', 0)
-              .where((s) => s.or([s('sibling.assignee', '=', email), s('sibling.completed_by', '=', email)])),
-          ),
-        ),
-      ]),
-    )
     .orderBy('priority', 'desc')
     .orderBy('created_at')
     .orderBy('id')
@@ -283,12 +302,12 @@ async function claimIn(
       // SQLite: the check that the caller holds nothing and the claim are one statement, so a
       // second call of the same person (this process or another on the file) cannot slip
       // between them; it takes nothing and answers the task the first call took.
-      .where((eb) => eb.not(eb.exists(heldByCaller.clearSelect().select('tasks.id').clearOrderBy())))
+      .where((eb) => eb.not(eb.exists(held.clearSelect().select('tasks.id').clearOrderBy())))
       .returningAll()
       .executeTakeFirst();
     if (claimed) return claimed;
     // Nothing free, the caller's own concurrent call took one, or another caller won the row.
-    const taken = await heldByCaller.executeTakeFirst();
+    const taken = await held.executeTakeFirst();
     if (taken) return taken;
     const free = await pick.executeTakeFirst();
     if (!free) return undefined;

@@ -142,6 +142,7 @@ export interface Project {
   assetCount?: number;
   idleTimeout?: number;
   taskSkipEnabled?: boolean;
+  queueCountsEnabled?: boolean;
   unassignSkippedTask?: boolean;
   benchmarkEnabled?: boolean;
   errorCodesEnabled?: boolean;

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ApiBody } from '../../../src/client/types';
+import type { ApiBody, ApiData } from '../../../src/client/types';
 import type { ApiAnswer } from '../editor/model/codec';
 import { api, unwrap } from './client';
-import type { Project, ProjectListItem, Stage, StageStatus } from './types';
+import type { Project, ProjectListItem } from './types';
 
 /** The stored answer of a task: `{tools, classifications, relations}` (docs/api.md). */
 export type TaskAnswerBody = ApiAnswer;
@@ -43,15 +43,10 @@ export interface Issue {
   createdAt: string;
 }
 
-/** One stage a person may work in, with the tasks waiting there. */
-export interface QueueStage {
+/** One stage a person may take tasks from (GET /project/{id}/queue), with its project. */
+export type QueueStage = ApiData<'/v2/project/{projectId}/queue', 'get'>['stages'][number] & {
   project: Pick<Project, '_id' | 'name'>;
-  stage: Stage;
-  /** Tasks in the stage; null when the role may not count them (Labelers see only their own). */
-  waiting: number | null;
-  /** Tasks of the stage assigned to the caller (Labelers), when `waiting` is null. */
-  held?: number;
-}
+};
 
 export const workKeys = {
   queue: ['work', 'queue'] as const,
@@ -59,31 +54,11 @@ export const workKeys = {
   issues: (taskId: string) => ['work', 'issues', taskId] as const,
 };
 
-/** Which stage types a project role works (src/services/identity/access.ts canWorkStage). */
-export function mayWork(role: string | undefined, type: string): boolean {
-  if (type === 'Label') return !!role;
-  if (type === 'Review') return role === 'Reviewer' || role === 'Lead' || role === 'Manager';
-  return false;
-}
-
-const COUNTS_ALL = new Set(['Reviewer', 'Lead', 'Manager']);
-
-/** The caller's tasks in a stage (a Labeler's task list holds only their own). */
-async function heldIn(projectId: string, stageId: string): Promise<number> {
-  const { total } = await unwrap<{ total: number }>(
-    'GET',
-    '/v2/project/{projectId}/tasks',
-    api.GET('/v2/project/{projectId}/tasks', {
-      params: {
-        path: { projectId },
-        query: { page: 1, limit: 1, fields: '_id', filter: JSON.stringify({ stage: stageId }) },
-      },
-    }),
-  );
-  return total;
-}
-
-/** The stages the caller may work, across their projects (the first hundred by name). */
+/**
+ * The stages the caller may work, across their projects (the first hundred by name): one
+ * GET /project/{id}/queue per project, which counts what /next could hand the caller (Labelers
+ * only when the project has `queueCountsEnabled`).
+ */
 async function fetchQueue(): Promise<QueueStage[]> {
   const { projects } = await unwrap<{ projects: ProjectListItem[] }>(
     'GET',
@@ -92,32 +67,12 @@ async function fetchQueue(): Promise<QueueStage[]> {
   );
   const perProject = await Promise.all(
     projects.map(async (item): Promise<QueueStage[]> => {
-      const params = { params: { path: { projectId: item._id } } };
-      const { project } = await unwrap<{ project: Project }>(
+      const { stages } = await unwrap<ApiData<'/v2/project/{projectId}/queue', 'get'>>(
         'GET',
-        '/v2/project/{projectId}',
-        api.GET('/v2/project/{projectId}', params),
+        '/v2/project/{projectId}/queue',
+        api.GET('/v2/project/{projectId}/queue', { params: { path: { projectId: item._id } } }),
       );
-      const mine = (project.stages ?? []).filter((s) => mayWork(project.role, s.type));
-      if (mine.length === 0) return [];
-      const ref = { _id: project._id, name: project.name };
-      if (!COUNTS_ALL.has(project.role ?? '')) {
-        return Promise.all(
-          mine.map(async (stage) => ({
-            project: ref,
-            stage,
-            waiting: null,
-            held: await heldIn(project._id, stage.id),
-          })),
-        );
-      }
-      const { stages } = await unwrap<{ stages: StageStatus[] }>(
-        'GET',
-        '/v2/project/{projectId}/stages',
-        api.GET('/v2/project/{projectId}/stages', params),
-      );
-      const counts = new Map(stages.map((s) => [s.id, s.taskCount]));
-      return mine.map((stage) => ({ project: ref, stage, waiting: counts.get(stage.id) ?? 0 }));
+      return stages.map((stage) => ({ ...stage, project: { _id: item._id, name: item.name } }));
     }),
   );
   return perProject.flat();

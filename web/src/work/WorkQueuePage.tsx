@@ -14,13 +14,15 @@ export default function WorkQueuePage() {
   const [note, setNote] = useState<string | undefined>(undefined);
 
   const start = async (row: QueueStage) => {
-    const key = `${row.project._id}/${row.stage.id}`;
+    const key = `${row.project._id}/${row.stageId}`;
     setStarting(key);
     setNote(undefined);
     try {
-      const task = await takeNext(row.project._id, row.stage.id);
+      const task = await takeNext(row.project._id, row.stageId);
+      // The task just taken no longer waits: the counts are fetched again on return.
+      void queryClient.invalidateQueries({ queryKey: workKeys.queue });
       if (!task) {
-        setNote(`No task waits for you in ${row.stage.name ?? row.stage.id} of ${row.project.name}.`);
+        setNote(`No task waits for you in ${row.stageName} of ${row.project.name}.`);
         await queryClient.invalidateQueries({ queryKey: workKeys.queue });
         return;
       }
@@ -71,19 +73,15 @@ export default function WorkQueuePage() {
           </thead>
           <tbody>
             {queue.data.map((row) => {
-              const key = `${row.project._id}/${row.stage.id}`;
-              const name = row.stage.name ?? row.stage.id;
+              const key = `${row.project._id}/${row.stageId}`;
+              const name = row.stageName;
               return (
                 <tr key={key}>
                   <td>{row.project.name}</td>
                   <td>{name}</td>
-                  <td>{row.stage.type === 'Review' ? 'Review' : 'Labeling'}</td>
+                  <td>{row.stageType === 'Review' ? 'Review' : 'Labeling'}</td>
                   <td className="num">
-                    {row.waiting ?? (
-                      <span title="Labelers see the tasks assigned to them; Start takes a free one when none is">
-                        {row.held} assigned to you
-                      </span>
-                    )}
+                    <QueueCounts row={row} />
                   </td>
                   <td>
                     <button
@@ -103,5 +101,22 @@ export default function WorkQueuePage() {
         </table>
       )}
     </div>
+  );
+}
+
+/** "N waiting" (past the API's cap "1,000+"), then the caller's own tasks of the stage. */
+function QueueCounts({ row }: { row: QueueStage }) {
+  const mine = `${row.assignedToYou.toLocaleString('en-US')} assigned to you`;
+  if (row.waiting === null) {
+    return (
+      <span title="The project shows labelers only the tasks assigned to them; Start takes a free one">{mine}</span>
+    );
+  }
+  const waiting = `${row.waiting.toLocaleString('en-US')}${row.waitingCapped ? '+' : ''} waiting`;
+  return (
+    <>
+      <span className="work-waiting">{waiting}</span>
+      {row.assignedToYou > 0 && <span className="work-mine">{mine}</span>}
+    </>
   );
 }

@@ -14,6 +14,7 @@ export default function ProjectSettingsPage() {
   const [description, setDescription] = useState(project.description ?? '');
   const [taskSkipEnabled, setTaskSkip] = useState(project.taskSkipEnabled ?? false);
   const [unassignSkippedTask, setUnassignSkipped] = useState(project.unassignSkippedTask ?? false);
+  const [queueCountsEnabled, setQueueCounts] = useState(project.queueCountsEnabled ?? false);
   const [idleTimeout, setIdleTimeout] = useState<number | undefined>(project.idleTimeout);
   const update = useUpdateProject(project._id);
   const errorOf = errorLookup(fieldErrorsOf(update.error));
@@ -24,6 +25,7 @@ export default function ProjectSettingsPage() {
       description,
       taskSkipEnabled,
       unassignSkippedTask,
+      queueCountsEnabled,
       ...(idleTimeout !== undefined ? { idleTimeout } : {}),
     });
   };
@@ -52,6 +54,12 @@ export default function ProjectSettingsPage() {
             checked={unassignSkippedTask}
             onChange={setUnassignSkipped}
             error={errorOf('unassignSkippedTask')}
+          />
+          <CheckboxField
+            label="Show labelers how many tasks wait"
+            checked={queueCountsEnabled}
+            onChange={setQueueCounts}
+            error={errorOf('queueCountsEnabled')}
           />
           <NumberField
             label="Idle timeout (seconds)"

@@ -1,0 +1,64 @@
+import { sql } from 'kysely';
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../store/db.js';
+import { can, type Principal } from '../identity/access.js';
+import { loadProject } from '../projects/project.service.js';
+import { projectInfo, projectSettings } from '../projects/project-view.js';
+import { freeForCaller, heldByCaller, mayTake } from './work.service.js';
+
+/**
+ * The most free tasks the work queue counts per stage: past it the answer says `waitingCapped`.
+ * Counting stops there, so a stage of a million tasks costs as little as one of a thousand.
+ */
+export const QUEUE_COUNT_CAP = 1000;
+
+export interface QueueStageView {
+  stageId: string;
+  stageName: string;
+  stageType: 'Label' | 'Review';
+  waiting: number | null;
+  waitingCapped: boolean;
+  assignedToYou: number;
+}
+
+/** How many of the stage's tasks /next could hand the caller, counting at most `cap + 1`. */
+async function freeUpTo(db: Executor, projectId: string, stageId: string, email: string, cap: number) {
+  const free = freeForCaller(db, projectId, stageId, email)
+    .select(sql.lit(1).as('one'))
+    .limit(cap + 1)
+    .as('free');
+  const row = await db
+    .selectFrom(free)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * GET /project/{id}/queue (an extension): the Label and Review stages the caller may take tasks
+ * from, each with how many tasks `/next` could hand the caller there now (`waiting`, the same
+ * predicate as /next) and how many the caller holds. Labelers see `waiting` only when the project
+ * has `queueCountsEnabled`; Reviewers, Leads and Managers always (they read every task anyway).
+ */
+export async function workQueue(ctx: AppContext, p: Principal, projectId: string) {
+  const db = ctx.store.db;
+  const { row, role } = await loadProject(db, p, projectId, 'read');
+  const counts = can(role, 'readAll') || projectSettings(row).queueCountsEnabled === true;
+  const stages = projectInfo(row).stages.filter((s) => mayTake(s, role, p.email));
+  const data: QueueStageView[] = [];
+  for (const stage of stages) {
+    const held = await heldByCaller(db, row.id, stage.id, p.email)
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    const free = counts ? await freeUpTo(db, row.id, stage.id, p.email, QUEUE_COUNT_CAP) : null;
+    data.push({
+      stageId: stage.id,
+      stageName: stage.name ?? stage.id,
+      stageType: stage.type as 'Label' | 'Review',
+      waiting: free === null ? null : Math.min(free, QUEUE_COUNT_CAP),
+      waitingCapped: free !== null && free > QUEUE_COUNT_CAP,
+      assignedToYou: Number(held.n),
+    });
+  }
+  return data;
+}
