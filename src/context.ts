@@ -91,12 +91,14 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   if (config.databaseUrl && !config.secretKey) {
     log.warn('ANNOTARY_SECRET_KEY is not set: every replica must share the same key, set it explicitly');
   }
-  // Keys are cached only where every process hears of a change: with Redis. Without it the CLI
-  // beside a running server (the usual way to revoke a key on one machine) could not reach the
-  // server's cache, and a revoked key must stop at once, not within the TTL.
+  // Keys are cached only where every process hears of a change: with Redis, or on SQLite, whose
+  // change counter every process on the file moves (the CLI beside a running server is the usual
+  // way to revoke a key on one machine, and a revoked key must stop at once, not within the TTL).
+  const version = theStore.principalsVersion;
   const principals = createPrincipalCache(theStore.db, {
     bus: config.redisUrl ? await principalsBus(config.redisUrl) : undefined,
-    ...(config.redisUrl ? {} : { ttlMs: 0 }),
+    version,
+    ...(config.redisUrl || version ? {} : { ttlMs: 0 }),
     onError: (err) =>
       log.warn(
         { err: String(err) },

@@ -16,6 +16,12 @@ export type Executor = Db | Trx;
 export interface Store {
   db: Db;
   engine: Engine;
+  /**
+   * SQLite only: the counter the database moves whenever a key, a user or an organization
+   * changes (migration 013), read at once on the connection; undefined while a transaction is
+   * open on it (the read would see that transaction's snapshot, not the latest commits).
+   */
+  principalsVersion?: () => number | undefined;
   close(): Promise<void>;
 }
 
@@ -57,9 +63,15 @@ function openSqlite(file: string): Store {
   sqlite.pragma('busy_timeout = 10000');
   registerRegexp(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  let version: SQLite.Statement | undefined;
   return {
     db,
     engine: 'sqlite',
+    principalsVersion: () => {
+      if (sqlite.inTransaction || !sqlite.open) return undefined;
+      version ??= sqlite.prepare('SELECT version FROM principal_changes WHERE id = 1').pluck();
+      return version.get() as number;
+    },
     close: () => db.destroy(),
   };
 }

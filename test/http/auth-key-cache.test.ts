@@ -30,7 +30,7 @@ afterEach(async () => {
   open.store = undefined;
 });
 
-async function replica(shared: TestStore, own: boolean): Promise<Replica> {
+async function replica(shared: TestStore, own: boolean, redis = true): Promise<Replica> {
   // The second replica opens its own connection, as another process would.
   const store = own
     ? await openStore(
@@ -44,7 +44,7 @@ async function replica(shared: TestStore, own: boolean): Promise<Replica> {
     LOG_LEVEL: 'silent',
     ANNOTARY_PUBLIC_URL: 'http://annotary.test',
     ANNOTARY_SECRET_KEY: 'cd'.repeat(32),
-    REDIS_URL,
+    ...(redis ? { REDIS_URL } : {}),
   });
   const ctx = await createContext(config, { store, migrated: true });
   const app = await buildApp(ctx);
@@ -89,9 +89,11 @@ describe.each(ENGINES)('API-key cache across replicas sharing Redis, on %s', (en
     const first = await issueApiKey(a.store.db, a.ctx.clock, user.id);
     expect(await get(b, '/v2/listProjects', first)).toBe(200);
 
-    // B now answers from its cache: a change nobody announces does not reach it yet.
+    // A change nobody announces: PostgreSQL's B answers from its cache until the key expires
+    // there; SQLite's counter (moved by the database's triggers) tells B at once.
     await b.store.db.updateTable('api_keys').set({ revoked_at: new Date().toISOString() }).execute();
-    expect(await get(b, '/v2/listProjects', first)).toBe(200);
+    expect(await get(b, '/v2/listProjects', first)).toBe(engine === 'sqlite' ? 401 : 200);
+    await b.store.db.updateTable('api_keys').set({ revoked_at: null }).execute();
 
     // Replacing the key through A announces it: B refuses the old key on its very next request.
     const second = await issueApiKey(a.store.db, a.ctx.clock, user.id);
@@ -130,5 +132,95 @@ describe.each(ENGINES)('API-key cache across replicas sharing Redis, on %s', (en
     });
     expect(remove.statusCode).toBe(200);
     expect(await get(b, '/v2/listProjects', key)).toBe(401);
+  });
+});
+
+/**
+ * Without Redis, SQLite still caches keys: every process on the file (a second server, the CLI
+ * beside it, a hand edit) moves the database's change counter (migration 013), which each
+ * request reads before it trusts a kept key.
+ */
+describe('API-key cache without Redis, processes sharing one SQLite file', () => {
+  it('keeps a resolved key, and looks it up again once any process changes keys, users or organizations', async () => {
+    open.store = await makeStore('sqlite');
+    const a = await replica(open.store, false, false);
+    const b = await replica(open.store, true, false);
+    expect(b.ctx.principals.active()).toBe(true);
+    const boot = await bootstrap(a.store.db, a.ctx.clock, { plan: 'enterprise' });
+    let loads = 0;
+    const load = async () => {
+      loads += 1;
+      return Promise.resolve({
+        keyId: 'k',
+        userId: 'u',
+        email: 'e@example.com',
+        orgId: boot!.orgId,
+        orgRole: 'owner' as const,
+        plan: 'enterprise',
+        planLimit: null,
+      });
+    };
+    await b.ctx.principals.resolve('h', load);
+    await b.ctx.principals.resolve('h', load);
+    expect(loads).toBe(1);
+    // A change through the other process's own connection, announced to nobody.
+    await a.store.db.updateTable('organizations').set({ name: 'Renamed' }).execute();
+    await b.ctx.principals.resolve('h', load);
+    expect(loads).toBe(2);
+    await b.ctx.principals.resolve('h', load);
+    expect(loads).toBe(2);
+  });
+
+  it('a key replaced, revoked by hand, a role changed or a user removed applies on the other process at once', async () => {
+    open.store = await makeStore('sqlite');
+    const a = await replica(open.store, false, false);
+    const b = await replica(open.store, true, false);
+    const boot = await bootstrap(a.store.db, a.ctx.clock, { plan: 'enterprise' });
+    const ownerKey = boot!.apiKey!;
+    const users = `/v2/organization/${boot!.orgId}/users`;
+    const email = 'nr@example.com';
+    const user = await createUser(a.store.db, a.ctx.clock, { email, orgId: boot!.orgId, orgRole: 'member' });
+    const first = await issueApiKey(a.store.db, a.ctx.clock, user.id);
+    expect(await get(b, '/v2/listProjects', first)).toBe(200);
+    expect(await get(b, '/v2/listProjects', first)).toBe(200);
+
+    const second = await issueApiKey(a.store.db, a.ctx.clock, user.id);
+    expect(await get(b, '/v2/listProjects', first)).toBe(401);
+    expect(await get(b, '/v2/listProjects', second)).toBe(200);
+
+    expect(await get(b, users, second)).toBe(403);
+    const promote = await a.app.inject({
+      method: 'POST',
+      url: users,
+      headers: { apikey: ownerKey },
+      payload: { users: [{ email, organizationRole: 'admin' }] },
+    });
+    expect(promote.statusCode).toBe(201);
+    expect(await get(b, users, second)).toBe(200);
+
+    // By hand, on the file, through a connection of neither server.
+    const hand = await openStore({ sqliteFile: open.store.sqliteFile! });
+    try {
+      await hand.db
+        .updateTable('api_keys')
+        .set({ revoked_at: new Date().toISOString() })
+        .where('user_id', '=', user.id)
+        .execute();
+    } finally {
+      await hand.close();
+    }
+    expect(await get(b, '/v2/listProjects', second)).toBe(401);
+    expect(await get(a, '/v2/listProjects', second)).toBe(401);
+
+    const third = await issueApiKey(a.store.db, a.ctx.clock, user.id);
+    expect(await get(b, '/v2/listProjects', third)).toBe(200);
+    const remove = await a.app.inject({
+      method: 'DELETE',
+      url: users,
+      headers: { apikey: ownerKey },
+      payload: { users: [email] },
+    });
+    expect(remove.statusCode).toBe(200);
+    expect(await get(b, '/v2/listProjects', third)).toBe(401);
   });
 });
