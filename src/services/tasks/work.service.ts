@@ -10,7 +10,7 @@ import { saveTask } from '../../workflow/routing.js';
 import { recordExit } from '../../workflow/stage-exit.js';
 import { can, canWorkStage, type Principal, type ProjectRole } from '../identity/access.js';
 import { loadProject } from '../projects/project.service.js';
-import { cachedJson, projectInfo, projectSettings } from '../projects/project-view.js';
+import { cachedJson, projectSettings } from '../projects/project-view.js';
 import { currentStage, fullTaskView, moveAndSave, output, routingFor } from './task-move.js';
 import { loadTask } from './task.service.js';
 
