@@ -22,6 +22,8 @@ export interface Store {
    * open on it (the read would see that transaction's snapshot, not the latest commits).
    */
   principalsVersion?: () => number | undefined;
+  /** PostgreSQL only: how to open a connection of one's own (to LISTEN) to the same database. */
+  listenTarget?: { connectionString: string; options?: string | undefined };
   close(): Promise<void>;
 }
 
@@ -119,17 +121,15 @@ async function openPostgres(url: string, opts: OpenStoreOptions): Promise<Store>
       await admin.end();
     }
   }
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: opts.poolSize ?? 10,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
-  });
+  const session = schema ? { options: `-c search_path=${schema}` } : {};
+  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, ...session });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: callbackQueries(pool) }) });
   return {
     db,
     engine: 'postgres',
+    listenTarget: { connectionString: url, ...session },
     close: () => db.destroy(),
   };
 }

@@ -3,6 +3,8 @@ import { loadConfig } from '../../src/config.js';
 import { type AppContext, createContext } from '../../src/context.js';
 import { buildApp, type App } from '../../src/http/app.js';
 import { bootstrap, createUser, issueApiKey } from '../../src/services/identity/identity.service.js';
+import { PgNotifyChangeBus } from '../../src/adapters/change-bus/postgres.js';
+import { createPrincipalCache, PRINCIPALS_PG_CHANNEL } from '../../src/services/identity/principal-cache.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { ENGINES, makeStore, type TestStore } from '../helpers/stores.js';
 
@@ -222,5 +224,75 @@ describe('API-key cache without Redis, processes sharing one SQLite file', () =>
     });
     expect(remove.statusCode).toBe(200);
     expect(await get(b, '/v2/listProjects', third)).toBe(401);
+  });
+});
+
+/** Polls `check` until it holds (a change arriving by notification takes a moment, not a TTL). */
+async function eventually(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('the change never arrived');
+    await new Promise((res) => setTimeout(res, 20));
+  }
+}
+
+/**
+ * PostgreSQL without Redis: the triggers of migration 013 notify on commit, and each process
+ * listens on a connection of its own.
+ */
+describe('API-key cache without Redis on PostgreSQL', () => {
+  it('empties on a change made by another connection, long before the entries expire', async () => {
+    open.store = await makeStore('postgres');
+    const store = open.store;
+    const bus = new PgNotifyChangeBus(store.listenTarget!, PRINCIPALS_PG_CHANNEL);
+    const cache = createPrincipalCache(store.db, { bus, ttlMs: 600_000 });
+    const other = await openStore({ databaseUrl: store.databaseUrl, pgSchema: store.pgSchema! });
+    try {
+      await eventually(async () => Promise.resolve(cache.active()));
+      const boot = await bootstrap(store.db, { now: () => Date.now() }, { plan: 'enterprise' });
+      let loads = 0;
+      const load = async () => {
+        loads += 1;
+        return Promise.resolve({
+          keyId: 'k',
+          userId: 'u',
+          email: 'e@example.com',
+          orgId: boot!.orgId,
+          orgRole: 'owner' as const,
+          plan: 'enterprise',
+          planLimit: null,
+        });
+      };
+      await cache.resolve('h', load);
+      await cache.resolve('h', load);
+      expect(loads).toBe(1);
+      await other.db.updateTable('organizations').set({ name: 'Renamed' }).execute();
+      await eventually(async () => {
+        await cache.resolve('h', load);
+        return loads > 1;
+      });
+    } finally {
+      await cache.close();
+      await other.close();
+    }
+  });
+
+  it('a replaced key stops working on the other process', async () => {
+    open.store = await makeStore('postgres');
+    const a = await replica(open.store, false, false);
+    const b = await replica(open.store, true, false);
+    await listening(a, b);
+    const boot = await bootstrap(a.store.db, a.ctx.clock, { plan: 'enterprise' });
+    const user = await createUser(a.store.db, a.ctx.clock, {
+      email: 'pg-nr@example.com',
+      orgId: boot!.orgId,
+      orgRole: 'member',
+    });
+    const first = await issueApiKey(a.store.db, a.ctx.clock, user.id);
+    expect(await get(b, '/v2/listProjects', first)).toBe(200);
+    const second = await issueApiKey(a.store.db, a.ctx.clock, user.id);
+    expect(await get(a, '/v2/listProjects', first)).toBe(401);
+    await eventually(async () => (await get(b, '/v2/listProjects', first)) === 401);
+    expect(await get(b, '/v2/listProjects', second)).toBe(200);
   });
 });

@@ -21,14 +21,18 @@ import type { Principal } from './access.js';
  * the file (the CLI beside the server, a worker, a hand edit) applies at once, Redis or not;
  * while the counter cannot be read (a transaction open on the connection) nothing is kept.
  *
- * Elsewhere, changes made where no such call is made (a hand edit of a PostgreSQL database with
- * Redis) take at most the TTL to apply; PostgreSQL without Redis keeps no keys at all.
+ * PostgreSQL without Redis listens to the notifications the same triggers send on commit
+ * (`PgNotifyChangeBus`): any process's change, a hand edit included, empties the cache as soon
+ * as the notification arrives. With Redis, changes made where no `principalsChanged` call is made
+ * (a hand edit of a PostgreSQL database) take at most the TTL to apply.
  */
 
 export const PRINCIPAL_CACHE_TTL_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 /** The Redis channel of the bus that createContext gives the cache. */
 export const PRINCIPALS_CHANNEL = 'annotary:principals-changed';
+/** The channel migration 013's PostgreSQL triggers notify on. */
+export const PRINCIPALS_PG_CHANNEL = 'annotary_principals';
 
 interface Entry {
   principal: Principal;
