@@ -67,6 +67,26 @@ async function get(r: Replica, url: string, key: string): Promise<number> {
   return (await r.app.inject({ method: 'GET', url, headers: { apikey: key } })).statusCode;
 }
 
+/** A key lookup that answers a fixed caller and counts how often it ran. */
+function countedLoad(orgId: string) {
+  const counted = {
+    loads: 0,
+    load: async () => {
+      counted.loads += 1;
+      return Promise.resolve({
+        keyId: 'k',
+        userId: 'u',
+        email: 'e@example.com',
+        orgId,
+        orgRole: 'owner' as const,
+        plan: 'enterprise',
+        planLimit: null,
+      });
+    },
+  };
+  return counted;
+}
+
 /** Waits until both replicas keep keys (their Redis subscriptions are up). */
 async function listening(...rs: Replica[]): Promise<void> {
   const deadline = Date.now() + 5_000;
@@ -149,28 +169,17 @@ describe('API-key cache without Redis, processes sharing one SQLite file', () =>
     const b = await replica(open.store, true, false);
     expect(b.ctx.principals.active()).toBe(true);
     const boot = await bootstrap(a.store.db, a.ctx.clock, { plan: 'enterprise' });
-    let loads = 0;
-    const load = async () => {
-      loads += 1;
-      return Promise.resolve({
-        keyId: 'k',
-        userId: 'u',
-        email: 'e@example.com',
-        orgId: boot!.orgId,
-        orgRole: 'owner' as const,
-        plan: 'enterprise',
-        planLimit: null,
-      });
-    };
+    const counted = countedLoad(boot!.orgId);
+    const load = counted.load;
     await b.ctx.principals.resolve('h', load);
     await b.ctx.principals.resolve('h', load);
-    expect(loads).toBe(1);
+    expect(counted.loads).toBe(1);
     // A change through the other process's own connection, announced to nobody.
     await a.store.db.updateTable('organizations').set({ name: 'Renamed' }).execute();
     await b.ctx.principals.resolve('h', load);
-    expect(loads).toBe(2);
+    expect(counted.loads).toBe(2);
     await b.ctx.principals.resolve('h', load);
-    expect(loads).toBe(2);
+    expect(counted.loads).toBe(2);
   });
 
   it('a key replaced, revoked by hand, a role changed or a user removed applies on the other process at once', async () => {
@@ -250,26 +259,15 @@ describe('API-key cache without Redis on PostgreSQL', () => {
     try {
       await eventually(async () => Promise.resolve(cache.active()));
       const boot = await bootstrap(store.db, { now: () => Date.now() }, { plan: 'enterprise' });
-      let loads = 0;
-      const load = async () => {
-        loads += 1;
-        return Promise.resolve({
-          keyId: 'k',
-          userId: 'u',
-          email: 'e@example.com',
-          orgId: boot!.orgId,
-          orgRole: 'owner' as const,
-          plan: 'enterprise',
-          planLimit: null,
-        });
-      };
+      const counted = countedLoad(boot!.orgId);
+      const load = counted.load;
       await cache.resolve('h', load);
       await cache.resolve('h', load);
-      expect(loads).toBe(1);
+      expect(counted.loads).toBe(1);
       await other.db.updateTable('organizations').set({ name: 'Renamed' }).execute();
       await eventually(async () => {
         await cache.resolve('h', load);
-        return loads > 1;
+        return counted.loads > 1;
       });
     } finally {
       await cache.close();
