@@ -75,7 +75,7 @@ async function principalsBus(redisUrl: string): Promise<ChangeBus> {
   return new RedisChangeBus(redisUrl, PRINCIPALS_CHANNEL);
 }
 
-/** PostgreSQL without Redis: the notifications the database's triggers send (migration 013). */
+/** PostgreSQL without Redis: the notifications the database's triggers send (migration 014). */
 async function principalsNotifications(target: PgListenTarget): Promise<ChangeBus> {
   const { PgNotifyChangeBus } = await import('./adapters/change-bus/postgres.js');
   return new PgNotifyChangeBus(target, PRINCIPALS_PG_CHANNEL);

@@ -18,7 +18,7 @@ export interface Store {
   engine: Engine;
   /**
    * SQLite only: the counter the database moves whenever a key, a user or an organization
-   * changes (migration 013), read at once on the connection; undefined while a transaction is
+   * changes (migration 014), read at once on the connection; undefined while a transaction is
    * open on it (the read would see that transaction's snapshot, not the latest commits).
    */
   principalsVersion?: () => number | undefined;

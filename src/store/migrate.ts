@@ -12,7 +12,7 @@ import * as m009 from './migrations/009-job-indexes.js';
 import * as m010 from './migrations/010-client-requests.js';
 import * as m011 from './migrations/011-sign-in.js';
 import * as m012 from './migrations/012-task-facets.js';
-import * as m013 from './migrations/013-principal-changes.js';
+import * as m014 from './migrations/014-principal-changes.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -28,7 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '010-client-requests': m010,
   '011-sign-in': m011,
   '012-task-facets': m012,
-  '013-principal-changes': m013,
+  '014-principal-changes': m014,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -159,7 +159,7 @@ describe.each(ENGINES)('API-key cache across replicas sharing Redis, on %s', (en
 
 /**
  * Without Redis, SQLite still caches keys: every process on the file (a second server, the CLI
- * beside it, a hand edit) moves the database's change counter (migration 013), which each
+ * beside it, a hand edit) moves the database's change counter (migration 014), which each
  * request reads before it trusts a kept key.
  */
 describe('API-key cache without Redis, processes sharing one SQLite file', () => {
@@ -246,7 +246,7 @@ async function eventually(check: () => Promise<boolean>): Promise<void> {
 }
 
 /**
- * PostgreSQL without Redis: the triggers of migration 013 notify on commit, and each process
+ * PostgreSQL without Redis: the triggers of migration 014 notify on commit, and each process
  * listens on a connection of its own.
  */
 describe('API-key cache without Redis on PostgreSQL', () => {

@@ -11,7 +11,7 @@ const RETRY_MS = 1_000;
 
 /**
  * A change bus on PostgreSQL's LISTEN/NOTIFY, for a store without Redis: the database's own
- * triggers (migration 013) send the notification when a change to keys, users or organizations
+ * triggers (migration 014) send the notification when a change to keys, users or organizations
  * commits, whichever process or hand made it, so `publish` has nothing to send. One connection
  * of its own listens; while it is down (not yet connected, lost, reconnecting every second)
  * `listening()` is false, and losing or regaining it calls `reset`.

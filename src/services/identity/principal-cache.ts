@@ -16,7 +16,7 @@ import type { Principal } from './access.js';
  * generation counter). Only valid keys are kept; an unknown key is looked up every time.
  *
  * A store that counts its own changes (SQLite: `Store.principalsVersion`, moved by triggers on
- * keys, users and organizations, migration 013) is asked on every request: a hit is used only
+ * keys, users and organizations, migration 014) is asked on every request: a hit is used only
  * while the counter reads as it did when the key was kept, so a change made by any process on
  * the file (the CLI beside the server, a worker, a hand edit) applies at once, Redis or not;
  * while the counter cannot be read (a transaction open on the connection) nothing is kept.
@@ -31,7 +31,7 @@ export const PRINCIPAL_CACHE_TTL_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 /** The Redis channel of the bus that createContext gives the cache. */
 export const PRINCIPALS_CHANNEL = 'annotary:principals-changed';
-/** The channel migration 013's PostgreSQL triggers notify on. */
+/** The channel migration 014's PostgreSQL triggers notify on. */
 export const PRINCIPALS_PG_CHANNEL = 'annotary_principals';
 
 interface Entry {
