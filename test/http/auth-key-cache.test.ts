@@ -67,6 +67,11 @@ async function get(r: Replica, url: string, key: string): Promise<number> {
   return (await r.app.inject({ method: 'GET', url, headers: { apikey: key } })).statusCode;
 }
 
+/** POST or DELETE on an organization's users through replica `r`; answers the status. */
+async function membersCall(r: Replica, method: 'POST' | 'DELETE', url: string, key: string, users: unknown[]) {
+  return (await r.app.inject({ method, url, headers: { apikey: key }, payload: { users } })).statusCode;
+}
+
 /** A key lookup that answers a fixed caller and counts how often it ran. */
 function countedLoad(orgId: string) {
   const counted = {
@@ -137,22 +142,10 @@ describe.each(ENGINES)('API-key cache across replicas sharing Redis, on %s', (en
     const key = await issueApiKey(a.store.db, a.ctx.clock, user.id);
 
     expect(await get(b, users, key)).toBe(403);
-    const promote = await a.app.inject({
-      method: 'POST',
-      url: users,
-      headers: { apikey: ownerKey },
-      payload: { users: [{ email, organizationRole: 'admin' }] },
-    });
-    expect(promote.statusCode).toBe(201);
+    expect(await membersCall(a, 'POST', users, ownerKey, [{ email, organizationRole: 'admin' }])).toBe(201);
     expect(await get(b, users, key)).toBe(200);
 
-    const remove = await a.app.inject({
-      method: 'DELETE',
-      url: users,
-      headers: { apikey: ownerKey },
-      payload: { users: [email] },
-    });
-    expect(remove.statusCode).toBe(200);
+    expect(await membersCall(a, 'DELETE', users, ownerKey, [email])).toBe(200);
     expect(await get(b, '/v2/listProjects', key)).toBe(401);
   });
 });
@@ -200,13 +193,7 @@ describe('API-key cache without Redis, processes sharing one SQLite file', () =>
     expect(await get(b, '/v2/listProjects', second)).toBe(200);
 
     expect(await get(b, users, second)).toBe(403);
-    const promote = await a.app.inject({
-      method: 'POST',
-      url: users,
-      headers: { apikey: ownerKey },
-      payload: { users: [{ email, organizationRole: 'admin' }] },
-    });
-    expect(promote.statusCode).toBe(201);
+    expect(await membersCall(a, 'POST', users, ownerKey, [{ email, organizationRole: 'admin' }])).toBe(201);
     expect(await get(b, users, second)).toBe(200);
 
     // By hand, on the file, through a connection of neither server.
@@ -225,13 +212,7 @@ describe('API-key cache without Redis, processes sharing one SQLite file', () =>
 
     const third = await issueApiKey(a.store.db, a.ctx.clock, user.id);
     expect(await get(b, '/v2/listProjects', third)).toBe(200);
-    const remove = await a.app.inject({
-      method: 'DELETE',
-      url: users,
-      headers: { apikey: ownerKey },
-      payload: { users: [email] },
-    });
-    expect(remove.statusCode).toBe(200);
+    expect(await membersCall(a, 'DELETE', users, ownerKey, [email])).toBe(200);
     expect(await get(b, '/v2/listProjects', third)).toBe(401);
   });
 });
