@@ -10,7 +10,13 @@ import type { Config } from './config.js';
 import { openStore, type Store } from './store/db.js';
 import { migrateToLatest } from './store/migrate.js';
 import { sealPlainWebhookCredentials } from './services/webhooks/webhook-credentials-store.js';
-import { createPrincipalCache, PRINCIPALS_CHANNEL, type PrincipalCache } from './services/identity/principal-cache.js';
+import {
+  createPrincipalCache,
+  PRINCIPALS_CHANNEL,
+  PRINCIPALS_PG_CHANNEL,
+  type PrincipalCache,
+} from './services/identity/principal-cache.js';
+import type { PgListenTarget } from './adapters/change-bus/postgres.js';
 
 /** Everything a request or a job needs, built once per process: the composition root. */
 export interface AppContext {
@@ -69,6 +75,12 @@ async function principalsBus(redisUrl: string): Promise<ChangeBus> {
   return new RedisChangeBus(redisUrl, PRINCIPALS_CHANNEL);
 }
 
+/** PostgreSQL without Redis: the notifications the database's triggers send (migration 014). */
+async function principalsNotifications(target: PgListenTarget): Promise<ChangeBus> {
+  const { PgNotifyChangeBus } = await import('./adapters/change-bus/postgres.js');
+  return new PgNotifyChangeBus(target, PRINCIPALS_PG_CHANNEL);
+}
+
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const log = overrides.log ?? createLogger(config);
   let store = overrides.store;
@@ -92,12 +104,20 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   if (config.databaseUrl && !config.secretKey) {
     log.warn('ANNOTARY_SECRET_KEY is not set: every replica must share the same key, set it explicitly');
   }
-  // Keys are cached only where every process hears of a change: with Redis. Without it the CLI
-  // beside a running server (the usual way to revoke a key on one machine) could not reach the
-  // server's cache, and a revoked key must stop at once, not within the TTL.
+  // Keys are cached only where every process hears of a change at once: through Redis; on
+  // SQLite, through the change counter every process on the file moves; on PostgreSQL without
+  // Redis, through the notifications its triggers send. (The CLI beside a running server is the
+  // usual way to revoke a key on one machine, and a revoked key must stop at once.)
+  const version = theStore.principalsVersion;
+  const listen = theStore.listenTarget;
   const principals = createPrincipalCache(theStore.db, {
-    bus: config.redisUrl ? await principalsBus(config.redisUrl) : undefined,
-    ...(config.redisUrl ? {} : { ttlMs: 0 }),
+    bus: config.redisUrl
+      ? await principalsBus(config.redisUrl)
+      : listen
+        ? await principalsNotifications(listen)
+        : undefined,
+    version,
+    ...(config.redisUrl || version || listen ? {} : { ttlMs: 0 }),
     onError: (err) =>
       log.warn(
         { err: String(err) },

@@ -17,6 +17,14 @@ export type Executor = Db | Trx;
 export interface Store {
   db: Db;
   engine: Engine;
+  /**
+   * SQLite only: the counter the database moves whenever a key, a user or an organization
+   * changes (migration 014), read at once on the connection; undefined while a transaction is
+   * open on it (the read would see that transaction's snapshot, not the latest commits).
+   */
+  principalsVersion?: () => number | undefined;
+  /** PostgreSQL only: how to open a connection of one's own (to LISTEN) to the same database. */
+  listenTarget?: { connectionString: string; options?: string | undefined };
   close(): Promise<void>;
 }
 
@@ -66,9 +74,15 @@ function openSqlite(file: string, checkpointThread: boolean): Store {
   if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   registerRegexp(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  let version: SQLite.Statement | undefined;
   return {
     db,
     engine: 'sqlite',
+    principalsVersion: () => {
+      if (sqlite.inTransaction || !sqlite.open) return undefined;
+      version ??= sqlite.prepare('SELECT version FROM principal_changes WHERE id = 1').pluck();
+      return version.get() as number;
+    },
     close: async () => {
       // The thread's connection closes first: the last one to close checkpoints the whole log.
       await checkpointer?.stop();
@@ -133,17 +147,15 @@ async function openPostgres(url: string, opts: OpenStoreOptions): Promise<Store>
       await admin.end();
     }
   }
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: opts.poolSize ?? 10,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
-  });
+  const session = schema ? { options: `-c search_path=${schema}` } : {};
+  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, ...session });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: callbackQueries(pool) }) });
   return {
     db,
     engine: 'postgres',
+    listenTarget: { connectionString: url, ...session },
     close: () => db.destroy(),
   };
 }

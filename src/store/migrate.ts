@@ -13,6 +13,7 @@ import * as m010 from './migrations/010-client-requests.js';
 import * as m011 from './migrations/011-sign-in.js';
 import * as m012 from './migrations/012-task-facets.js';
 import * as m013 from './migrations/013-queue-indexes.js';
+import * as m014 from './migrations/014-principal-changes.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '011-sign-in': m011,
   '012-task-facets': m012,
   '013-queue-indexes': m013,
+  '014-principal-changes': m014,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../ids.js';
 import type { FieldError } from '../errors.js';
 import type { CategorySchema, Classification } from '../schemas/category-schema.js';
 import type { TaskAnswer } from './types.js';
@@ -99,7 +99,7 @@ export function validateAnswer(
     if (geometry && !geometry.check(obj[kind])) {
       errors.push({ field: `${toolField}[${i}].${kind}`, message: `must be ${geometry.shape}` });
     }
-    if (obj.objectId === undefined) obj.objectId = randomBytes(8).toString('hex');
+    if (obj.objectId === undefined) obj.objectId = randomHex(8);
     else if (typeof obj.objectId !== 'string')
       errors.push({ field: `${toolField}[${i}].objectId`, message: 'must be a string' });
     return undefined;

@@ -15,14 +15,24 @@ import type { Principal } from './access.js';
  * again it starts empty. A lookup that began before a change is never stored after it (a
  * generation counter). Only valid keys are kept; an unknown key is looked up every time.
  *
- * Changes made where no such call is made (another process without Redis, such as the CLI on
- * a running SQLite server, or a hand edit of the database) take at most the TTL to apply.
+ * A store that counts its own changes (SQLite: `Store.principalsVersion`, moved by triggers on
+ * keys, users and organizations, migration 014) is asked on every request: a hit is used only
+ * while the counter reads as it did when the key was kept, so a change made by any process on
+ * the file (the CLI beside the server, a worker, a hand edit) applies at once, Redis or not;
+ * while the counter cannot be read (a transaction open on the connection) nothing is kept.
+ *
+ * PostgreSQL without Redis listens to the notifications the same triggers send on commit
+ * (`PgNotifyChangeBus`): any process's change, a hand edit included, empties the cache as soon
+ * as the notification arrives. With Redis, changes made where no `principalsChanged` call is made
+ * (a hand edit of a PostgreSQL database) take at most the TTL to apply.
  */
 
 export const PRINCIPAL_CACHE_TTL_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 /** The Redis channel of the bus that createContext gives the cache. */
 export const PRINCIPALS_CHANNEL = 'annotary:principals-changed';
+/** The channel migration 014's PostgreSQL triggers notify on. */
+export const PRINCIPALS_PG_CHANNEL = 'annotary_principals';
 
 interface Entry {
   principal: Principal;
@@ -54,12 +64,20 @@ export async function principalsChanged(db: Executor): Promise<void> {
 
 export function createPrincipalCache(
   db: Executor,
-  opts: { bus?: ChangeBus | undefined; ttlMs?: number; onError?: (err: unknown) => void },
+  opts: {
+    bus?: ChangeBus | undefined;
+    /** The store's change counter, read on every call; undefined when it cannot be read now. */
+    version?: (() => number | undefined) | undefined;
+    ttlMs?: number;
+    onError?: (err: unknown) => void;
+  },
 ): PrincipalCache {
   const ttlMs = opts.ttlMs ?? PRINCIPAL_CACHE_TTL_MS;
-  const { bus } = opts;
+  const { bus, version } = opts;
   const entries = new Map<string, Entry>();
   let generation = 0;
+  /** The store's counter when the entries were kept. */
+  let seenVersion: number | undefined;
   const dropAll = () => {
     generation += 1;
     entries.clear();
@@ -73,15 +91,22 @@ export function createPrincipalCache(
     active: usable,
     async resolve(keyHash, load) {
       const now = performance.now();
+      const current = version?.();
+      // Unreadable now: neither use nor keep anything this time.
+      const versionKnown = !version || current !== undefined;
+      if (version && versionKnown && current !== seenVersion) {
+        dropAll();
+        seenVersion = current;
+      }
       const hit = entries.get(keyHash);
-      if (hit && hit.expiresAt > now && usable()) return { ...hit.principal };
+      if (hit && hit.expiresAt > now && versionKnown && usable()) return { ...hit.principal };
       const before = generation;
       const principal = await load();
       if (!principal) {
         entries.delete(keyHash);
         return undefined;
       }
-      if (before === generation && usable()) {
+      if (before === generation && versionKnown && usable()) {
         if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
         entries.delete(keyHash);
         entries.set(keyHash, { principal, expiresAt: now + ttlMs });

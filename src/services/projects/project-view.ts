@@ -63,7 +63,8 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function cachedJson<T>(text: string | null, fallback: T): T {
+/** A stored document parsed once per text and shared, frozen: for answers and reads only. */
+export function cachedJson<T>(text: string | null, fallback: T): T {
   if (text === null || text === '') return fallback;
   const known = parsedDocuments.get(text);
   if (known !== undefined) return known as T;

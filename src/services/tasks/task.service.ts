@@ -11,7 +11,7 @@ import {
 import type { TaskHistoryRow, TaskRow } from '../../store/schema.js';
 import { can, demand, effectiveRole, type Principal, type ProjectPermission } from '../identity/access.js';
 import { type LoadedProject, loadProject } from '../projects/project.service.js';
-import { parseJson } from '../projects/project-view.js';
+import { cachedJson, parseJson } from '../projects/project-view.js';
 import { parseSort, parseTaskFilter } from './task-query.js';
 import { loadTaskExtras, project, TASK_VIEW_FIELDS, taskView } from './task-view.js';
 import type { Stage } from '../../schemas/stage.js';
@@ -55,7 +55,7 @@ export async function getTask(ctx: AppContext, p: Principal, taskId: string) {
   if (!can(role, 'readAll') && found.task.assignee !== p.email) throw forbidden('this task is not assigned to you');
   return taskView(found.task, {
     includeAnswer: true,
-    stages: parseJson<Stage[]>(found.stages, []),
+    stages: cachedJson<Stage[]>(found.stages, []),
     asset: found.asset,
     batches: found.batchIds,
   });
@@ -111,7 +111,7 @@ export async function listTasks(ctx: AppContext, p: Principal, projectId: string
   const fields = parseFields(q.fields);
   const { rows, total } = await listTaskRows(db, filter, { offset: (q.page - 1) * q.limit, limit: q.limit, sort });
   const extras = await loadTaskExtras(db, rows);
-  const stages = parseJson<Stage[]>(row.stages, []);
+  const stages = cachedJson<Stage[]>(row.stages, []);
   const includeAnswer = q.includeAnswer || (fields?.includes('answer') ?? false);
   const tasks = rows.map((t) =>
     project(

@@ -174,20 +174,14 @@ export async function findTaskForReader(db: Executor, id: string, email: string)
   const rows = await taskForReader(db, { id, email });
   const first = rows[0];
   if (!first) return undefined;
-  const {
-    project_org_id,
-    project_stages,
-    member_role,
-    asset_row_id,
-    asset_external_id,
-    asset_data,
-    asset_metadata,
-    batch_id: _batch,
-    ...task
-  } = first;
+  const { project_org_id, project_stages, member_role, asset_row_id, asset_external_id, asset_data, asset_metadata } =
+    first;
   const batchIds = rows.flatMap((r) => (r.batch_id === null ? [] : [r.batch_id])).sort();
   return {
-    task,
+    // The row itself, with the joined columns still on it: copying the task's columns out of it
+    // (a rest pattern) built a second object of some thirty fields per read. Readers take task
+    // columns only.
+    task: first,
     projectOrgId: project_org_id,
     stages: project_stages,
     memberRole: member_role ?? undefined,
