@@ -63,7 +63,7 @@ export default function ProjectSettingsPage() {
           />
           <NumberField
             label="Idle timeout (seconds)"
-            hint="After this long without activity a labeler's task goes back to the queue."
+            hint="A stretch without input counts at most this long in a labeler's time (duration); 0 counts all of it."
             value={idleTimeout}
             onChange={setIdleTimeout}
             min={0}
