@@ -170,13 +170,15 @@ describe('the console: projects, ontology and the workflow editor', () => {
     await url.fill(receiver.url);
     // A receiver on 127.0.0.1: the form says the server refuses it unless its operator allows it.
     await page.getByText(/loopback or private address/).waitFor();
-    // Dragging a stage moves it; its position is saved with the workflow.
+    // Dragging a stage moves it; its position is saved with the workflow. Complete goes under the
+    // webhook stage that leads to it, into empty space (the screenshot is the docs' picture).
     const complete = page.locator('.react-flow__node[data-id="Complete"]');
     const before = await complete.boundingBox();
-    if (!before) throw new Error('the Complete stage is not drawn');
+    const notify = await page.locator('.react-flow__node', { hasText: 'Notify' }).boundingBox();
+    if (!before || !notify) throw new Error('the Complete or Notify stage is not drawn');
     await page.mouse.move(before.x + 20, before.y + 10);
     await page.mouse.down();
-    await page.mouse.move(before.x + 20, before.y + 160, { steps: 8 });
+    await page.mouse.move(notify.x + 20, notify.y + notify.height + 70, { steps: 8 });
     await page.mouse.up();
     await page.getByRole('button', { name: 'Save workflow' }).click();
     await page.getByText('Workflow saved.').waitFor();
