@@ -3564,6 +3564,12 @@ export interface operations {
               };
               /** @enum {string} */
               organizationRole: 'owner' | 'admin' | 'member';
+              /** @description invites only: the projects the invite gives a role on, with that role */
+              projects?: {
+                _id: string;
+                name: string;
+                role: string;
+              }[];
               /** @enum {string} */
               purpose: 'owner' | 'reset' | 'invite';
             };

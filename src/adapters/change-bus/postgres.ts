@@ -37,6 +37,8 @@ export class PgNotifyChangeBus implements ChangeBus {
   private async connect(handlers: { changed(): void; reset(): void }): Promise<void> {
     if (this.closed) return;
     const { default: driver } = await import('pg');
+    // Closed while pg loaded (a short CLI command): never open a connection nobody will end.
+    if (this.closed) return;
     const client = new driver.Client(this.target);
     this.client = client;
     const lost = (err?: unknown) => {
@@ -56,7 +58,12 @@ export class PgNotifyChangeBus implements ChangeBus {
     try {
       await client.connect();
       await client.query(`LISTEN ${this.channel}`);
-      if (this.client !== client || this.closed) return;
+      if (this.client !== client || this.closed) {
+        // Closed (or replaced) while connecting: close() found no client to end, so end it here,
+        // or its socket would keep the process alive.
+        await client.end().catch(() => undefined);
+        return;
+      }
       this.up = true;
       handlers.reset();
     } catch (err) {
