@@ -61,6 +61,12 @@ export interface ContextOverrides {
   rateLimits?: RateLimitStore;
   /** Skip migrations (the caller already ran them). */
   migrated?: boolean;
+  /**
+   * A one-shot command (the CLI's administration commands): it answers no requests, so it keeps no
+   * API keys and starts neither the SQLite checkpoint thread nor a PostgreSQL change listener.
+   * With Redis it still announces its changes to the running processes.
+   */
+  oneShot?: boolean;
 }
 
 // The Redis adapters (and ioredis) load only when REDIS_URL is set.
@@ -90,7 +96,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     store = await openStore({
       databaseUrl: config.databaseUrl,
       sqliteFile: path.join(config.dataDir, 'annotary.db'),
-      checkpointThread: true,
+      checkpointThread: !overrides.oneShot,
     });
   }
   if (!overrides.migrated) await migrateToLatest(store);
@@ -109,7 +115,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   // Redis, through the notifications its triggers send. (The CLI beside a running server is the
   // usual way to revoke a key on one machine, and a revoked key must stop at once.)
   const version = theStore.principalsVersion;
-  const listen = theStore.listenTarget;
+  const listen = overrides.oneShot ? undefined : theStore.listenTarget;
   const principals = createPrincipalCache(theStore.db, {
     bus: config.redisUrl
       ? await principalsBus(config.redisUrl)

@@ -14,7 +14,7 @@ import { migrateToLatest } from '../store/migrate.js';
 
 async function withContext<T>(fn: (ctx: AppContext) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const ctx = await createContext(config, { log: createLogger(config, 'stderr') });
+  const ctx = await createContext(config, { log: createLogger(config, 'stderr'), oneShot: true });
   try {
     return await fn(ctx);
   } finally {
