@@ -37,7 +37,7 @@ interface AssetInput {
 }
 
 /** What a client sends: a URL, an external id and the image size, per asset. */
-function assetInputs(count: number, round: number): AssetInput[] {
+export function assetInputs(count: number, round: number): AssetInput[] {
   return Array.from({ length: count }, (_, i) => {
     const name = `r${round}-street-${String(i).padStart(6, '0')}.jpg`;
     const [width, height] = RESOLUTIONS[i % RESOLUTIONS.length] as readonly [number, number];

@@ -1,12 +1,12 @@
 import os from 'node:os';
 import type { Readable } from 'node:stream';
-import { TokenParser, Tokenizer, TokenType } from '@streamparser/json';
 import { Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Spool } from '../adapters/storage/listing-spool.js';
 import { AppError, badRequest, invalidField } from '../errors.js';
 import { AssetInput, ImportAssetsRequest } from '../schemas/asset.js';
 import type { AssetInput as AssetItem } from '../services/assets/asset.service.js';
+import { ImportScanner, type ScanSink, type ValueKind } from './import-scan.js';
 import { FRAMEWORK_MESSAGES, validationErrors } from './plugins/errors.js';
 import { MAX_BODY_DEPTH, normalizeInput } from './plugins/nulls.js';
 
@@ -19,6 +19,8 @@ const checkTop = Compile(
     assets: Type.Array(Type.Unknown(), { minItems: 1, maxItems: MAX_ASSETS }),
   }),
 );
+/** How long the rest of a body refused as too large may take to arrive before the 413 goes. */
+const LINGER_MS = 5_000;
 /** Validator issues kept at most: past that, a body is refused with what it has. */
 const MAX_ISSUES = 100;
 
@@ -33,11 +35,11 @@ const frameworkError = (status: 400 | 413, code: string) =>
   new AppError(status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST', FRAMEWORK_MESSAGES[code] ?? 'bad request');
 
 /** A stand-in of a top-level value's JSON type, for the request-wide schema check. */
-function standIn(token: TokenType): unknown {
-  if (token === TokenType.LEFT_BRACE) return {};
-  if (token === TokenType.STRING) return '';
-  if (token === TokenType.NUMBER) return 0.5;
-  return token === TokenType.TRUE || token === TokenType.FALSE ? true : undefined;
+function standIn(kind: ValueKind): unknown {
+  if (kind === 'object') return {};
+  if (kind === 'string') return '';
+  if (kind === 'number') return 0.5;
+  return kind === 'boolean' ? true : undefined;
 }
 
 /** A `__proto__` key, or `constructor.prototype`: refused as the JSON parser of other routes does. */
@@ -48,7 +50,8 @@ function poisoned(value: unknown, depth = 0): boolean {
   if (Object.hasOwn(value, 'constructor') && ctor && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype')) {
     return true;
   }
-  return Object.values(value).some((v) => poisoned(v, depth + 1));
+  for (const key in value) if (poisoned((value as Record<string, unknown>)[key], depth + 1)) return true;
+  return false;
 }
 
 /**
@@ -71,7 +74,7 @@ export class LateUploadLocal extends Error {
   }
 }
 
-export class ImportBodyReader {
+export class ImportBodyReader implements ScanSink {
   priority: number | undefined;
   uploadLocal: boolean | undefined;
   /** Whether each request-wide field came before `assets` (or the whole body has been read). */
@@ -82,36 +85,26 @@ export class ImportBodyReader {
   private fatal: AppError | undefined;
   private normalizeError: AppError | undefined;
   private readonly issues: Issue[] = [];
-  private readonly tokenizer = new Tokenizer();
-  private readonly parser = new TokenParser({ paths: ['$.assets.*', '$.priority', '$.uploadLocal'], keepStack: false });
+  private readonly scanner = new ImportScanner(this);
   private readonly queue: AssetItem[] = [];
   /**
    * The body's bytes, kept (in a temporary file past 1 MiB) until `uploadLocal` is known to
    * have come before the assets or not at all.
    */
   private raw: Spool | undefined = new Spool(os.tmpdir(), 'annotary-import');
-  // Where the tokens are: nesting depth, the top-level key, whether a top-level key comes next.
-  private depth = 0;
-  private rootToken: TokenType | undefined;
+  // The body's first value's type, the root object's key being read, the type of `assets`.
+  private rootKind: ValueKind | undefined;
   private topKey: string | undefined;
-  private keyNext = false;
-  private assetsToken: TokenType | undefined;
+  private assetsKind: ValueKind | undefined;
   private assetsSeen = false;
   private count = 0;
+  private received = 0;
 
   constructor(
     private readonly stream: Readable,
     private readonly limit: number,
     private readonly contentLength: number | undefined,
   ) {
-    this.tokenizer.onToken = (info) => {
-      this.tap(info.token, info.value);
-      this.parser.write(info);
-    };
-    this.parser.onValue = ({ value, key, stack }) => {
-      if (stack.length === 1) this.topValue(String(key), value);
-      else if (stack.length === 2 && this.assetsToken === TokenType.LEFT_BRACKET) this.item(value, Number(key));
-    };
     if (contentLength !== undefined && contentLength > limit)
       this.fatal = frameworkError(413, 'FST_ERR_CTP_BODY_TOO_LARGE');
   }
@@ -121,59 +114,56 @@ export class ImportBodyReader {
     return !!(this.fatal ?? this.normalizeError) || this.issues.length > 0;
   }
 
-  private tap(token: TokenType, value: unknown) {
-    const opens = token === TokenType.LEFT_BRACE || token === TokenType.LEFT_BRACKET;
-    const isValue = token !== TokenType.COLON && token !== TokenType.COMMA && !this.closes(token);
-    if (this.rootToken === undefined) this.rootToken = token;
-    if (this.depth === 1 && this.rootToken === TokenType.LEFT_BRACE) {
-      if (this.keyNext && token === TokenType.STRING) {
-        this.topKey = String(value);
-        this.keyNext = false;
-        if (this.topKey === '__proto__') this.fail(frameworkError(400, 'FST_ERR_CTP_INVALID_JSON_BODY'));
-        if (this.topKey.includes('\u0000')) this.nul('body', 'property names must not contain NUL characters');
-        if (this.topKey === 'assets' && this.assetsSeen) this.fail(invalidField('assets', 'appears twice in the body'));
-        return;
-      }
-      if (token === TokenType.COMMA) this.keyNext = true;
-      else if (isValue && this.topKey === 'assets') {
-        this.assetsSeen = true;
-        this.assetsToken = token;
-        this.prioritySettled ||= this.priority !== undefined;
-        this.uploadLocalSettled ||= this.uploadLocal !== undefined;
-        this.inlineFromStart = this.uploadLocal === true;
-      }
-    }
-    if (isValue && this.depth > MAX_BODY_DEPTH) {
-      this.normalizeError ??= badRequest(`the request nests deeper than ${MAX_BODY_DEPTH} levels`);
-    }
-    // NUL characters outside the assets (which are checked whole, with their paths).
-    if (token === TokenType.STRING && this.depth >= 1 && this.topKey !== 'assets' && String(value).includes('\u0000')) {
-      this.nul(this.topKey ?? 'body', 'must not contain NUL characters');
-    }
-    if (opens) {
-      this.depth++;
-      if (this.depth === 1) this.keyNext = token === TokenType.LEFT_BRACE;
-    } else if (this.closes(token)) this.depth--;
+  // What the scanner finds (ScanSink), in the order it lies in the body.
+
+  root(kind: ValueKind) {
+    this.rootKind = kind;
   }
 
-  private closes(token: TokenType) {
-    return token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET;
+  key(name: string) {
+    this.topKey = name;
+    if (name === '__proto__') this.fail(frameworkError(400, 'FST_ERR_CTP_INVALID_JSON_BODY'));
+    if (name.includes('\u0000')) this.nulIn('body', 'property names must not contain NUL characters');
+    if (name === 'assets' && this.assetsSeen) this.fail(invalidField('assets', 'appears twice in the body'));
   }
 
-  private nul(field: string, message: string) {
-    this.normalizeError ??= invalidField(field, message);
+  valueStart(kind: ValueKind) {
+    if (this.topKey !== 'assets') return;
+    this.assetsSeen = true;
+    this.assetsKind = kind;
+    this.prioritySettled ||= this.priority !== undefined;
+    this.uploadLocalSettled ||= this.uploadLocal !== undefined;
+    this.inlineFromStart = this.uploadLocal === true;
   }
 
-  private fail(err: AppError) {
-    this.fatal ??= err;
-  }
-
-  private topValue(key: string, value: unknown) {
+  value(value: unknown) {
+    const key = this.topKey;
     if (key === 'priority') this.priority = value === null ? undefined : (value as number);
     if (key === 'uploadLocal') this.uploadLocal = value === null ? undefined : (value as boolean);
     if (value !== null && (key === 'priority' || key === 'uploadLocal')) {
       for (const issue of checkTop.Errors({ assets: [0], [key]: value })) this.addIssue(issue as Issue);
     }
+  }
+
+  items(values: unknown[], first: number) {
+    for (let i = 0; i < values.length; i++) this.item(values[i], first + i);
+  }
+
+  deep() {
+    this.normalizeError ??= badRequest(`the request nests deeper than ${MAX_BODY_DEPTH} levels`);
+  }
+
+  nul() {
+    // NUL characters outside the assets (which are checked whole, with their paths).
+    if (this.topKey !== 'assets') this.nulIn(this.topKey ?? 'body', 'must not contain NUL characters');
+  }
+
+  private nulIn(field: string, message: string) {
+    this.normalizeError ??= invalidField(field, message);
+  }
+
+  private fail(err: AppError) {
+    this.fatal ??= err;
   }
 
   private item(value: unknown, index: number) {
@@ -213,34 +203,66 @@ export class ImportBodyReader {
   }
 
   private async *read(): AsyncGenerator<AssetItem> {
-    let received = 0;
-    if (!this.fatal) {
+    if (this.fatal) await this.linger();
+    else {
       // Not destroyed when a consumer stops early: drain() reads the rest.
-      for await (const chunk of this.stream.iterator({ destroyOnReturn: false })) {
-        const buf = chunk as Buffer;
-        received += buf.length;
-        if (received > this.limit) {
-          this.fatal = frameworkError(413, 'FST_ERR_CTP_BODY_TOO_LARGE');
-          // The rest flows by unread, as with Fastify's own parsers.
-          this.stream.resume();
-          break;
-        }
-        if (this.fatal) continue;
-        if (this.uploadLocalSettled) await this.discard();
-        else await this.raw?.write(buf);
-        try {
-          this.tokenizer.write(buf);
-        } catch {
-          this.fail(frameworkError(400, 'FST_ERR_CTP_INVALID_JSON_BODY'));
-          this.queue.length = 0;
-        }
+      const pieces = this.stream.iterator({ destroyOnReturn: false });
+      while (await this.take(pieces)) {
         while (this.queue.length) yield this.queue.shift() as AssetItem;
       }
     }
-    this.finish(received);
+    this.finish(this.received);
     while (this.queue.length) yield this.queue.shift() as AssetItem;
     const refusal = this.refusal();
     if (refusal) throw refusal;
+  }
+
+  /**
+   * Reads the next piece of the body and scans it; false at the body's end, or past its limit.
+   * The piece is not held once this returns (the spool and the scanner copy what they keep), so
+   * it dies young, while the assets it held are written.
+   */
+  private async take(pieces: AsyncIterator<unknown>): Promise<boolean> {
+    const next = await pieces.next();
+    if (next.done) return false;
+    const buf = next.value as Buffer;
+    this.received += buf.length;
+    if (this.received > this.limit) {
+      this.fatal = frameworkError(413, 'FST_ERR_CTP_BODY_TOO_LARGE');
+      await pieces.return?.();
+      await this.linger();
+      return false;
+    }
+    if (this.fatal) return true;
+    if (this.uploadLocalSettled) await this.discard();
+    else await this.raw?.write(buf);
+    try {
+      this.scanner.write(buf);
+    } catch {
+      this.fail(frameworkError(400, 'FST_ERR_CTP_INVALID_JSON_BODY'));
+      this.queue.length = 0;
+    }
+    return true;
+  }
+
+  /**
+   * Lets the rest of a refused body flow by unread before the 413 is sent: a client still
+   * writing when the answer comes, on a connection that then closes, would be reset and could
+   * lose the answer (HTTP's "lingering close"). Waits for the body's end, a few seconds at most.
+   */
+  private async linger(): Promise<void> {
+    const stream = this.stream;
+    stream.resume();
+    if (stream.readableEnded || stream.destroyed) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        stream.off('end', done).off('close', done).off('error', done);
+        resolve();
+      };
+      const timer = setTimeout(done, LINGER_MS);
+      stream.once('end', done).once('close', done).once('error', done);
+    });
   }
 
   private finish(received: number) {
@@ -251,29 +273,29 @@ export class ImportBodyReader {
       this.fatal = frameworkError(400, 'FST_ERR_CTP_INVALID_CONTENT_LENGTH');
       return;
     }
-    if (this.rootToken === undefined) {
+    if (this.rootKind === undefined) {
       // Nothing or whitespace only: no body, as for every JSON route.
       this.addIssue(this.bodyMissing());
       return;
     }
     try {
-      this.tokenizer.end();
+      this.scanner.end();
     } catch {
       this.fail(frameworkError(400, 'FST_ERR_CTP_INVALID_JSON_BODY'));
       return;
     }
-    if (this.rootToken !== TokenType.LEFT_BRACE) {
+    if (this.rootKind !== 'object') {
       this.addIssue(this.bodyMissing());
       return;
     }
     // The assets' count is checked here, not through a stand-in array as long as the request.
     const top: Record<string, unknown> = {};
-    if (this.assetsToken === TokenType.LEFT_BRACKET) top.assets = [0];
-    else if (this.assetsToken !== undefined && standIn(this.assetsToken) !== undefined) {
-      top.assets = standIn(this.assetsToken);
+    if (this.assetsKind === 'array') top.assets = [0];
+    else if (this.assetsKind !== undefined && standIn(this.assetsKind) !== undefined) {
+      top.assets = standIn(this.assetsKind);
     }
     if (!checkTop.Check(top)) for (const issue of checkTop.Errors(top)) this.addIssue(issue as Issue);
-    if (this.assetsToken === TokenType.LEFT_BRACKET && (this.count < 1 || this.count > MAX_ASSETS)) {
+    if (this.assetsKind === 'array' && (this.count < 1 || this.count > MAX_ASSETS)) {
       const few = this.count < 1;
       this.addIssue({
         instancePath: '/assets',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { importedRows } from '../helpers/imports.js';
 import { ENGINES } from '../helpers/stores.js';
 
 /**
@@ -15,18 +16,7 @@ describe.each(ENGINES)('imports written in chunks, all or nothing, on %s', (engi
       data: `https://cdn.example.com/${tag}/${i}.jpg`,
       externalId: `${tag}-${i}`,
     }));
-  const counts = async () => {
-    const n = async (table: 'assets' | 'tasks' | 'task_history') =>
-      Number(
-        (
-          await t.store.db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    return { assets: await n('assets'), tasks: await n('tasks'), history: await n('task_history') };
-  };
+  const counts = () => importedRows(t);
 
   beforeAll(async () => {
     t = await makeTestApp(engine);

@@ -1,6 +1,6 @@
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { importedRows, postInPieces } from '../helpers/imports.js';
 import { ENGINES } from '../helpers/stores.js';
 
 /**
@@ -16,18 +16,7 @@ describe.each(ENGINES)('imports read as a stream, on %s', (engine) => {
       data: `https://cdn.example.com/${tag}/${i}.jpg`,
       externalId: `${tag}-${i}`,
     }));
-  const counts = async () => {
-    const n = async (table: 'assets' | 'tasks' | 'task_history') =>
-      Number(
-        (
-          await t.store.db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    return { assets: await n('assets'), tasks: await n('tasks'), history: await n('task_history') };
-  };
+  const counts = () => importedRows(t);
   const cloud = (body: unknown, headers?: Record<string, string>) =>
     t.call('POST', `/v2/project/${projectId}/cloud`, { body, ...(headers ? { headers } : {}) });
   const refused = async (body: unknown, status: number, headers?: Record<string, string>) => {
@@ -79,24 +68,14 @@ describe.each(ENGINES)('imports read as a stream, on %s', (engine) => {
     const before = await counts();
     const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
     {
-      const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = http.request(`${address}/v2/project/${projectId}/cloud`, {
-          method: 'POST',
-          agent: false,
-          headers: { apikey: t.ownerKey, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
-        });
-        req.on('response', (r) => {
-          let body = '';
-          r.setEncoding('utf8');
-          r.on('data', (c: string) => (body += c));
-          r.on('end', () => resolve({ status: r.statusCode ?? 0, body }));
-        });
-        req.on('error', reject);
-        const text = JSON.stringify(big);
-        for (let i = 0; i < text.length; i += 64 * 1024) req.write(text.slice(i, i + 64 * 1024));
-        req.end();
-      });
+      const url = `${address}/v2/project/${projectId}/cloud`;
+      // A pause once past the limit: the server reads on and answers once the body has all come.
+      const pause = { after: 2.5 * 1024 * 1024, ms: 400 };
+      const res = await postInPieces(url, t.ownerKey, JSON.stringify(big), 64 * 1024, pause);
       expect(res.status, res.body).toBe(413);
+      // The rest of the body is let through before the answer ("lingering close"), so a client
+      // still sending on a connection that then closes is not reset before it reads the 413.
+      expect(res.early).toBe(false);
       expect(JSON.parse(res.body)).toEqual({
         status: 'fail',
         message: 'the request body is larger than the server accepts',
