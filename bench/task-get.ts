@@ -37,7 +37,7 @@ const BOXES = [
 ] as const;
 
 /** 20 boxes and the 5 classifications of the street-scene ontology (bench/lib/fixtures.ts). */
-function realisticAnswer() {
+export function realisticAnswer() {
   let n = 0;
   const tools = BOXES.flatMap(([schemaId, kind, count]) =>
     Array.from({ length: count }, () => {

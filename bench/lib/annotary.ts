@@ -45,6 +45,11 @@ export interface AnnotaryOptions {
    * 70 MiB of RSS at idle on this machine): a benchmark of memory measures the built server.
    */
   runtime?: Runtime;
+  /**
+   * With `runtime: 'built'`: another built command to run instead of dist/cli/index.js (say, a
+   * copy of another tree's bundle beside this one's node_modules); nothing is built then.
+   */
+  builtEntry?: string;
 }
 
 export type Runtime = 'source' | 'built';
@@ -65,8 +70,8 @@ export interface AnnotaryServer {
 }
 
 /** The node arguments that run the `annotary` command: the sources through tsx, or dist/. */
-function entry(runtime: Runtime): string[] {
-  return runtime === 'built' ? ['dist/cli/index.js'] : ['--import', 'tsx', 'src/cli/index.ts'];
+function entry(runtime: Runtime, builtEntry = 'dist/cli/index.js'): string[] {
+  return runtime === 'built' ? [builtEntry] : ['--import', 'tsx', 'src/cli/index.ts'];
 }
 
 let built: Promise<void> | undefined;
@@ -100,8 +105,8 @@ export function buildOnce(): Promise<void> {
   return built;
 }
 
-async function cli(runtime: Runtime, env: Record<string, string>, args: string[]): Promise<unknown> {
-  const { stdout } = await run(process.execPath, [...entry(runtime), ...args], {
+async function cli(command: string[], env: Record<string, string>, args: string[]): Promise<unknown> {
+  const { stdout } = await run(process.execPath, [...command, ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
   }).catch((err: Error & { stderr?: string }) => {
@@ -116,7 +121,8 @@ async function cli(runtime: Runtime, env: Record<string, string>, args: string[]
 
 export async function startAnnotary(opts: AnnotaryOptions): Promise<AnnotaryServer> {
   const runtime = opts.runtime ?? 'source';
-  if (runtime === 'built') await buildOnce();
+  if (runtime === 'built' && !opts.builtEntry) await buildOnce();
+  const command = entry(runtime, opts.builtEntry);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-bench-'));
   const schema = opts.engine === 'postgres' ? await createBenchSchema() : undefined;
   const port = await freePort();
@@ -139,14 +145,14 @@ export async function startAnnotary(opts: AnnotaryOptions): Promise<AnnotaryServ
   let server: ServerProcess;
   let orgId: string;
   try {
-    const org = (await cli(runtime, env, ['orgs', 'create', '--name', 'Benchmarks'])) as { id: string };
+    const org = (await cli(command, env, ['orgs', 'create', '--name', 'Benchmarks'])) as { id: string };
     orgId = org.id;
-    await cli(runtime, env, ['orgs', 'plan', orgId, 'enterprise', '--limit', String(ENTERPRISE_LIMIT)]);
-    await cli(runtime, env, ['users', 'create', '--email', BENCH_OWNER_EMAIL, '--org', orgId, '--role', 'owner']);
+    await cli(command, env, ['orgs', 'plan', orgId, 'enterprise', '--limit', String(ENTERPRISE_LIMIT)]);
+    await cli(command, env, ['users', 'create', '--email', BENCH_OWNER_EMAIL, '--org', orgId, '--role', 'owner']);
     server = await startServerProcess({
       label: `annotary (${opts.engine})`,
       command: process.execPath,
-      args: [...(opts.nodeFlags ?? []), ...entry(runtime), 'serve'],
+      args: [...(opts.nodeFlags ?? []), ...command, 'serve'],
       cwd: REPO_ROOT,
       env,
       port,

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError, forbidden } from '../../errors.js';
 import type { Principal } from '../../services/identity/access.js';
@@ -53,8 +53,11 @@ export function identifyHook(ctx: AppContext) {
 }
 
 /** Refuses a route that needs a key when the caller has none; unknown routes answer 404 anyway. */
-export async function requireKeyHook(req: FastifyRequest, _reply: FastifyReply): Promise<void> {
-  if (req.routeOptions.url === undefined || req.routeOptions.config.public) return;
+export function requireKey(
+  req: FastifyRequest,
+  route: { url: string | undefined; config: FastifyContextConfig },
+): void {
+  if (route.url === undefined || route.config.public) return;
   if (!req.principal) {
     if (req.headers.apikey !== undefined) throw new AppError('UNAUTHENTICATED', 'invalid API key');
     if (req.cookies[SESSION_COOKIE]) throw new AppError('UNAUTHENTICATED', 'your session has ended: sign in again');
@@ -78,7 +81,7 @@ function sameOrigin(ctx: AppContext, req: FastifyRequest, origin: string): boole
  * they come from another site (Origin, Sec-Fetch-Site). API-key requests are unaffected.
  */
 export function csrfHook(ctx: AppContext) {
-  return async function csrf(req: FastifyRequest): Promise<void> {
+  return function csrf(req: FastifyRequest): void {
     if (SAFE_METHODS.has(req.method) || req.headers.apikey !== undefined) return;
     const site = headerOf(req, 'sec-fetch-site');
     const origin = headerOf(req, 'origin');

@@ -16,22 +16,41 @@ function join(path: string, key: string | number): string {
  * - NUL characters are refused: PostgreSQL text cannot hold them, and no field needs them.
  */
 export function normalizeInput<T>(value: T, path = '', depth = 0): T {
+  walk(value, depth, path, []);
+  return value;
+}
+
+/**
+ * normalizeInput below `path`, `keys` being the keys from there to `value`: the path of a
+ * refused field is only written out when it is refused (this runs for every imported asset).
+ */
+function walk(value: unknown, depth: number, path: string, keys: (string | number)[]): void {
   if (depth > MAX_BODY_DEPTH) throw badRequest(`the request nests deeper than ${MAX_BODY_DEPTH} levels`);
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) throw invalidField(path || 'body', 'must not contain NUL characters');
-    return value;
+    if (value.includes('\u0000'))
+      throw invalidField(keys.reduce(join, path) || 'body', 'must not contain NUL characters');
+    return;
   }
   if (Array.isArray(value)) {
-    value.forEach((item, i) => normalizeInput(item, join(path, i), depth + 1));
-    return value;
+    for (let i = 0; i < value.length; i++) {
+      keys.push(i);
+      walk(value[i], depth + 1, path, keys);
+      keys.pop();
+    }
+    return;
   }
   if (value && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
     for (const key of Object.keys(obj)) {
-      if (key.includes('\u0000')) throw invalidField(path || 'body', 'property names must not contain NUL characters');
+      if (key.includes('\u0000')) {
+        throw invalidField(keys.reduce(join, path) || 'body', 'property names must not contain NUL characters');
+      }
       if (obj[key] === null) delete obj[key];
-      else normalizeInput(obj[key], join(path, key), depth + 1);
+      else {
+        keys.push(key);
+        walk(obj[key], depth + 1, path, keys);
+        keys.pop();
+      }
     }
   }
-  return value;
 }

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { describeError } from '../../log-safe.js';
@@ -59,8 +59,12 @@ export function authFailureLimiter(ctx: AppContext) {
  * carries the X-RateLimit-* headers and the IETF RateLimit / RateLimit-Policy fields.
  */
 export function rateLimitHook(ctx: AppContext) {
-  return async function rateLimit(req: FastifyRequest, reply: FastifyReply): Promise<void> {
-    if (req.routeOptions.config.unlimited) return;
+  return async function rateLimit(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    route: FastifyContextConfig,
+  ): Promise<void> {
+    if (route.unlimited) return;
     const limit = limitFor(req.principal);
     const key = req.principal ? `key:${req.principal.keyId}` : `ip:${req.ip}`;
     const now = ctx.clock.now();

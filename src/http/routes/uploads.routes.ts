@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { ProjectIdParams } from '../../schemas/asset.js';
@@ -14,6 +15,10 @@ const consumes = ['multipart/form-data', 'application/x-www-form-urlencoded', 'a
 
 /** Signed upload and read URLs of the file store, instructions files and chat assets. */
 export const uploadRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  // Multipart uploads (instructions, chat files): past the upload limit a file part fails with
+  // 413. Registered here, not on the app: its hooks then run on these routes only.
+  app.removeContentTypeParser('multipart/form-data');
+  await app.register(multipart, { limits: { fileSize: ctx.config.uploadLimit } });
   // Python requests posts a form without a file url-encoded [client: upload_chat_assets].
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',

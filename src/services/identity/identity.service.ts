@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import crypto, { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../adapters/clock.js';
 import { type Plan, PLANS } from '../../config.js';
 import { AppError, conflict, invalidField, notFound } from '../../errors.js';
@@ -10,7 +10,12 @@ import { type PrincipalCache, principalsChanged } from './principal-cache.js';
 
 const KEY_PREFIX = 'ak_';
 
+/** Node's one-shot digest (20.12 and later): a tenth of createHash's cost on a key this short. */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
+/** Every request with a key hashes it (2-3 % of a GET task's CPU through createHash). */
 export function hashApiKey(key: string): string {
+  if (oneShotHash) return oneShotHash('sha256', key, 'hex');
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 

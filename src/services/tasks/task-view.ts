@@ -2,6 +2,7 @@ import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
 import { chunked } from '../../store/chunks.js';
 import type { TaskRow } from '../../store/schema.js';
+import { StoredJson } from '../../stored-json.js';
 
 export interface AssetBrief {
   id: string;
@@ -83,7 +84,8 @@ export function taskView(row: TaskRow, opts: TaskViewOptions): Record<string, un
     completedAt: row.completed_at,
     completedBy: row.completed_by,
   };
-  if (opts.includeAnswer) view.answer = JSON.parse(row.answer) as unknown;
+  // Written by JSON.stringify after validation: answered as stored, not parsed and written again.
+  if (opts.includeAnswer) view.answer = new StoredJson(row.answer);
   return view;
 }
 

@@ -15,6 +15,7 @@ import { cachedJson, parseJson } from '../projects/project-view.js';
 import { parseSort, parseTaskFilter } from './task-query.js';
 import { loadTaskExtras, project, TASK_VIEW_FIELDS, taskView } from './task-view.js';
 import type { Stage } from '../../schemas/stage.js';
+import { StoredJson } from '../../stored-json.js';
 
 export interface LoadedTask {
   task: TaskRow;
@@ -136,7 +137,7 @@ export function historyView(h: TaskHistoryRow): Record<string, unknown> {
     stageId: h.stage_id,
     stageName: h.stage_name,
     stageType: h.stage_type,
-    answer: JSON.parse(h.answer) as unknown,
+    answer: new StoredJson(h.answer),
     duration: h.duration,
     completedAt: h.completed_at,
     completedBy: h.completed_by,
