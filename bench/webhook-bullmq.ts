@@ -22,13 +22,20 @@ import { HISTORY_META, TASK_COLUMNS } from '../src/services/webhooks/webhook-pay
 import type { Store } from '../src/store/db.js';
 import { type AnnotaryServer, REPO_ROOT, startAnnotary } from './lib/annotary.js';
 import { type BullMq, BULLMQ_VERSION, bullmqEntry, loadBullMq, redisConnection } from './lib/bullmq.js';
-import { LOAD_CORE } from './lib/cpu.js';
 import { num } from './lib/format.js';
 import { cpuSecondsOf, describeOtherCpu, type OtherCpu, watchOtherCpu } from './lib/interference.js';
 import { medianBy, roundsOption, spreadOf } from './lib/rounds.js';
 import { freePort, type ServerProcess, startServerProcess } from './lib/server-process.js';
 import { type BenchOptions, defineBenchmark, type Result } from './lib/types.js';
-import { pushAndWait, SECRET, storeOf, taskRound, type TaskRound, workflow } from './webhook-throughput.js';
+import {
+  pushAndWait,
+  SECRET,
+  startReceiver,
+  storeOf,
+  taskRound,
+  type TaskRound,
+  workflow,
+} from './webhook-throughput.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const BULLMQ_CONCURRENCY = 50;
@@ -106,17 +113,7 @@ async function run(opts: BenchOptions): Promise<Result> {
   const entry = await bullmqEntry();
   const { Queue } = await loadBullMq();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-bench-bullmq-run-'));
-  const receiverPort = await freePort();
-  const receiver = await startServerProcess({
-    label: 'webhook receiver',
-    command: process.execPath,
-    args: ['--import', 'tsx', 'bench/servers/webhook-receiver.ts'],
-    cwd: REPO_ROOT,
-    env: { PORT: String(receiverPort), BENCH_SECRET: SECRET },
-    port: receiverPort,
-    healthPath: '/healthz',
-    core: LOAD_CORE,
-  });
+  const receiver = await startReceiver();
   const server: AnnotaryServer = await startAnnotary({
     engine: opts.engine,
     env: { ANNOTARY_WEBHOOK_ALLOW_PRIVATE: 'true' },

@@ -29,7 +29,7 @@ import { cpuSecondsOf, describeOtherCpu, type OtherCpu, watchOtherCpu } from './
 import { cpuProfFlags, monotonicNowUs, profileDir, profileReport, type TimeWindow } from './lib/profile.js';
 import { medianBy, roundsOption, spreadOf } from './lib/rounds.js';
 import { RESULTS_DIR } from './lib/results.js';
-import { freePort, startServerProcess } from './lib/server-process.js';
+import { freePort, type ServerProcess, startServerProcess } from './lib/server-process.js';
 import { type BenchOptions, defineBenchmark, type Result } from './lib/types.js';
 
 export const SECRET = 'bench-webhook-secret';
@@ -54,6 +54,21 @@ export function workflow(url: string) {
     },
     { id: 'Complete', type: 'Complete', next: [] },
   ];
+}
+
+/** The webhook receiver (bench/servers/webhook-receiver.ts) on the load core, checking signatures made with SECRET. */
+export async function startReceiver(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  return startServerProcess({
+    label: 'webhook receiver',
+    command: process.execPath,
+    args: ['--import', 'tsx', 'bench/servers/webhook-receiver.ts'],
+    cwd: REPO_ROOT,
+    env: { PORT: String(port), BENCH_SECRET: SECRET, ...env },
+    port,
+    healthPath: '/healthz',
+    core: LOAD_CORE,
+  });
 }
 
 export async function storeOf(server: AnnotaryServer): Promise<Store> {
@@ -227,17 +242,7 @@ async function run(opts: BenchOptions): Promise<Result> {
   if (!Number.isInteger(tasks) || tasks < 100) throw new Error('--tasks must be a whole number >= 100');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-bench-hook-'));
   const sample = path.join(tmp, 'body.json');
-  const port = await freePort();
-  const receiver = await startServerProcess({
-    label: 'webhook receiver',
-    command: process.execPath,
-    args: ['--import', 'tsx', 'bench/servers/webhook-receiver.ts'],
-    cwd: REPO_ROOT,
-    env: { PORT: String(port), BENCH_SECRET: SECRET, BENCH_SAMPLE_FILE: sample },
-    port,
-    healthPath: '/healthz',
-    core: LOAD_CORE,
-  });
+  const receiver = await startReceiver({ BENCH_SAMPLE_FILE: sample });
   const profile = opts.profile ? profileDir(RESULTS_DIR, `webhook-throughput-${opts.engine}`) : undefined;
   const server = await startAnnotary({
     engine: opts.engine,

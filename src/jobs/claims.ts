@@ -13,6 +13,7 @@
 import { type Expression, sql } from 'kysely';
 import { chunked } from '../store/chunks.js';
 import type { Db, Engine, Executor } from '../store/db.js';
+import { engineOf, idList, inIdList, preparedQuery } from '../store/prepared-query.js';
 import type { JobRow } from '../store/schema.js';
 
 export interface ClaimRequest {
@@ -48,10 +49,50 @@ export async function claimJobs(db: Db, engine: Engine, req: ClaimRequest): Prom
  * slots are refilled without a commit of their own). On PostgreSQL the plan steering lasts to
  * the end of that transaction: claim last.
  */
-export async function claimJobsIn(trx: Executor, engine: Engine, req: ClaimRequest): Promise<ClaimedJob[]> {
+export async function claimJobsIn(
+  trx: Executor,
+  engine: Engine,
+  req: ClaimRequest,
+  /** The transaction began steered (transactionForClaim): no statement of its own for it. */
+  steered = false,
+): Promise<ClaimedJob[]> {
   if (req.leases.size === 0 || req.limit < 1) return [];
-  if (engine === 'postgres') await steerClaimPlan(trx);
+  if (engine === 'postgres' && !steered) await steerClaimPlan(trx);
   return claimBoth(trx, engine, req);
+}
+
+const STEER_SQL = "SELECT set_config('enable_sort', 'off', true), set_config('enable_bitmapscan', 'off', true)";
+
+/**
+ * Runs `fn` in a transaction that may claim jobs last (a Refill). On PostgreSQL the claim's plan
+ * steering goes out with BEGIN, in one round trip (a simple query of two statements, which
+ * takes no parameters), instead of one of its own in the middle of the transaction: `fn` passes
+ * `steered` on to the claim. The steering then covers every statement of the transaction; it
+ * only rules out sorts and bitmap scans, so it must hold statements that read rows by key.
+ */
+export async function transactionForClaim<T>(
+  db: Db,
+  engine: Engine,
+  fn: (trx: Executor, steered: boolean) => Promise<T>,
+): Promise<T> {
+  if (engine !== 'postgres') return db.transaction().execute((trx) => fn(trx, false));
+  return db.connection().execute(async (conn) => {
+    let out: T;
+    try {
+      // Inside the try: were the steering to fail after BEGIN, the connection must not go back to
+      // the pool inside an aborted transaction.
+      await sql.raw(`BEGIN; ${STEER_SQL}`).execute(conn);
+      out = await fn(conn, true);
+    } catch (err) {
+      await sql
+        .raw('ROLLBACK')
+        .execute(conn)
+        .catch(() => undefined);
+      throw err;
+    }
+    await sql.raw('COMMIT').execute(conn);
+    return out;
+  });
 }
 
 /**
@@ -61,7 +102,8 @@ export async function claimJobsIn(trx: Executor, engine: Engine, req: ClaimReque
  * or discards them if it rolled back (the claim rolled back with it).
  */
 export interface Refill {
-  claim(trx: Executor, ended: number): Promise<RefillClaim>;
+  /** `steered`: the transaction began with the claim's plan steering (transactionForClaim). */
+  claim(trx: Executor, ended: number, steered?: boolean): Promise<RefillClaim>;
 }
 
 export interface RefillClaim {
@@ -77,7 +119,7 @@ export interface RefillClaim {
  * queued jobs. The picks need no sort: it is ruled out for this transaction only.
  */
 export async function steerClaimPlan(trx: Executor): Promise<void> {
-  await sql`SELECT set_config('enable_sort', 'off', true), set_config('enable_bitmapscan', 'off', true)`.execute(trx);
+  await sql.raw(STEER_SQL).execute(trx);
 }
 
 async function claimBoth(db: Executor, engine: Engine, req: ClaimRequest): Promise<ClaimedJob[]> {
@@ -89,14 +131,66 @@ async function claimBoth(db: Executor, engine: Engine, req: ClaimRequest): Promi
   return left > 0 ? [...expired, ...(await claimPicked(db, engine, req, 'queued', left))] : expired;
 }
 
+/** What changes from one pick to the next: the values of its statement. */
+interface PickValues {
+  owner: string;
+  now: string;
+  /** The lease's end for each kind, in the order of `kinds`; one value when all leases are equal. */
+  untils: readonly string[];
+  limit: number;
+}
+
+function pickValues(req: ClaimRequest, kinds: readonly string[], limit: number): PickValues {
+  const untilOf = (kind: string) => iso(req.now + (req.leases.get(kind) ?? 0));
+  const distinct = new Set(req.leases.values()).size;
+  return {
+    owner: req.workerId,
+    now: iso(req.now),
+    untils: distinct > 1 ? kinds.map(untilOf) : [untilOf(kinds[0] ?? '')],
+    limit,
+  };
+}
+
+/**
+ * The picks a worker makes, compiled once per shape (the kinds it handles, whether their leases
+ * differ, which pick): a busy worker claims after every group of jobs, and building the
+ * statement through Kysely cost more than SQLite took to run it.
+ */
+const compiledPicks = new Map<string, ReturnType<typeof compilePick>>();
+
+function compilePick(kinds: readonly string[], from: 'queued' | 'running', leaseCount: number) {
+  const untilArgs = Array.from({ length: leaseCount }, (_, i) => `until${i}`);
+  return preparedQuery(
+    ['owner', 'now', 'limit', ...untilArgs],
+    (db, a) =>
+      pickQuery(db, engineOf(db), kinds, from, {
+        owner: a.owner as string,
+        now: a.now as string,
+        untils: untilArgs.map((u) => a[u] as string),
+        // A stand-in: the compiled statement takes the limit as a parameter.
+        limit: a.limit as unknown as number,
+      }),
+    // PostgreSQL plans each pick with its own values, as before: a generic plan would not see
+    // the limit, and the pick's plan is what keeps a claim's cost flat as the queue grows.
+    { named: false },
+  );
+}
+
 async function claimPicked(
   db: Executor,
-  engine: Engine,
+  _engine: Engine,
   req: ClaimRequest,
   from: 'queued' | 'running',
   limit: number,
 ): Promise<ClaimedJob[]> {
-  return pickStatement(db, engine, req, from, limit).execute();
+  const kinds = [...req.leases.keys()];
+  const v = pickValues(req, kinds, limit);
+  const key = `${from}\u0000${v.untils.length}\u0000${kinds.join('\u0000')}`;
+  let pick = compiledPicks.get(key);
+  if (!pick) compiledPicks.set(key, (pick = compilePick(kinds, from, v.untils.length)));
+  const values: Record<string, string | number> = { owner: v.owner, now: v.now, limit: v.limit };
+  v.untils.forEach((u, i) => (values[`until${i}`] = u));
+  return pick(db, values);
 }
 
 /** The UPDATE of one pick; exported so that a test can look at its plan. */
@@ -108,28 +202,32 @@ export function pickStatement(
   limit: number,
 ) {
   const kinds = [...req.leases.keys()];
-  const now = iso(req.now);
-  const distinct = [...new Set(req.leases.values())];
+  return pickQuery(db, engine, kinds, from, pickValues(req, kinds, limit));
+}
+
+function pickQuery(db: Executor, engine: Engine, kinds: readonly string[], from: 'queued' | 'running', v: PickValues) {
   // The index a pick walks: jobs_queued by run_at, jobs_leased by lease_until (009-job-indexes).
   const order = from === 'queued' ? 'run_at' : 'lease_until';
   return db
     .updateTable('jobs')
     .set((eb) => {
-      const until = (kind: string) => iso(req.now + (req.leases.get(kind) ?? 0));
-      let leaseUntil: Expression<string> = eb.val(until(kinds[0] ?? ''));
-      if (distinct.length > 1) {
+      let leaseUntil: Expression<string> = eb.val(v.untils[0] ?? v.now);
+      if (v.untils.length > 1) {
         // Each kind gets its own lease in the same statement.
         const [first = '', ...rest] = kinds;
-        let c = eb.case().when('kind', '=', first).then(until(first));
-        for (const k of rest) c = c.when('kind', '=', k).then(until(k));
-        leaseUntil = c.else(now).end();
+        let c = eb
+          .case()
+          .when('kind', '=', first)
+          .then(v.untils[0] ?? v.now);
+        rest.forEach((k, i) => (c = c.when('kind', '=', k).then(v.untils[i + 1] ?? v.now)));
+        leaseUntil = c.else(v.now).end();
       }
       return {
         status: 'running',
         attempts: eb('attempts', '+', 1),
-        lease_owner: req.workerId,
+        lease_owner: v.owner,
         lease_until: leaseUntil,
-        updated_at: now,
+        updated_at: v.now,
       };
     })
     .where('id', 'in', (eb) => {
@@ -138,10 +236,10 @@ export function pickStatement(
         .select('id')
         // A literal, so that both engines see at planning time which partial index applies.
         .where('status', '=', sql.lit(from))
-        .where('kind', 'in', kinds)
-        .where(order, from === 'queued' ? '<=' : '<', now)
+        .where('kind', 'in', [...kinds])
+        .where(order, from === 'queued' ? '<=' : '<', v.now)
         .orderBy(order)
-        .limit(limit);
+        .limit(v.limit);
       return engine === 'postgres' ? picked.forUpdate().skipLocked() : picked;
     })
     .returning(['id', 'kind', 'payload', 'attempts', 'max_attempts']);
@@ -217,6 +315,19 @@ export async function renewLeases(
 export type Outcome =
   { status: 'done' } | { status: 'failed'; error: string } | { status: 'retry'; error: string; runAt: number };
 
+// Every group of jobs that ends together runs this: compiled once, the ids one parameter.
+const completeOwned = preparedQuery(['ids', 'owner', 'attempt', 'now'], (db, a) =>
+  db
+    .updateTable('jobs')
+    .set({ status: 'done', lease_until: null, updated_at: a.now })
+    .where(inIdList(db, 'id', a.ids))
+    .where('lease_owner', '=', a.owner)
+    // A stand-in: the compiled statement takes the attempt number as a parameter.
+    .where('attempts', '=', a.attempt as unknown as number)
+    .where('status', '=', 'running')
+    .returning('id'),
+);
+
 /**
  * Ends claimed jobs as done, one statement per owner and attempt number (in practice one):
  * inside a handler's transaction, so the job ends with the writes that made it done, or by
@@ -226,10 +337,16 @@ export type Outcome =
 export async function completeJobs(db: Executor, claims: readonly Claim[], now: number): Promise<Set<string>> {
   const ended = new Set<string>();
   for (const group of byOwnerAndAttempt(claims)) {
-    const rows = await ownClaims(db, group)
-      .set({ status: 'done', lease_until: null, updated_at: iso(now) })
-      .returning('id')
-      .execute();
+    const first = group[0] as Claim;
+    const rows = await completeOwned(db, {
+      ids: idList(
+        db,
+        group.map((c) => c.id),
+      ),
+      owner: first.workerId,
+      attempt: first.attempt,
+      now: iso(now),
+    });
     for (const r of rows) ended.add(r.id);
   }
   return ended;

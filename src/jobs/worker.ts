@@ -194,7 +194,7 @@ export class JobWorker<P extends object = object> {
    * jobs that take their slots, so a busy worker commits once per group of jobs, not twice.
    */
   private readonly refill: Refill = {
-    claim: async (trx, ended) => {
+    claim: async (trx, ended, steered = false) => {
       const free = Math.max(0, this.freeSlots());
       const limit = free + ended;
       if (!this.started || this.stopping || limit <= 0) return NO_REFILL;
@@ -203,7 +203,7 @@ export class JobWorker<P extends object = object> {
       this.reserved += free;
       let rows: ClaimedJob[];
       try {
-        rows = await claimJobsIn(trx, this.engine, this.claimRequest(limit));
+        rows = await claimJobsIn(trx, this.engine, this.claimRequest(limit), steered);
       } finally {
         this.reserved -= free;
       }

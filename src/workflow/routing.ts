@@ -4,6 +4,7 @@ import { insertJobs } from '../jobs/queue.js';
 import type { Executor } from '../store/db.js';
 import type { TaskRow } from '../store/schema.js';
 import { chunked, insertInChunks } from '../store/chunks.js';
+import { idList, inIdList, type PreparedValue, preparedQuery } from '../store/prepared-query.js';
 import type { RoutingEnv } from './stage-behavior.js';
 import { makeSampler } from '../adapters/random.js';
 import { routeTask } from './engine.js';
@@ -155,8 +156,42 @@ export async function saveMovedTasks(
     else if (key !== '{}') groups.set(key, { set: set as Partial<TaskRow>, ids: [after.id] });
   }
   for (const { set, ids } of groups.values()) {
-    for (const part of chunked(ids)) await trx.updateTable('tasks').set(set).where('id', 'in', part).execute();
+    const columns = Object.keys(set) as (keyof TaskRow)[];
+    const update = taskUpdate(columns);
+    const values: Record<string, PreparedValue> = {};
+    for (const c of columns) values[c] = set[c] ?? null;
+    for (const part of chunked(ids)) await update(trx, { ...values, [IDS]: idList(trx, part) });
   }
+}
+
+/** The argument of the moved tasks' ids (no column has this name). */
+const IDS = '$ids';
+/** Compiled UPDATEs of moved tasks kept, by the columns they change (routing changes a few sets). */
+const TASK_UPDATES = 64;
+const taskUpdates = new Map<string, ReturnType<typeof compileTaskUpdate>>();
+
+function compileTaskUpdate(columns: readonly string[]) {
+  return preparedQuery([...columns, IDS], (db, a) =>
+    db
+      .updateTable('tasks')
+      .set(Object.fromEntries(columns.map((c) => [c, a[c]])) as Partial<TaskRow>)
+      .where(inIdList(db, 'id', a[IDS] as string)),
+  );
+}
+
+/** The UPDATE of moved tasks that changes `columns`, compiled once: tasks move in every group of deliveries. */
+function taskUpdate(columns: readonly string[]) {
+  const key = columns.join('\u0000');
+  let update = taskUpdates.get(key);
+  if (!update) {
+    update = compileTaskUpdate(columns);
+    if (taskUpdates.size >= TASK_UPDATES) {
+      const oldest = taskUpdates.keys().next().value;
+      if (oldest !== undefined) taskUpdates.delete(oldest);
+    }
+    taskUpdates.set(key, update);
+  }
+  return update;
 }
 
 /** Writes every column of a task row that routing may change. */

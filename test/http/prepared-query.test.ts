@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { preparedQuery } from '../../src/store/prepared-query.js';
+import { idList, inIdList, preparedQuery } from '../../src/store/prepared-query.js';
 import { ENGINES, makeStore, type TestStore } from '../helpers/stores.js';
 
 describe.each(ENGINES)('prepared queries on %s', (engine) => {
@@ -32,6 +32,30 @@ describe.each(ENGINES)('prepared queries on %s', (engine) => {
     await store.db.transaction().execute(async (trx) => {
       expect(await byIdAndPlan(trx, { id: 'org-a', plan: 'free' })).toEqual([{ id: 'org-a', rate_limit: 10 }]);
     });
+  });
+
+  it('takes a list of ids as one parameter, of any length, and compiles once for the database and its transactions', async () => {
+    let built = 0;
+    const byIds = preparedQuery(['ids', 'plan'], (db, a) => {
+      built += 1;
+      return db
+        .selectFrom('organizations')
+        .select(['id', 'rate_limit'])
+        .where(inIdList(db, 'id', a.ids))
+        .where('plan', '!=', a.plan)
+        .orderBy('id');
+    });
+    const run = (db: Parameters<typeof byIds>[0], ids: string[]) => byIds(db, { ids: idList(db, ids), plan: 'none' });
+    expect(await run(store.db, [])).toEqual([]);
+    expect(await run(store.db, ['org-b'])).toEqual([{ id: 'org-b', rate_limit: 20 }]);
+    expect(await run(store.db, ['org-b', 'org-x', 'org-a', "o'q"])).toEqual([
+      { id: 'org-a', rate_limit: 10 },
+      { id: 'org-b', rate_limit: 20 },
+    ]);
+    await store.db.transaction().execute(async (trx) => {
+      expect(await run(trx, ['org-a'])).toEqual([{ id: 'org-a', rate_limit: 10 }]);
+    });
+    expect(built).toBe(1);
   });
 
   it('refuses a query that does not pass an argument through as a parameter', async () => {

@@ -1,11 +1,12 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { completeJobs } from '../../jobs/claims.js';
+import { completeJobs, transactionForClaim } from '../../jobs/claims.js';
 import { MicroBatcher } from '../../jobs/micro-batcher.js';
 import type { Claim, Refill, RefillClaim } from '../../jobs/claims.js';
 import type { ProjectRow, TaskRow } from '../../store/schema.js';
 import { insertInChunks } from '../../store/chunks.js';
 import type { Engine, Executor } from '../../store/db.js';
+import { engineOf, idList, inIdList, preparedQuery } from '../../store/prepared-query.js';
 import {
   deleteFailures,
   type NewWebhookLog,
@@ -57,6 +58,7 @@ async function writeAll(
   trx: Executor,
   records: AttemptRecord[],
   refills: RefillClaim[],
+  steered: boolean,
 ): Promise<Recorded[]> {
   // Jobs first: their rows are what concurrent workers contend for, and a claim found lost
   // here keeps its record from changing anything but the log.
@@ -77,7 +79,7 @@ async function writeAll(
   for (const r of records) {
     if (r.refill && r.claim && !lost(r)) endedBy.set(r.refill, (endedBy.get(r.refill) ?? 0) + 1);
   }
-  for (const [refill, n] of endedBy) refills.push(await refill.claim(trx, n));
+  for (const [refill, n] of endedBy) refills.push(await refill.claim(trx, n, steered));
   return records.map((r): Recorded => {
     if (lost(r)) return { kind: 'lost' };
     if (r.kind !== 'delivered') return { kind: 'written' };
@@ -85,20 +87,24 @@ async function writeAll(
   });
 }
 
-/** Moves the delivered tasks still waiting on their visit; answers the ids moved. */
-async function moveDelivered(ctx: AppContext, trx: Executor, delivered: Delivered[]): Promise<Set<string>> {
-  let q = trx
+// Every group of delivered tasks reads its rows with this: compiled once, the ids one parameter.
+const deliveredTasks = preparedQuery(['ids'], (db, a) => {
+  const q = db
     .selectFrom('tasks')
     .selectAll()
-    .where(
-      'id',
-      'in',
-      delivered.map((r) => r.subject.task.id),
-    )
+    .where(inIdList(db, 'id', a.ids))
     .orderBy('id');
   // Locks the rows: a requeue committing meanwhile waits, or is seen, never lost.
-  if (ctx.store.engine === 'postgres') q = q.forUpdate();
-  const current = new Map((await q.execute()).map((t) => [t.id, t]));
+  return engineOf(db) === 'postgres' ? q.forUpdate() : q;
+});
+
+/** Moves the delivered tasks still waiting on their visit; answers the ids moved. */
+async function moveDelivered(ctx: AppContext, trx: Executor, delivered: Delivered[]): Promise<Set<string>> {
+  const ids = idList(
+    trx,
+    delivered.map((r) => r.subject.task.id),
+  );
+  const current = new Map((await deliveredTasks(trx, { ids })).map((t) => [t.id, t]));
   const runs = new Map<string, RoutingRun>();
   const runFor = (project: ProjectRow) => {
     const run = runs.get(project.id) ?? routingFor(trx, ctx, project, null);
@@ -166,7 +172,9 @@ export function attemptRecorder(ctx: AppContext): MicroBatcher<AttemptRecord, Re
   const write = async (records: AttemptRecord[]): Promise<Recorded[]> => {
     const refills: RefillClaim[] = [];
     try {
-      const out = await db.transaction().execute((trx) => writeAll(ctx, trx, records, refills));
+      const out = await transactionForClaim(db, ctx.store.engine, (trx, steered) =>
+        writeAll(ctx, trx, records, refills, steered),
+      );
       for (const r of refills) r.launch();
       return out;
     } catch (err) {

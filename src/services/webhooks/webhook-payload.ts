@@ -1,11 +1,12 @@
 import type { Stage } from '../../schemas/stage.js';
 import type { PayloadStageHistoryEntry, WebhookPayload } from '../../schemas/webhook-payload.js';
 import type { Executor } from '../../store/db.js';
-import type { ProjectRow, TaskRow } from '../../store/schema.js';
+import type { ProjectRow } from '../../store/schema.js';
 import type { WebhookDeliveryJob } from '../../jobs/kinds.js';
 import type { TaskAnswer } from '../../workflow/types.js';
 import { parseJson } from '../projects/project-view.js';
 import { type ProjectView, ProjectViews } from './webhook-project-views.js';
+import { type DeliveryTask, type HistoryMeta, readSubjectRows } from './webhook-subject-reads.js';
 
 /** Everything a delivery sends, read from the store when the attempt starts. */
 export interface DeliverySubject {
@@ -19,69 +20,18 @@ export interface DeliverySubject {
   history: HistoryMeta[];
 }
 
-interface HistoryMeta {
-  id: string;
-  task_id: string;
-  stage_id: string;
-  duration: number;
-  completed_at: string;
-  completed_by: string | null;
-  is_skipped: number;
-  consensus_id: string | null;
-  trigger: string;
-}
+export type { DeliveryTask, HistoryMeta };
 
 export type LoadedSubject =
   { kind: 'ready'; subject: DeliverySubject } | { kind: 'dropped'; reason: string; task?: DeliveryTask };
 
-/** The task columns a delivery reads: its visit, and what the payload carries. */
-export const TASK_COLUMNS = [
-  'id',
-  'project_id',
-  'asset_id',
-  'external_id',
-  'stage_id',
-  'stage_entered_at',
-  'deleted',
-  'type',
-  'updated_at',
-  'updated_by',
-  'duration',
-  'total_duration',
-  'answer',
-  'brush_data_url',
-  'medical_brush_data_url',
-] as const;
-
-export type DeliveryTask = Pick<TaskRow, (typeof TASK_COLUMNS)[number]>;
-
-/** The history columns a delivery carries (no answers). */
-export const HISTORY_META = [
-  'id',
-  'task_id',
-  'stage_id',
-  'duration',
-  'completed_at',
-  'completed_by',
-  'is_skipped',
-  'consensus_id',
-  'trigger',
-] as const;
-
-function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
-  const map = new Map<string, T[]>();
-  for (const row of rows) {
-    const list = map.get(key(row));
-    if (list) list.push(row);
-    else map.set(key(row), [row]);
-  }
-  return map;
-}
+export { HISTORY_META, TASK_COLUMNS } from './webhook-subject-reads.js';
 
 /**
  * Reads the tasks of many deliveries and what their payloads need, in one query per table
- * whatever their number. A task no longer waiting in the stage on the same visit is not sent:
- * its delivery is dropped (a later visit queued its own).
+ * whatever their number (on PostgreSQL, two at once: webhook-subject-reads.ts). A task no longer
+ * waiting in the stage on the same visit is not sent: its delivery is dropped (a later visit
+ * queued its own).
  */
 export async function loadSubjects(
   db: Executor,
@@ -89,46 +39,10 @@ export async function loadSubjects(
   views: ProjectViews = new ProjectViews(),
 ): Promise<LoadedSubject[]> {
   const ids = [...new Set(jobs.map((j) => j.taskId))];
-  const tasks = new Map(
-    // Named columns, not all: a row costs by the column in the driver, and this runs per delivery.
-    (await db.selectFrom('tasks').select(TASK_COLUMNS).where('id', 'in', ids).execute()).map((t) => [t.id, t]),
-  );
-  const live = [...tasks.values()].filter((t) => t.deleted === 0);
-  const assetIds = [...new Set(live.map((t) => t.asset_id))];
-  const projectIds = [...new Set(live.map((t) => t.project_id))];
-  const none = [''];
-  const [projects, assets, links, history] = await Promise.all([
-    db
-      .selectFrom('projects')
-      .selectAll()
-      .where('id', 'in', projectIds.length ? projectIds : none)
-      .execute(),
-    db
-      .selectFrom('assets')
-      .select(['id', 'external_id', 'data', 'metadata'])
-      .where('id', 'in', assetIds.length ? assetIds : none)
-      .execute(),
-    db
-      .selectFrom('asset_batches as ab')
-      .innerJoin('batches as b', 'b.id', 'ab.batch_id')
-      .select(['ab.asset_id', 'b.id', 'b.name'])
-      .where('ab.asset_id', 'in', assetIds.length ? assetIds : none)
-      .orderBy('b.created_at')
-      .orderBy('b.id')
-      .execute(),
-    db
-      .selectFrom('task_history')
-      // Metadata only: the payload's stage history carries no label contents.
-      .select([...HISTORY_META])
-      .where('task_id', 'in', live.length ? live.map((t) => t.id) : none)
-      .orderBy('completed_at')
-      .orderBy('id')
-      .execute(),
-  ]);
-  const projectById = new Map(projects.map((p) => [p.id, { row: p, view: views.of(p) }]));
-  const assetById = new Map(assets.map((a) => [a.id, a]));
-  const batchesOf = groupBy(links, (l) => l.asset_id);
-  const historyOf = groupBy(history, (h) => h.task_id);
+  const rows = await readSubjectRows(db, ids);
+  const tasks = new Map(rows.tasks.map((t) => [t.id, t]));
+  const projectById = new Map(rows.projects.map((p) => [p.id, { row: p, view: views.of(p) }]));
+  const { assetById, batchesOf, historyOf } = rows;
   return jobs.map((job): LoadedSubject => {
     const task = tasks.get(job.taskId);
     if (!task || task.deleted === 1)
@@ -144,7 +58,7 @@ export async function loadSubjects(
     }
     const asset = assetById.get(task.asset_id);
     if (!asset) return { kind: 'dropped', reason: 'the asset was deleted', task };
-    const batches = (batchesOf.get(asset.id) ?? []).map((b) => ({ id: b.id, name: b.name }));
+    const batches = batchesOf.get(asset.id) ?? [];
     return {
       kind: 'ready',
       subject: {

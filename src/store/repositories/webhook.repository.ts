@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import { unfinishedPayloads } from '../../jobs/queue.js';
 import { WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJob } from '../../jobs/kinds.js';
 import type { Executor } from '../db.js';
+import { idList, inIdList, preparedQuery } from '../prepared-query.js';
 import type { WebhookFailureTable, WebhookLogTable } from '../schema.js';
 
 export type WebhookLogRow = Selectable<WebhookLogTable>;
@@ -36,12 +37,14 @@ export async function upsertFailure(db: Executor, row: WebhookFailureRow): Promi
     .execute();
 }
 
+// Every group of delivered tasks runs this: compiled once, the ids one parameter.
+const deleteFailuresOf = preparedQuery(['ids'], (db, a) =>
+  db.deleteFrom('webhook_failures').where(inIdList(db, 'task_id', a.ids)),
+);
+
 export async function deleteFailures(db: Executor, taskIds: readonly string[]): Promise<void> {
   if (taskIds.length === 0) return;
-  await db
-    .deleteFrom('webhook_failures')
-    .where('task_id', 'in', [...taskIds])
-    .execute();
+  await deleteFailuresOf(db, { ids: idList(db, taskIds) });
 }
 
 export interface StageFailures {
