@@ -23,12 +23,13 @@ const program = new Command()
   .configureHelp({ sortSubcommands: false, showGlobalOptions: true });
 
 /**
- * The built command is bundled (scripts/bundle-cli.mjs): a long-running server's stack traces
- * should name src/ files and lines, so it maps them through the bundle's source maps. Set before
- * the server's modules load (Node reads the map of each module loaded after this).
+ * The built command is bundled (scripts/bundle-cli.mjs), with linked source maps beside the
+ * chunks. They are not enabled here: Node 20 reads and decodes every loaded chunk's map at load
+ * (2.3 MB), which was a quarter of the server's start-up (docs/benchmarks.md, "Start-up, session
+ * 8"), and logs and answers never carry stack traces (src/log-safe.ts). To map a crash's stack
+ * to src/ lines, start with `NODE_OPTIONS=--enable-source-maps` (docs/operations.md).
  */
 async function loadServe(): Promise<typeof import('./serve.js')> {
-  process.setSourceMapsEnabled(true);
   return import('./serve.js');
 }
 
