@@ -863,6 +863,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/session/state': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Whether the caller is signed in: 200 with signedIn false rather than a 401
+     * @description For a browser asking before anyone signed in (the console), where a 401 would be logged as an error. Signed in (session cookie or apikey header): signedIn true and the session as GET /session answers it. No cookie, or one whose session has ended: signedIn false. A wrong apikey header is still a 401.
+     */
+    get: operations['getSessionState'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/storages': {
     parameters: {
       query?: never;
@@ -5599,6 +5619,82 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getSessionState: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description session: who is signed in, as GET /session answers it; absent when nobody is */
+            data: {
+              session?: {
+                /** @description Send it in the x-csrf-token header on every cookie-authenticated write. */
+                csrfToken?: string;
+                /** @description When the session ends unless it is used before. */
+                expiresAt?: string;
+                organization: {
+                  _id: string;
+                  name: string;
+                  plan: string;
+                };
+                /** @enum {string} */
+                organizationRole: 'owner' | 'admin' | 'member';
+                /** @description The caller's project roles; owners and admins act as Manager on every project. */
+                projectRoles: {
+                  projectId: string;
+                  role: string;
+                }[];
+                user: {
+                  _id: string;
+                  email: string;
+                  name: string;
+                };
+                /**
+                 * @description what authenticated this request
+                 * @enum {string}
+                 */
+                via: 'session' | 'apikey';
+              };
+              signedIn: boolean;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            errors?: {
+              field: string;
+              message: string;
+            }[];
+            message: string;
+            /** @enum {string} */
+            status: 'fail' | 'error';
+          };
+        };
+      };
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       500: components['responses']['InternalError'];
     };
   };

@@ -29,6 +29,14 @@ export const SessionView = Type.Object({
 });
 
 export const SessionResponse = Success(SessionView);
+
+/** GET /session/state: whether the caller is signed in, answered 200 either way (the console's first question). */
+export const SessionStateResponse = Success(
+  Type.Object(
+    { signedIn: Type.Boolean(), session: Type.Optional(SessionView) },
+    { description: 'session: who is signed in, as GET /session answers it; absent when nobody is' },
+  ),
+);
 export const SignOutResponse = Success(Type.Object({ signedOut: Type.Boolean() }));
 
 export const LinkTokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) });

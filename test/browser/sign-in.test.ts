@@ -19,6 +19,29 @@ describe('signing in to the console', () => {
     await server?.close();
   });
 
+  it('opens the sign-in page for a visitor without a session with nothing logged in the console', async () => {
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    const errors = pageErrors(page);
+    const asked: { url: string; status: number }[] = [];
+    page.on('response', (res) => asked.push({ url: new URL(res.url()).pathname, status: res.status() }));
+    await page.goto('/projects');
+    await page.waitForURL('**/signin?next=%2Fprojects');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('E-mail').waitFor();
+    await page.waitForLoadState('networkidle');
+    // The console asked whether anyone is signed in, and the answer was a plain "no", not a 401.
+    expect(asked).toContainEqual({ url: '/v2/session/state', status: 200 });
+    expect(asked.filter((a) => a.status >= 400)).toEqual([]);
+    // A session that ended (a stale cookie) is the same signed-out case.
+    await context.addCookies([{ name: 'annotary_session', value: 'ended-long-ago', url: server.url }]);
+    await page.goto('/signin');
+    await page.getByLabel('E-mail').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('shows a wrong password as an error on the form', async () => {
     const context = await newContext(browser, server.url);
     const page = await context.newPage();

@@ -161,9 +161,10 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   const token = String(inviteLink?.url).split('/').pop();
   await get(`/v2/password-links/${token}`);
   await call('POST', `/v2/password-links/${token}`, { password: 'a long password 1' });
-  // The console's session: sign in with a key, who am I, sign out.
+  // The console's session: sign in with a key, who am I (and whether anyone is), sign out.
   await call('POST', '/v2/session', { apiKey: t.ownerKey });
   await get('/v2/session');
+  await get('/v2/session/state');
   await call('DELETE', '/v2/session');
   // A new key for the lead (the owner's key drives the rest of this run): the lead's old one stops.
   const leadKey = (await call('POST', '/v2/session/api-key', {}, lead)).apiKey as string;

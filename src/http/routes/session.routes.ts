@@ -18,6 +18,7 @@ import {
   NewApiKeyResponse,
   PasswordLinkView,
   SessionResponse,
+  SessionStateResponse,
   SignInRequest,
   SignOutResponse,
   UsePasswordLinkRequest,
@@ -74,6 +75,28 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       },
     },
     async (req) => ok(await sessionView(ctx, principalOf(req))),
+  );
+  app.get(
+    '/session/state',
+    {
+      config: publicRoute,
+      schema: {
+        tags,
+        operationId: 'getSessionState',
+        summary: 'Whether the caller is signed in: 200 with signedIn false rather than a 401',
+        description:
+          'For a browser asking before anyone signed in (the console), where a 401 would be logged as an error. ' +
+          'Signed in (session cookie or apikey header): signedIn true and the session as GET /session answers it. ' +
+          'No cookie, or one whose session has ended: signedIn false. A wrong apikey header is still a 401.',
+        security: [],
+        response: { 200: SessionStateResponse, 401: ErrorResponse },
+      },
+    },
+    async (req) => {
+      if (req.principal) return ok({ signedIn: true, session: await sessionView(ctx, req.principal) });
+      if (req.headers.apikey !== undefined) throw new AppError('UNAUTHENTICATED', 'invalid API key');
+      return ok({ signedIn: false });
+    },
   );
   app.delete(
     '/session',

@@ -5,9 +5,8 @@ import type { ConsoleServer } from './console-server.js';
 /**
  * Signs in on /signin as a person would: types the e-mail and password and waits until the
  * console has left the sign-in page. `path` is where to start (a guarded page sends the
- * browser to /signin?next=<path> and back after sign-in). Before sign-in the console's
- * GET /v2/session answers 401, which Chromium prints as a console error: start pageErrors()
- * after this.
+ * browser to /signin?next=<path> and back after sign-in). The signed-out page logs nothing
+ * (the console asks GET /v2/session/state, answered 200), so pageErrors() may start before.
  */
 export async function signIn(page: Page, email: string, password: string, path = '/'): Promise<void> {
   await page.goto(path);

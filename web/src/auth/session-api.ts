@@ -50,14 +50,18 @@ async function call<T>(method: string, path: string, request: Parameters<typeof 
   }
 }
 
-/** Who is signed in; null when nobody is (401). */
+/**
+ * Who is signed in; null when nobody is. Asked of GET /v2/session/state, which answers a
+ * signed-out browser 200 `{signedIn: false}`: GET /v2/session answers it 401, which the browser
+ * logs as an error on every visit to the sign-in and invite pages.
+ */
 export async function fetchSession(): Promise<SessionView | null> {
-  try {
-    return await call<SessionView>('GET', '/v2/session', api.GET('/v2/session'));
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) return null;
-    throw err;
-  }
+  const state = await call<{ signedIn: boolean; session?: SessionView }>(
+    'GET',
+    '/v2/session/state',
+    api.GET('/v2/session/state'),
+  );
+  return state.signedIn && state.session ? state.session : null;
 }
 
 export const signIn = (body: SignInBody) => call<SessionView>('POST', '/v2/session', api.POST('/v2/session', { body }));

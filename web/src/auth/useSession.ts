@@ -5,7 +5,7 @@ import { fetchSession, type SessionView } from './session-api';
 export const SESSION_KEY = ['session'] as const;
 
 /**
- * The signed-in person (null when nobody is), from GET /v2/session in the query cache. It keeps
+ * The signed-in person (null when nobody is), from GET /v2/session/state in the query cache. It keeps
  * the CSRF token of csrf.ts current, so writes made anywhere in the console carry it.
  */
 export function useSession() {
