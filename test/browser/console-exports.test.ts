@@ -90,6 +90,20 @@ describe('the Exports page', () => {
     await server?.close();
   });
 
+  it('lists the stages along the flow: Done before Parked, which is stored before it but no route reaches', async () => {
+    await page.goto(`/projects/${projectId}/exports`);
+    const stages = page.getByRole('group', { name: 'Stages (none checked: every stage)' });
+    await stages.getByRole('checkbox').first().waitFor();
+    const labels = await stages.locator('label').allTextContents();
+    expect(labels).toEqual(['Start (Start)', 'Labeling (Label)', 'Done (Complete)', 'Parked (Hold)']);
+    // Top to bottom on the screen too.
+    const tops = await Promise.all(
+      (await stages.getByRole('checkbox').all()).map(async (b) => (await b.boundingBox())?.y),
+    );
+    expect(tops).toEqual([...tops].sort((a, b) => (a ?? 0) - (b ?? 0)));
+    await screenshot(page, 'console-exports-flow-order');
+  });
+
   it('exports the tasks of one stage as NDJSON and downloads the zip', async () => {
     await page.goto(`/projects/${projectId}/exports`);
     await page.getByRole('heading', { name: 'Exports', exact: true }).waitFor();

@@ -144,6 +144,36 @@ describe('the console: overview filters and the performance table', () => {
     expect(errors).toEqual([]);
   });
 
+  it('draws tasks per stage along the flow for a workflow stored in another order', async () => {
+    const owner = apiAs(server);
+    const { project } = await owner<{ project: { _id: string } }>('POST', '/v2/project', { name: 'Stored backwards' });
+    // Done first, a Review before Start, a Hold stage no route reaches.
+    await owner('POST', `/v2/project/${project._id}`, {
+      stages: [
+        { id: 'Done', name: 'Done', type: 'Complete', next: [] },
+        { id: 'Review', name: 'Review', type: 'Review', next: ['Done', 'Label'] },
+        { id: 'Start', name: 'Start', type: 'Start', next: ['Label'] },
+        { id: 'Parked', name: 'Parked', type: 'Hold', next: ['Done'] },
+        { id: 'Label', name: 'Labelling', type: 'Label', next: ['Review'] },
+      ],
+    });
+    await page.goto(`/projects/${project._id}/overview`);
+    const perStage = page.getByRole('img', { name: /^Tasks per stage:/ });
+    await perStage.waitFor();
+    expect(await perStage.getAttribute('aria-label')).toBe(
+      'Tasks per stage: Start 0, Labelling 0, Review 0, Done 0, Parked 0',
+    );
+    // As a person reads the axis: left to right.
+    const names = ['Start', 'Labelling', 'Review', 'Done', 'Parked'];
+    await perStage.locator('svg text', { hasText: 'Parked' }).first().waitFor();
+    const xs = await Promise.all(
+      names.map(async (n) => (await perStage.locator('svg text', { hasText: n }).first().boundingBox())?.x ?? 0),
+    );
+    expect(xs).toEqual([...xs].sort((a, b) => a - b));
+    await screenshot(page, 'console-overview-flow-order');
+    expect(errors).toEqual([]);
+  });
+
   it('says "no data yet" for time per task on a project nobody worked on', async () => {
     await page.goto(`/projects/${emptyProjectId}/overview`);
     const time = page.getByRole('region', { name: 'Time per task (seconds)' });

@@ -262,7 +262,8 @@ describe('the console: projects, ontology and the workflow editor', () => {
     const perStage = page.getByRole('img', { name: /^Tasks per stage:/ });
     await perStage.waitFor();
     expect(await perStage.getAttribute('aria-label')).toBe(
-      'Tasks per stage: Start 0, Label 0, Complete 3, Review 0, Notify 0',
+      // Along the flow, though Complete is stored third (the workflow was saved in that order).
+      'Tasks per stage: Start 0, Label 0, Review 0, Notify 0, Complete 3',
     );
     // Drawn, not only described: the SVG holds a bar per stage and the axis names them.
     await expect.poll(() => perStage.locator('svg path').count()).toBeGreaterThan(5);
@@ -271,6 +272,44 @@ describe('the console: projects, ontology and the workflow editor', () => {
     await page.getByRole('img', { name: 'Assets by file type: jpg 3' }).waitFor();
     await page.getByRole('region', { name: 'Consensus scores' }).getByText('Nothing to show yet.').waitFor();
     await screenshot(page, 'console-overview');
+  });
+
+  it('fits a workflow of six stages in one row into the diagram at 1280 x 800, and a seventh added', async () => {
+    const { project } = (await server.call('POST', '/v2/project', { body: { name: 'Long chain' } })).json().data as {
+      project: { _id: string };
+    };
+    const chain = ['Start', 'Label', 'Review', 'Check', 'Notify', 'Complete'];
+    const types: Record<string, string> = { Check: 'Label', Notify: 'Webhook' };
+    const stages = chain.map((id, i) => ({
+      id,
+      name: id,
+      type: types[id] ?? id,
+      next: id === 'Review' ? ['Check', 'Label'] : chain[i + 1] ? [chain[i + 1]] : [],
+      // One row, as the default workflow lays its stages out (300 px apart).
+      position: { x: 100 + i * 300, y: 200 },
+      ...(id === 'Notify' ? { webhook: { url: 'https://example.com/hook' } } : {}),
+    }));
+    const saved = await server.call('POST', `/v2/project/${project._id}`, { body: { stages } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    try {
+      await page.goto(`/projects/${project._id}/workflow`);
+      await page.getByRole('heading', { name: 'Workflow' }).waitFor();
+      await expect.poll(() => page.locator('.react-flow__node').count()).toBe(6);
+      // Every stage's box inside the drawn diagram, measured on the page.
+      await expect.poll(() => stagesOutOfView(page)).toEqual([]);
+      await screenshot(page, 'console-workflow-six-stages');
+      await page.getByLabel('New stage type').selectOption('Hold');
+      await page.getByLabel('New stage name').fill('Parked');
+      await page.getByRole('button', { name: 'Add stage' }).click();
+      await expect.poll(() => page.locator('.react-flow__node').count()).toBe(7);
+      await expect.poll(() => stagesOutOfView(page)).toEqual([]);
+      await screenshot(page, 'console-workflow-seven-stages');
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 });
+      // The next test goes on with the first project.
+      await page.goto(`/projects/${projectId}/overview`);
+    }
   });
 
   it('keeps settings and members, with the server naming a bad value', async () => {

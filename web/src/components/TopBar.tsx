@@ -3,6 +3,7 @@ import { useProjectList } from '../api/projects';
 import { queryClient } from '../api/query-client';
 import { signOut } from '../api/session';
 import { SESSION_KEY, useSession } from '../auth/useSession';
+import { projectTells } from './project-tells';
 
 /** Projects the switcher offers: the first hundred by name (the Projects page searches them all). */
 const SWITCHER_LIMIT = 100;
@@ -12,11 +13,13 @@ function ProjectSwitcher() {
   const navigate = useNavigate();
   const { data } = useProjectList(1, SWITCHER_LIMIT, '');
   const projects = data?.projects ?? [];
+  const tells = projectTells(projects);
   return (
     <div className="switcher">
       <label htmlFor="project-switcher">Project</label>
       <select
         id="project-switcher"
+        className={tells.size > 0 ? 'has-tells' : undefined}
         value={projectId ?? ''}
         onChange={(e) => navigate(e.target.value ? `/projects/${e.target.value}/workflow` : '/projects')}
       >
@@ -24,6 +27,8 @@ function ProjectSwitcher() {
         {projects.map((p) => (
           <option key={p._id} value={p._id}>
             {p.name}
+            {/* Part of the option's text (its accessible name); muted where the select draws markup. */}
+            {tells.has(p._id) && <span className="switcher-tell"> · {tells.get(p._id)}</span>}
           </option>
         ))}
       </select>

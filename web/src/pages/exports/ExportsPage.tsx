@@ -7,6 +7,7 @@ import { fieldErrorsOf } from '../../components/field-errors';
 import { Empty, errorText } from '../../components/States';
 import { DEFAULT_CHOICES, describeChoices, type ExportChoices, exportQuery, linkExpiry } from './export-query';
 import { loadExports, type MadeExport, rememberExport } from './exports-history';
+import { stagesInFlowOrder } from '../workflow/flow-order';
 import './exports.css';
 
 const STATUSES = {
@@ -241,7 +242,10 @@ export default function ExportsPage() {
             <div className="filter-grid">
               <CheckList
                 legend="Stages (none checked: every stage)"
-                items={project.stages.map((s) => ({ value: s.id, label: `${s.name ?? s.id} (${s.type})` }))}
+                items={stagesInFlowOrder(project.stages).map((s) => ({
+                  value: s.id,
+                  label: `${s.name ?? s.id} (${s.type})`,
+                }))}
                 chosen={c.stages}
                 onChange={(stages) => set({ stages })}
                 error={errorOf('stage')}

@@ -8,8 +8,9 @@ import {
   useMetric,
   usePerformance,
 } from '../../api/metrics';
-import type { Project } from '../../api/types';
+import type { Project, Stage } from '../../api/types';
 import { Empty, ErrorNotice, Loading } from '../../components/States';
+import { sortByFlow } from '../workflow/flow-order';
 import { Chart, type ChartOption } from './Chart';
 import { OverviewFilters } from './OverviewFilters';
 import { PerformanceTable } from './PerformanceTable';
@@ -37,14 +38,20 @@ const DRAW: {
   [M in MetricName]: {
     title: string;
     empty?: string;
-    /** The chart, its figures in words, and optionally a line saying what it counts. */
-    draw: (m: Metrics[M]) => [ChartOption, string, string?] | undefined;
+    /**
+     * The chart, its figures in words, and optionally a line saying what it counts; `stages`
+     * (the workflow) puts per-stage figures in the order of the flow.
+     */
+    draw: (m: Metrics[M], stages: readonly Stage[]) => [ChartOption, string, string?] | undefined;
   };
 } = {
   LabelStageGroups: {
     title: 'Tasks per stage',
-    draw: (m) => {
-      const pairs = m.map((s): [string, number] => [s.stageName || s.stageId, s.count]);
+    draw: (m, stages) => {
+      const pairs = sortByFlow(m, stages, (s) => s.stageId).map((s): [string, number] => [
+        s.stageName || s.stageId,
+        s.count,
+      ]);
       return [
         bars(
           pairs.map((p) => p[0]),
@@ -58,8 +65,8 @@ const DRAW: {
     title: 'Time per task (seconds)',
     empty: 'No data yet: time is counted when people submit or review work.',
     // Stages nobody spent time in (Start, Logic...) would draw an empty axis: only timed ones.
-    draw: (m) => {
-      const timed = m.stages.filter((s) => s.count > 0 && (s.average ?? 0) > 0);
+    draw: (m, stages) => {
+      const timed = sortByFlow(m.stages, stages, (s) => s.stageId).filter((s) => s.count > 0 && (s.average ?? 0) > 0);
       if (timed.length === 0) return undefined;
       const pairs = timed.map((s): [string, number] => [s.stageName || s.stageId, seconds(s.average)]);
       return [
@@ -119,10 +126,10 @@ const DRAW: {
   },
 };
 
-function MetricCard<M extends MetricName>({ projectId, metric }: { projectId: string; metric: M }) {
-  const q = useMetric(projectId, metric);
+function MetricCard<M extends MetricName>({ project, metric }: { project: Project; metric: M }) {
+  const q = useMetric(project._id, metric);
   const { title, draw, empty = 'Nothing to show yet.' } = DRAW[metric];
-  const drawn = q.data === undefined ? undefined : draw(q.data);
+  const drawn = q.data === undefined ? undefined : draw(q.data, project.stages);
   return (
     <section className="card metric" aria-label={title}>
       <h2>{title}</h2>
@@ -220,7 +227,7 @@ export default function OverviewPage() {
       </p>
       <div className="metrics">
         {METRICS.map((m) => (
-          <MetricCard key={m} projectId={project._id} metric={m} />
+          <MetricCard key={m} project={project} metric={m} />
         ))}
       </div>
     </div>

@@ -19,18 +19,18 @@ import { connect, edgeLabel, removeStage } from './workflow-model';
 const nodeTypes = { stage: StageNode };
 
 /**
- * Zooms the fitted view may use: never so small the stage names cannot be read (0.6 keeps them
- * at about 9 px, and a 4-stage row fits the diagram beside the side panel at 1280 px), nor
- * blown up.
+ * Zooms the fitted view may use: the whole workflow in view, down to a zoom where a long row of
+ * stages (a dozen, beside the side panel at 1280 px) still fits, stage names then small but the
+ * shape of the flow all there (the controls and the wheel zoom in); never blown up.
  */
-const READABLE_ZOOM = 0.6;
+const MIN_FIT_ZOOM = 0.2;
 const MAX_FIT_ZOOM = 1.25;
 const MARGIN = 24;
 
 /**
  * Fits the view to the stages once they are measured, and again when a stage is added or
- * removed: centred when the whole workflow fits at a readable size; otherwise at the readable
- * zoom with its left end (where Start usually is) in view, the rest reached by panning.
+ * removed: the whole workflow, centred. Only a workflow too large even at the smallest zoom is
+ * shown from its left end (where Start usually is), the rest reached by panning.
  */
 function FitToStages() {
   const flow = useReactFlow();
@@ -45,7 +45,7 @@ function FitToStages() {
     const b = flow.getNodesBounds(nodes);
     const room = { w: width - 2 * MARGIN, h: height - 2 * MARGIN };
     const fit = Math.min(room.w / Math.max(1, b.width), room.h / Math.max(1, b.height));
-    const zoom = Math.min(MAX_FIT_ZOOM, Math.max(READABLE_ZOOM, fit));
+    const zoom = Math.min(MAX_FIT_ZOOM, Math.max(MIN_FIT_ZOOM, fit));
     const axis = (start: number, size: number, space: number) =>
       size * zoom <= space ? (space + 2 * MARGIN - size * zoom) / 2 - start * zoom : MARGIN - start * zoom;
     void flow.setViewport({ x: axis(b.x, b.width, room.w), y: axis(b.y, b.height, room.h), zoom });
@@ -148,7 +148,7 @@ export function WorkflowDiagram({
         onEdgesChange={onEdgesChange}
         onConnect={onConnect}
         onPaneClick={() => onSelect(undefined)}
-        minZoom={0.3}
+        minZoom={MIN_FIT_ZOOM}
         deleteKeyCode={['Delete']}
       >
         <Background />
