@@ -9,6 +9,7 @@ import { resolveSecretKey, SECRET_KEY_FILE } from './adapters/secret-key.js';
 import type { Config } from './config.js';
 import { openStore, type Store } from './store/db.js';
 import { migrateToLatest } from './store/migrate.js';
+import { statisticsSettled } from './store/statistics.js';
 import { sealPlainWebhookCredentials } from './services/webhooks/webhook-credentials-store.js';
 import {
   createPrincipalCache,
@@ -141,6 +142,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     async close() {
       await rateLimits.close();
       await principals.close();
+      await statisticsSettled(theStore.db);
       if (ownsStore) await theStore.close();
     },
   };

@@ -1,7 +1,9 @@
 import type { AppContext } from '../../context.js';
 import { type AppError, invalid, invalidField, type FieldError } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { describeError } from '../../log-safe.js';
 import { chunked, insertInChunks } from '../../store/chunks.js';
+import { afterImport } from '../../store/statistics.js';
 import type { TaskRow } from '../../store/schema.js';
 import { startStage } from '../../workflow/graph.js';
 import { startRouting } from '../../workflow/routing.js';
@@ -63,7 +65,7 @@ export async function importAssetStream(
   source: ImportSource,
   onCreated: (part: CreatedAsset[]) => void | Promise<void>,
 ): Promise<number> {
-  return ctx.store.db.transaction().execute(async (trx) => {
+  const created = await ctx.store.db.transaction().execute(async (trx) => {
     const { row } = await loadProject(trx, p, projectId, 'import');
     const info = projectInfo(row);
     const start = startStage(info.stages);
@@ -164,6 +166,11 @@ export async function importAssetStream(
       .execute();
     return createdCount;
   });
+  // PostgreSQL's statistics of a table the import made much larger, refreshed in the background.
+  afterImport(ctx.store.db, created, (err) =>
+    ctx.log.warn({ error: describeError(err) }, 'could not refresh the statistics after an import'),
+  );
+  return created;
 }
 
 /** Imports a list of assets (storage imports, chat files, inline content): see importAssetStream. */

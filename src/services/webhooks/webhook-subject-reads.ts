@@ -59,7 +59,7 @@ export interface SubjectAsset {
 /** The rows the payloads of a group of deliveries are built from. */
 export interface SubjectRows {
   tasks: DeliveryTask[];
-  /** The projects of the live tasks. */
+  /** The projects of the tasks (on PostgreSQL, of deleted ones too). */
   projects: ProjectRow[];
   assetById: Map<string, SubjectAsset>;
   /** An asset's batches, by asset id, in creation order. */
@@ -177,6 +177,12 @@ const tasksWithSubjects = preparedQuery(['ids'], (db, a) => {
     FROM tasks t WHERE ${inIdList(db, 't.id', a.ids)}`;
   return { compile: () => query.compile(db) };
 });
+/**
+ * The projects of the tasks, deleted ones included (an unused project costs nothing): the tasks
+ * are found by their key alone. With `deleted = $2` beside it, a planner whose statistics were
+ * taken before an import (a fresh table, autovacuum not yet by) read every live task through an
+ * index on `deleted` to find a group's dozen, about 3 ms a group at 2,500 tasks and growing.
+ */
 const projectsOfTasks = preparedQuery(['ids'], (db, a) =>
   db
     .selectFrom('projects')
@@ -185,8 +191,7 @@ const projectsOfTasks = preparedQuery(['ids'], (db, a) =>
       eb
         .selectFrom('tasks as t')
         .select('t.project_id')
-        .where(inIdList(db, 't.id', a.ids))
-        .where('t.deleted', '=', 0),
+        .where(inIdList(db, 't.id', a.ids)),
     ),
 );
 
