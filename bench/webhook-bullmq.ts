@@ -10,7 +10,10 @@
  * Annotary's window: from the import's answer (the tasks and their deliveries committed) to the
  * last task's completed_at. BullMQ's: from addBulk's answer (the jobs in Redis) to the last
  * job's finishedOn. Annotary's also covers what the queue does not: the task's move, its
- * history entry and its log line, durable in the store.
+ * history entry and its log line, durable in the store. So each round also runs a second
+ * baseline, the issue's own: the same worker committing one transaction per delivered job to a
+ * store of the engine's kind (a SQLite file in WAL, or a PostgreSQL schema of its own) with the
+ * task's move, a history entry and a log line.
  *
  *   npm run bench -- webhook-bullmq [--engine both] [--tasks 10000] [--rounds 3]
  */
@@ -23,6 +26,7 @@ import type { Store } from '../src/store/db.js';
 import { type AnnotaryServer, REPO_ROOT, startAnnotary } from './lib/annotary.js';
 import { type BullMq, BULLMQ_VERSION, bullmqEntry, loadBullMq, redisConnection } from './lib/bullmq.js';
 import { num } from './lib/format.js';
+import { type BenchSchema, createBenchSchema } from './lib/postgres.js';
 import { cpuSecondsOf, describeOtherCpu, type OtherCpu, watchOtherCpu } from './lib/interference.js';
 import { medianBy, roundsOption, spreadOf } from './lib/rounds.js';
 import { freePort, type ServerProcess, startServerProcess } from './lib/server-process.js';
@@ -121,7 +125,11 @@ async function run(opts: BenchOptions): Promise<Result> {
   const store = await storeOf(server);
   const queueName = `annotary-bench-${process.pid}-${Date.now()}`;
   const queue = new Queue(queueName, { connection: redisConnection(REDIS_URL) });
+  const durableQueueName = `${queueName}-durable`;
+  const durableQueue = new Queue(durableQueueName, { connection: redisConnection(REDIS_URL) });
   let worker: ServerProcess | undefined;
+  let durableWorker: ServerProcess | undefined;
+  let durableSchema: BenchSchema | undefined;
   try {
     const created = await server.api<{ data: { project: { _id: string } } }>('POST', '/project', { name: 'Hooks' });
     const projectId = created.data.project._id;
@@ -131,44 +139,65 @@ async function run(opts: BenchOptions): Promise<Result> {
 
     const subjectFile = path.join(tmp, 'subject.json');
     fs.writeFileSync(subjectFile, JSON.stringify(await subjectTemplate(store, projectId)));
-    const workerPort = await freePort();
-    worker = await startServerProcess({
-      label: 'bullmq worker',
-      command: process.execPath,
-      args: ['--import', 'tsx', 'bench/servers/bullmq-worker.ts'],
-      cwd: REPO_ROOT,
-      env: {
-        PORT: String(workerPort),
-        BENCH_BULLMQ_ENTRY: entry,
-        BENCH_QUEUE: queueName,
-        BENCH_REDIS_URL: REDIS_URL,
-        BENCH_URL: `${receiver.url}/hook`,
-        BENCH_SECRET: SECRET,
-        BENCH_SUBJECT: subjectFile,
-        BENCH_CONCURRENCY: String(BULLMQ_CONCURRENCY),
-      },
-      port: workerPort,
-      healthPath: '/',
-    });
-    const ours = [server.process.pid, receiver.pid, worker.pid, process.pid];
-    // The worker's warm-up: JIT and kept-alive connections, as Annotary had.
+    const startWorker = async (queue: string, durable: Record<string, string>) => {
+      const port = await freePort();
+      return startServerProcess({
+        label: `bullmq worker${Object.keys(durable).length ? ' (durable)' : ''}`,
+        command: process.execPath,
+        args: ['--import', 'tsx', 'bench/servers/bullmq-worker.ts'],
+        cwd: REPO_ROOT,
+        env: {
+          PORT: String(port),
+          BENCH_BULLMQ_ENTRY: entry,
+          BENCH_QUEUE: queue,
+          BENCH_REDIS_URL: REDIS_URL,
+          BENCH_URL: `${receiver.url}/hook`,
+          BENCH_SECRET: SECRET,
+          BENCH_SUBJECT: subjectFile,
+          BENCH_CONCURRENCY: String(BULLMQ_CONCURRENCY),
+          ...durable,
+        },
+        port,
+        healthPath: '/',
+      });
+    };
+    worker = await startWorker(queueName, {});
+    // The second baseline: the same queue, each job then committing its record in the engine's kind of store.
+    durableSchema = opts.engine === 'postgres' ? await createBenchSchema('bullmq') : undefined;
+    durableWorker = await startWorker(
+      durableQueueName,
+      durableSchema
+        ? { BENCH_DURABLE_PG: durableSchema.databaseUrl }
+        : { BENCH_DURABLE_SQLITE: path.join(tmp, 'bullmq-durable.db') },
+    );
+    const ours = [server.process.pid, receiver.pid, worker.pid, durableWorker.pid, process.pid];
+    // The workers' warm-up: JIT and kept-alive connections, as Annotary had.
     await queueRound(queue, warm, warm, ours, worker.pid);
+    await queueRound(durableQueue, warm, warm, ours, durableWorker.pid);
 
     const annotary: TaskRound[] = [];
     const bull: QueueRound[] = [];
+    const durable: QueueRound[] = [];
     for (let r = 0; r < rounds; r++) {
-      annotary.push(await taskRound(server, store, receiver.url, projectId, tasks, warm + (r + 1) * tasks, ours));
-      bull.push(await queueRound(queue, tasks, warm + (r + 1) * tasks, ours, worker.pid));
-      const [a, b] = [annotary[r], bull[r]];
+      const total = warm + (r + 1) * tasks;
+      annotary.push(await taskRound(server, store, receiver.url, projectId, tasks, total, ours));
+      bull.push(await queueRound(queue, tasks, total, ours, worker.pid));
+      durable.push(await queueRound(durableQueue, tasks, total, ours, durableWorker.pid));
+      const [a, b, d] = [annotary[r], bull[r], durable[r]];
       process.stdout.write(
         `  round ${r + 1}: Annotary ${num(a?.perSec ?? 0)} tasks/s (server ${Math.round(a?.serverCpuUsPerTask ?? 0)} µs CPU per task), ` +
-          `BullMQ ${num(b?.perSec ?? 0)} jobs/s (worker ${Math.round(b?.workerCpuUsPerJob ?? 0)} µs per job)\n`,
+          `BullMQ ${num(b?.perSec ?? 0)} jobs/s (worker ${Math.round(b?.workerCpuUsPerJob ?? 0)} µs per job), ` +
+          `BullMQ + ${opts.engine} ${num(d?.perSec ?? 0)} jobs/s (worker ${Math.round(d?.workerCpuUsPerJob ?? 0)} µs per job)\n`,
       );
     }
     const a = medianBy(annotary, (x) => x.perSec);
     const b = medianBy(bull, (x) => x.perSec);
     const ratio = a.perSec / b.perSec;
     const ratios = annotary.map((x, i) => x.perSec / (bull[i]?.perSec ?? Number.NaN));
+    const d = medianBy(durable, (x) => x.perSec);
+    const durableRatio = a.perSec / d.perSec;
+    const durableRatios = annotary.map((x, i) => x.perSec / (durable[i]?.perSec ?? Number.NaN));
+    const store_ = opts.engine === 'postgres' ? 'PostgreSQL' : 'SQLite';
     const whole = (n: number) => num(Math.round(n));
     const others = (list: { otherCpu: OtherCpu | undefined }[]) =>
       list.map((x) => describeOtherCpu(x.otherCpu)).join('; ');
@@ -194,15 +223,27 @@ async function run(opts: BenchOptions): Promise<Result> {
             ),
             b.seconds.toFixed(2),
           ],
+          [
+            `BullMQ ${BULLMQ_VERSION} + one ${store_} transaction per job`,
+            Math.round(d.perSec),
+            spreadOf(
+              durable.map((x) => x.perSec),
+              whole,
+            ),
+            d.seconds.toFixed(2),
+          ],
         ],
       },
       summary:
         `Webhook stage on ${opts.engine}: ${num(a.perSec)} tasks/s = ${ratio.toFixed(2)} x a BullMQ worker ` +
         `(${num(b.perSec)} jobs/s, concurrency ${BULLMQ_CONCURRENCY}) delivering to the same receiver; ` +
-        `medians of ${rounds} alternated rounds (ratios ${ratios.map((x) => x.toFixed(2)).join(', ')})`,
+        `medians of ${rounds} alternated rounds (ratios ${ratios.map((x) => x.toFixed(2)).join(', ')}); ` +
+        `${durableRatio.toFixed(2)} x the same worker committing one ${store_} transaction per job ` +
+        `(${num(d.perSec)} jobs/s; ratios ${durableRatios.map((x) => x.toFixed(2)).join(', ')})`,
       notes: [
         `${rounds} alternating rounds of ${num(tasks)} tasks / jobs after ${warm} warm-up of each`,
-        `ratio per round: ${ratios.map((x) => x.toFixed(2)).join(', ')}`,
+        `ratio per round: ${ratios.map((x) => x.toFixed(2)).join(', ')}; against the durable worker: ${durableRatios.map((x) => x.toFixed(2)).join(', ')}`,
+        `the durable worker: after each 200, one ${store_} transaction (the task moved by an upsert, a history entry, a log line; its CPU per job, µs: ${durable.map((x) => Math.round(x.workerCpuUsPerJob)).join(', ')})`,
         `CPU per task, Annotary's server process (all threads) / the BullMQ worker's per job, µs: ${annotary
           .map((x, i) => `${Math.round(x.serverCpuUsPerTask)} / ${Math.round(bull[i]?.workerCpuUsPerJob ?? 0)}`)
           .join(', ')} (PostgreSQL's and Redis's CPU are under other CPU)`,
@@ -211,6 +252,7 @@ async function run(opts: BenchOptions): Promise<Result> {
         'other CPU (cores) in each round (Redis and PostgreSQL count as other):',
         `  Annotary: ${others(annotary)}`,
         `  BullMQ:   ${others(bull)}`,
+        `  durable:  ${others(durable)}`,
       ],
       data: {
         tasks,
@@ -218,15 +260,22 @@ async function run(opts: BenchOptions): Promise<Result> {
         rounds,
         ratio,
         ratios,
+        durableRatio,
+        durableRatios,
         annotaryRounds: annotary,
         bullmqRounds: bull,
+        durableRounds: durable,
         bullmq: BULLMQ_VERSION,
       },
     };
   } finally {
     await worker?.stop();
+    await durableWorker?.stop();
     await queue.obliterate({ force: true }).catch(() => undefined);
     await queue.close();
+    await durableQueue.obliterate({ force: true }).catch(() => undefined);
+    await durableQueue.close();
+    await durableSchema?.drop();
     await store.close();
     await server.stop();
     await receiver.stop();
@@ -237,6 +286,6 @@ async function run(opts: BenchOptions): Promise<Result> {
 export default defineBenchmark({
   name: 'webhook-bullmq',
   description:
-    'tasks/s through Start -> Webhook (secret) -> Complete vs a BullMQ worker (concurrency 50, same payload builder and signature, undici) delivering to the same receiver, alternated over rounds (--tasks, --rounds; installs bullmq outside the project)',
+    'tasks/s through Start -> Webhook (secret) -> Complete vs a BullMQ worker (concurrency 50, same payload builder and signature, undici) delivering to the same receiver, and vs the same worker committing one transaction per job (SQLite or PostgreSQL, as the engine), alternated over rounds (--tasks, --rounds; installs bullmq outside the project)',
   run,
 });
