@@ -4,11 +4,20 @@
  * it runs, so `annotary projects list` never loads the server, the store or the SDKs
  * (bench/cli-start.ts measures the start time).
  */
+import nodeModule from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { registerAdminCommands } from './admin.js';
 import { registerBackupCommands } from './backup.js';
 import { exitCodeOf, reportError } from './exit.js';
 import { registerUserCommands } from './user-commands.js';
+
+/**
+ * Node 22.1 and later keep the code V8 compiled for each module on disk and reuse it at the next
+ * start (under the system's temporary folder, or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1
+ * turns it off): the server's chunks, loaded below this point, are most of its start-up. Node 20
+ * has no such cache and starts as before (docs/operations.md, "Start-up").
+ */
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const program = new Command()
   .name('annotary')
