@@ -9,7 +9,7 @@ import { resolveSecretKey, SECRET_KEY_FILE } from './adapters/secret-key.js';
 import type { Config } from './config.js';
 import { openStore, type Store } from './store/db.js';
 import { migrateToLatest } from './store/migrate.js';
-import { statisticsSettled } from './store/statistics.js';
+import { stopStatistics } from './store/statistics.js';
 import { sealPlainWebhookCredentials } from './services/webhooks/webhook-credentials-store.js';
 import {
   createPrincipalCache,
@@ -142,7 +142,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     async close() {
       await rateLimits.close();
       await principals.close();
-      await statisticsSettled(theStore.db);
+      await stopStatistics(theStore.db);
       if (ownsStore) await theStore.close();
     },
   };

@@ -10,7 +10,8 @@ import { engineOf } from './prepared-query.js';
  * webhook deliveries moved its dozen tasks by a sequential scan of all of them, and the named
  * statements kept that plan (docs/benchmarks.md, "Session 9"). After an import that grew the
  * tables by a fifth or more, the tables it writes are analyzed at once, in the background
- * (ANALYZE reads a sample of at most 30,000 rows a table, and blocks no reader or writer).
+ * (ANALYZE reads a sample of at most 30,000 rows a table; it blocks no reads or writes of rows,
+ * only schema changes and other vacuum work on those tables while it runs).
  * SQLite plans without statistics unless ANALYZE was run, and is left as it is.
  */
 
@@ -23,12 +24,16 @@ const GROWTH = 0.2;
 
 interface Refresh {
   running: Promise<void>;
-  /** Another import came in while the refresh ran: look again once it ends. */
+  /** Tasks imported while the refresh ran: looked at again once it ends. */
   again: number;
 }
 
 /** The refresh running on each store, by its Kysely instance. */
 const refreshes = new WeakMap<object, Refresh>();
+/** Stores whose context is closing: nothing more starts on them. */
+const closing = new WeakSet<object>();
+/** An ANALYZE that takes longer than this (tables far larger than this server's) gives up. */
+const ANALYZE_TIMEOUT = '60s';
 
 /**
  * Call once an import of `rows` tasks has committed: on PostgreSQL, when the task table's
@@ -36,29 +41,45 @@ const refreshes = new WeakMap<object, Refresh>();
  * analyzed in the background. Never throws; a failure goes to `onError`.
  */
 export function afterImport(db: Executor, rows: number, onError: (err: unknown) => void): void {
-  if (rows < MIN_ROWS || engineOf(db) !== 'postgres') return;
+  if (rows < MIN_ROWS || closing.has(db) || engineOf(db) !== 'postgres') return;
   const current = refreshes.get(db);
   if (current) {
-    current.again = Math.max(current.again, rows);
+    current.again += rows;
     return;
   }
   const refresh: Refresh = { running: Promise.resolve(), again: 0 };
+  refreshes.set(db, refresh);
   refresh.running = (async () => {
     let added = rows;
-    while (added > 0) {
-      await analyzeIfGrown(db, added);
-      added = refresh.again;
-      refresh.again = 0;
+    try {
+      for (;;) {
+        await analyzeIfGrown(db, added);
+        added = refresh.again;
+        refresh.again = 0;
+        // The last look and the end are one step (`finally` runs before anything else can),
+        // so an import committed meanwhile is either counted here or starts its own refresh.
+        if (added === 0 || closing.has(db)) return;
+      }
+    } catch (err) {
+      onError(err);
+    } finally {
+      refreshes.delete(db);
     }
-  })()
-    .catch(onError)
-    .finally(() => refreshes.delete(db));
-  refreshes.set(db, refresh);
+  })();
 }
 
-/** Resolves once no refresh runs on `db` (a closing context waits for it). */
-export async function statisticsSettled(db: Executor): Promise<void> {
+/** Resolves once no refresh runs on `db`. */
+export async function statisticsIdle(db: Executor): Promise<void> {
   await refreshes.get(db)?.running;
+}
+
+/**
+ * For a closing context: starts nothing more on `db` and resolves once the refresh running, if
+ * any, has ended (an ANALYZE under way is let finish, within its timeout).
+ */
+export async function stopStatistics(db: Executor): Promise<void> {
+  closing.add(db);
+  await statisticsIdle(db);
 }
 
 async function analyzeIfGrown(db: Executor, added: number): Promise<void> {
@@ -67,5 +88,10 @@ async function analyzeIfGrown(db: Executor, added: number): Promise<void> {
     SELECT reltuples::float8 AS known FROM pg_class WHERE oid = to_regclass('tasks')`.execute(db);
   const known = Number(rows[0]?.known ?? -1);
   if (known > 0 && added < known * GROWTH) return;
-  await sql.raw(`ANALYZE ${TABLES.join(', ')}`).execute(db);
+  // The tables' owner may analyze them (the role that ran the migrations); another role gets
+  // PostgreSQL's warning that it skipped them, and the statistics stay autovacuum's.
+  await db.transaction().execute(async (trx) => {
+    await sql.raw(`SET LOCAL statement_timeout = '${ANALYZE_TIMEOUT}'`).execute(trx);
+    await sql.raw(`ANALYZE ${TABLES.join(', ')}`).execute(trx);
+  });
 }

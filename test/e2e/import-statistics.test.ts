@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { statisticsSettled } from '../../src/store/statistics.js';
+import { statisticsIdle, stopStatistics } from '../../src/store/statistics.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { ENGINES } from '../helpers/stores.js';
 
@@ -19,7 +19,7 @@ describe.each(ENGINES)('statistics after an import, on %s', (engine) => {
     imported += n;
     const res = await t.call('POST', `/v2/project/${projectId}/cloud`, { body: { assets } });
     expect(res.statusCode, res.body.slice(0, 300)).toBe(201);
-    await statisticsSettled(t.ctx.store.db);
+    await statisticsIdle(t.ctx.store.db);
   };
   /** A table's row count as PostgreSQL's statistics know it (-1: never analyzed). */
   const known = async (table = 'tasks') =>
@@ -62,5 +62,9 @@ describe.each(ENGINES)('statistics after an import, on %s', (engine) => {
     await importAssets(1_000); // 1,000 beside 5,500 known: under a fifth
     expect(await known()).toBe(5_500);
     expect(await known('assets')).toBe(5_500);
+    // A closing context starts no refresh.
+    await stopStatistics(t.ctx.store.db);
+    await importAssets(2_000);
+    expect(await known()).toBe(5_500);
   });
 });
