@@ -17,25 +17,31 @@ export async function importedRows(t: TestApp) {
 }
 
 /**
- * POSTs `text` as JSON over a real socket, chunked (no Content-Length), `size` bytes at a time
- * with a turn of the event loop between pieces, so the server reads it in many pieces.
- * `pause` stops sending for `ms` once `after` bytes are sent; `early` tells whether the answer
- * came before the whole body was sent.
+ * POSTs `text` as JSON over a real socket, chunked (no Content-Length) unless `declared`, `size`
+ * bytes at a time with a turn of the event loop between pieces, so the server reads it in many
+ * pieces. `pause` stops sending for `ms` once `after` bytes are sent; `early` tells whether the
+ * answer came before the whole body was sent.
  */
 export function postInPieces(
   url: string,
   apikey: string,
   text: string,
   size: number,
-  pause?: { after: number; ms: number },
+  opts: { pause?: { after: number; ms: number }; declared?: boolean } = {},
 ) {
+  const { pause, declared = false } = opts;
+  const bytes = Buffer.from(text, 'utf8');
   return new Promise<{ status: number; body: string; early: boolean }>((resolve, reject) => {
     let answered = false;
     let sent = false;
     const req = http.request(url, {
       method: 'POST',
       agent: false,
-      headers: { apikey, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      headers: {
+        apikey,
+        'content-type': 'application/json',
+        ...(declared ? { 'content-length': String(bytes.length) } : { 'transfer-encoding': 'chunked' }),
+      },
     });
     req.on('response', (r) => {
       answered = true;
@@ -46,7 +52,6 @@ export function postInPieces(
     });
     req.on('error', reject);
     void (async () => {
-      const bytes = Buffer.from(text, 'utf8');
       // A client stops sending once the server has answered (an early 413, say).
       for (let i = 0; i < bytes.length && !answered; i += size) {
         req.write(bytes.subarray(i, i + size));

@@ -71,7 +71,7 @@ describe.each(ENGINES)('imports read as a stream, on %s', (engine) => {
       const url = `${address}/v2/project/${projectId}/cloud`;
       // A pause once past the limit: the server reads on and answers once the body has all come.
       const pause = { after: 2.5 * 1024 * 1024, ms: 400 };
-      const res = await postInPieces(url, t.ownerKey, JSON.stringify(big), 64 * 1024, pause);
+      const res = await postInPieces(url, t.ownerKey, JSON.stringify(big), 64 * 1024, { pause });
       expect(res.status, res.body).toBe(413);
       // The rest of the body is let through before the answer ("lingering close"), so a client
       // still sending on a connection that then closes is not reset before it reads the 413.
@@ -80,6 +80,14 @@ describe.each(ENGINES)('imports read as a stream, on %s', (engine) => {
         status: 'fail',
         message: 'the request body is larger than the server accepts',
       });
+      // A declared length over the limit is known at once; the answer still waits for the body.
+      const declared = await postInPieces(url, t.ownerKey, JSON.stringify(big), 64 * 1024, {
+        pause: { after: 1024 * 1024, ms: 400 },
+        declared: true,
+      });
+      expect(declared.status, declared.body).toBe(413);
+      expect(declared.early).toBe(false);
+      expect(JSON.parse(declared.body)).toMatchObject({ status: 'fail' });
     }
     expect(await counts()).toEqual(before);
   });
