@@ -12,10 +12,11 @@ import { exitCodeOf, reportError } from './exit.js';
 import { registerUserCommands } from './user-commands.js';
 
 /**
- * Node 22.1 and later keep the code V8 compiled for each module on disk and reuse it at the next
+ * Node 22.8 and later keep the code V8 compiled for each module on disk and reuse it at the next
  * start (under the system's temporary folder, or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1
- * turns it off): the server's chunks, loaded below this point, are most of its start-up. Node 20
- * has no such cache and starts as before (docs/operations.md, "Start-up").
+ * turns it off). Modules loaded after this line are cached: each command's own, the server's
+ * chunks among them (most of its start-up); the declarations imported above are not. Node 20
+ * has no such cache and starts as before (docs/operations.md).
  */
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
