@@ -100,8 +100,11 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
     [drafts, tried, editorOntology, start.kept],
   );
 
-  /** After a submit or review: the next task of the same stage, or the "no more tasks" state. */
-  const goNext = async () => {
+  /**
+   * After a submit or review: the next task of the same stage, or the "no more tasks" state.
+   * True when it went on to another task.
+   */
+  const goNext = async (): Promise<boolean> => {
     await queryClient.invalidateQueries({ queryKey: workKeys.queue });
     const next = await takeNext(project._id, task.stage);
     // After a skip, /next gives the skipped task back only when nothing else waits.
@@ -109,25 +112,32 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
     else if (next) {
       queryClient.setQueryData(workKeys.task(next._id), next);
       await navigate(workTaskPath(next._id, project._id));
+      return true;
     } else setFinished({ stageName: task.stageName });
+    return false;
   };
 
   // One action at a time: a second click or key press while one runs (a submit, a skip) is
-  // dropped, never sent for a task the page is already leaving.
+  // dropped, never sent for a task the page is already leaving. Once it has gone on to the next
+  // task this workspace stays busy: the router changes the address before the next task's
+  // workspace replaces this one, and a key pressed in between would act on this task again.
   const running = useRef(false);
   const run = async (act: () => Promise<unknown>) => {
     if (running.current) return;
     running.current = true;
     setBusy(true);
     setFailure(undefined);
+    let left = false;
     try {
       await act();
-      await goNext();
+      left = await goNext();
     } catch (err) {
       setFailure(errorText(err));
     } finally {
-      running.current = false;
-      setBusy(false);
+      if (!left) {
+        running.current = false;
+        setBusy(false);
+      }
     }
   };
 
