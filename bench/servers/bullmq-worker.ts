@@ -10,9 +10,11 @@
  * With BENCH_DURABLE_SQLITE (a file) or BENCH_DURABLE_PG (a URL whose search_path is a schema of
  * its own), each delivered job then commits one transaction of what a team would record, as the
  * issue's second baseline ("the same queue plus one committed transaction per job"): the task
- * moved (an upsert), a history entry and a log line, one table each with its primary key. On
- * SQLite the file is in WAL with synchronous=NORMAL, as Annotary's store. Run by the benchmark,
- * not by hand:
+ * moved (an upsert; the benchmark writes each round's tasks first, so it updates them), a
+ * history entry and a log line, one table each with its primary key. On SQLite the file is in
+ * WAL with synchronous=NORMAL, as Annotary's store; on PostgreSQL a pool of 10 connections, as
+ * Annotary's default, so at most 10 of the 50 jobs in flight commit at once. Run by the
+ * benchmark, not by hand:
  *
  *   BENCH_QUEUE=q BENCH_REDIS_URL=redis://127.0.0.1:6379 BENCH_URL=http://127.0.0.1:3001/hook \
  *   BENCH_SECRET=s BENCH_SUBJECT=subject.json node --import tsx bench/servers/bullmq-worker.ts
