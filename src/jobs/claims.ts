@@ -40,7 +40,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 export async function claimJobs(db: Db, engine: Engine, req: ClaimRequest): Promise<ClaimedJob[]> {
   if (req.leases.size === 0 || req.limit < 1) return [];
-  if (engine === 'sqlite') return claimBoth(db, engine, req);
+  if (engine === 'sqlite') return claimBoth(db, req);
   return db.transaction().execute((trx) => claimJobsIn(trx, engine, req));
 }
 
@@ -58,7 +58,7 @@ export async function claimJobsIn(
 ): Promise<ClaimedJob[]> {
   if (req.leases.size === 0 || req.limit < 1) return [];
   if (engine === 'postgres' && !steered) await steerClaimPlan(trx);
-  return claimBoth(trx, engine, req);
+  return claimBoth(trx, req);
 }
 
 const STEER_SQL = "SELECT set_config('enable_sort', 'off', true), set_config('enable_bitmapscan', 'off', true)";
@@ -122,13 +122,13 @@ export async function steerClaimPlan(trx: Executor): Promise<void> {
   await sql.raw(STEER_SQL).execute(trx);
 }
 
-async function claimBoth(db: Executor, engine: Engine, req: ClaimRequest): Promise<ClaimedJob[]> {
+async function claimBoth(db: Executor, req: ClaimRequest): Promise<ClaimedJob[]> {
   // Two picks, each walking its own partial index in order and stopping at its limit: jobs
   // whose worker died first, then due jobs. One pick with an OR of both made the database sort
   // every due job on each claim, so a claim cost grew with the backlog.
-  const expired = req.includeExpired === false ? [] : await claimPicked(db, engine, req, 'running', req.limit);
+  const expired = req.includeExpired === false ? [] : await claimPicked(db, req, 'running', req.limit);
   const left = req.limit - expired.length;
-  return left > 0 ? [...expired, ...(await claimPicked(db, engine, req, 'queued', left))] : expired;
+  return left > 0 ? [...expired, ...(await claimPicked(db, req, 'queued', left))] : expired;
 }
 
 /** What changes from one pick to the next: the values of its statement. */
@@ -178,7 +178,6 @@ function compilePick(kinds: readonly string[], from: 'queued' | 'running', lease
 
 async function claimPicked(
   db: Executor,
-  _engine: Engine,
   req: ClaimRequest,
   from: 'queued' | 'running',
   limit: number,
