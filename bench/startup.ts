@@ -117,23 +117,35 @@ export default defineBenchmark({
     if (dist === undefined) await buildOnce();
     const entry = path.resolve(REPO_ROOT, dist ?? 'dist', 'cli', 'index.js');
     const bare: Side = { label: 'bare Fastify', args: ['--input-type=module', '-e', BARE_FASTIFY], env: {} };
-    const annotary = (dataDir: string): Side => ({
+    // The server's code cache (src/cli/code-cache.ts) in a folder of this run: the warm-up start
+    // below writes it, as any earlier start of an installed server has; the "no code cache" row
+    // starts with it turned off, as a server's very first start after an install or upgrade.
+    const codeCache = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-startup-cache-'));
+    const annotary = (dataDir: string, cache = true): Side => ({
       label: 'annotary serve',
       args: [entry, 'serve'],
-      env: { ANNOTARY_DATA_DIR: dataDir, ANNOTARY_SECRET_KEY: BENCH_SECRET_KEY, LOG_LEVEL: 'warn', HOST: '127.0.0.1' },
+      env: {
+        ANNOTARY_DATA_DIR: dataDir,
+        ANNOTARY_SECRET_KEY: BENCH_SECRET_KEY,
+        LOG_LEVEL: 'warn',
+        HOST: '127.0.0.1',
+        ANNOTARY_CODE_CACHE_DIR: codeCache,
+        ...(cache ? {} : { NODE_DISABLE_COMPILE_CACHE: '1' }),
+      },
     });
     // Nothing of the environment may switch engines or add Redis: the default store is measured.
     for (const name of ['DATABASE_URL', 'REDIS_URL']) delete process.env[name];
 
     await startOnce(bare); // warms the file cache for both sides
     const warm = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-startup-'));
-    await startOnce(annotary(warm));
+    await startOnce(annotary(warm), 3); // it writes the code cache a second after its start
     fs.rmSync(warm, { recursive: true, force: true });
 
-    const runs: Record<'bare' | 'first' | 'restart', (Start & { idleRssBytes?: number })[]> = {
+    const runs: Record<'bare' | 'first' | 'restart' | 'uncached', (Start & { idleRssBytes?: number })[]> = {
       bare: [],
       first: [],
       restart: [],
+      uncached: [],
     };
     for (let r = 0; r < rounds; r++) {
       const last = r === rounds - 1;
@@ -142,10 +154,12 @@ export default defineBenchmark({
         runs.bare.push(await startOnce(bare, last ? settleSec : 0));
         runs.first.push(await startOnce(annotary(dataDir)));
         runs.restart.push(await startOnce(annotary(dataDir), last ? settleSec : 0));
+        runs.uncached.push(await startOnce(annotary(dataDir, false)));
       } finally {
         fs.rmSync(dataDir, { recursive: true, force: true });
       }
     }
+    fs.rmSync(codeCache, { recursive: true, force: true });
 
     const median = (list: Start[], key: (s: Start) => number) => key(medianBy(list, key));
     const row = (label: string, list: (Start & { idleRssBytes?: number })[]) => {
@@ -184,14 +198,17 @@ export default defineBenchmark({
           row('bare Fastify (baseline)', runs.bare),
           row('annotary serve, empty data folder', runs.first),
           row('annotary serve, restart', runs.restart),
+          row('annotary serve, restart without the code cache', runs.uncached),
         ],
       },
       summary:
         `restart answers /healthz in ${ms(wall(runs.restart))} wall, ${ms(cpu(runs.restart))} CPU ` +
-        `(${(cpu(runs.restart) / cpu(runs.bare)).toFixed(1)}x bare Fastify's CPU); idle RSS ${mib(idleRss)}`,
+        `(${(cpu(runs.restart) / cpu(runs.bare)).toFixed(1)}x bare Fastify's CPU; ` +
+        `${ms(wall(runs.uncached))} wall without the code cache); idle RSS ${mib(idleRss)}`,
       data: { rounds, settleSec, runs },
       notes: [
-        `${rounds} alternated rounds (bare, first start, restart); medians and min-max of the rounds.`,
+        `${rounds} alternated rounds (bare, first start, restart, restart without the code cache); medians and min-max of the rounds.`,
+        'Every Annotary start but the last row reads the code cache a warm-up start wrote (an older build given by --dist may have none).',
         'CPU = user + sys of the server process (every thread) when its first 200 arrived, in 10 ms ticks.',
         'Wall time moves with the machine load; the CPU time much less so.',
       ],

@@ -32,29 +32,49 @@ if (fs.existsSync(outdir)) {
   for (const name of fs.readdirSync(outdir)) if (name.startsWith('chunk-')) fs.rmSync(path.join(outdir, name));
 }
 
-await build({
+// Shared by both builds: whitespace and syntax minified (fewer bytes to read and decode), names
+// kept so a stack trace still reads; linked maps (mappings only) point it back at src/ when
+// source maps are enabled.
+const common = {
   absWorkingDir: root,
-  entryPoints: ['src/cli/index.ts'],
-  outdir,
   bundle: true,
-  // One chunk per group of modules the commands share; `import()` stays lazy.
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
-  // Chunks sit beside index.js, so `import.meta.dirname` is dist/cli as it was for tsc's files
-  // one folder deep (src/http/console.ts finds dist/web from it).
-  chunkNames: 'chunk-[hash]',
-  // Fewer bytes to read, decode and parse at start; names are kept, so a stack trace still
-  // reads, and the maps (mappings only) point it back at src/ when source maps are enabled.
   minifyWhitespace: true,
   minifySyntax: true,
   sourcemap: 'linked',
   sourcesContent: false,
   external,
   logLevel: 'warning',
+};
+
+await build({
+  ...common,
+  entryPoints: ['src/cli/index.ts'],
+  outdir,
+  // One chunk per group of modules the commands share; `import()` stays lazy.
+  splitting: true,
+  format: 'esm',
+  // Chunks sit beside index.js, so `import.meta.dirname` is dist/cli as it was for tsc's files
+  // one folder deep (src/http/console.ts finds dist/web from it).
+  chunkNames: 'chunk-[hash]',
   // CommonJS dependencies inside an ES module bundle call `require` for Node's built-ins.
   banner: {
     js: "import { createRequire as __annotaryRequire } from 'node:module'; const require = __annotaryRequire(import.meta.url);",
   },
+});
+
+// The server (`serve`, `worker`) as one CommonJS file, server.cjs: the command loads it through
+// V8's code cache (src/cli/code-cache.ts), which Node 20 offers for scripts only, not for ES
+// modules. A script compiled through `vm` has no loader for `import()`, so every dynamic import
+// (the drivers and SDKs loaded on first use) becomes a `require`; all of them ship CommonJS.
+// `import.meta` has no CommonJS form: its two uses are given the bundle's own file and folder.
+await build({
+  ...common,
+  entryPoints: ['src/cli/serve.ts'],
+  outfile: path.join(outdir, 'server.cjs'),
+  format: 'cjs',
+  supported: { 'dynamic-import': false },
+  define: { 'import.meta.dirname': '__dirname', 'import.meta.url': '__annotaryModuleUrl' },
+  banner: { js: "const __annotaryModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });

@@ -4,7 +4,9 @@
  * it runs, so `annotary projects list` never loads the server, the store or the SDKs
  * (bench/cli-start.ts measures the start time).
  */
-import nodeModule from 'node:module';
+import fs from 'node:fs';
+import nodeModule, { createRequire } from 'node:module';
+import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { registerAdminCommands } from './admin.js';
 import { registerBackupCommands } from './backup.js';
@@ -14,9 +16,9 @@ import { registerUserCommands } from './user-commands.js';
 /**
  * Node 22.8 and later keep the code V8 compiled for each module on disk and reuse it at the next
  * start (under the system's temporary folder, or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1
- * turns it off). Modules loaded after this line are cached: each command's own, the server's
- * chunks among them (most of its start-up); the declarations imported above are not. Node 20
- * has no such cache and starts as before (docs/operations.md).
+ * turns it off). Modules loaded after this line are cached: each command's own; the declarations
+ * imported above are not, and the server's bundle has a cache of its own on every Node version
+ * (below). Node 20 has no module compile cache (docs/operations.md).
  */
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
@@ -33,24 +35,50 @@ const program = new Command()
   .configureHelp({ sortSubcommands: false, showGlobalOptions: true });
 
 /**
- * The built command is bundled (scripts/bundle-cli.mjs), with linked source maps beside the
- * chunks. They are not enabled here: Node 20 reads and decodes every loaded chunk's map at load
- * (2.3 MB), which was a quarter of the server's start-up (docs/benchmarks.md, "Start-up, session
- * 8"), and logs and answers never carry stack traces (src/log-safe.ts). To map a crash's stack
- * to src/ lines, start with `NODE_OPTIONS=--enable-source-maps` (docs/operations.md).
+ * The built command is bundled (scripts/bundle-cli.mjs). `serve` and `worker` load the server as
+ * one CommonJS bundle beside this file, `server.cjs`, through V8's code cache
+ * (src/cli/code-cache.ts): a restart reuses the code an earlier start compiled instead of
+ * compiling 2.6 MB again (docs/benchmarks.md, "Session 10"). The cache is kept in `.code-cache`
+ * beside the bundle, or in ANNOTARY_CODE_CACHE_DIR; NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+ *
+ * Source maps ship beside the bundle but are not enabled here: Node 20 reads and decodes the map
+ * of everything it loads, and logs and answers never carry stack traces (src/log-safe.ts). Started
+ * with `NODE_OPTIONS=--enable-source-maps`, the bundle is loaded by Node's own loader instead,
+ * which maps a crash's stack to src/ lines (docs/operations.md). Run from the sources (no bundle
+ * beside this file), the server's modules are imported as they are.
  */
-async function loadServe(): Promise<typeof import('./serve.js')> {
-  return import('./serve.js');
+type ServeModule = typeof import('./serve.js');
+
+async function loadServe(): Promise<{ commands: ServeModule; started: () => void }> {
+  const bundle = path.join(import.meta.dirname, 'server.cjs');
+  if (!fs.existsSync(bundle)) return { commands: await import('./serve.js'), started: () => {} };
+  if (process.sourceMapsEnabled) return { commands: createRequire(import.meta.url)(bundle), started: () => {} };
+  const { loadWithCodeCache } = await import('./code-cache.js');
+  const loaded = loadWithCodeCache<ServeModule>(bundle, {
+    dir: process.env.ANNOTARY_CODE_CACHE_DIR || path.join(import.meta.dirname, '.code-cache'),
+    disabled: process.env.NODE_DISABLE_COMPILE_CACHE === '1',
+  });
+  return {
+    commands: loaded.exports,
+    // Written a second after the start, so the code of the first requests is in it too.
+    started: () => void setTimeout(() => loaded.save(), 1000).unref(),
+  };
+}
+
+async function runServe(command: 'serveCommand' | 'workerCommand'): Promise<void> {
+  const { commands, started } = await loadServe();
+  await commands[command]();
+  started();
 }
 
 program
   .command('serve')
   .description('run the API (and the job worker, unless ANNOTARY_RUN_WORKER=false)')
-  .action(async () => (await loadServe()).serveCommand());
+  .action(() => runServe('serveCommand'));
 program
   .command('worker')
   .description('run only the job worker')
-  .action(async () => (await loadServe()).workerCommand());
+  .action(() => runServe('workerCommand'));
 registerAdminCommands(program);
 registerBackupCommands(program);
 registerUserCommands(program);

@@ -260,3 +260,41 @@ describe.each(ENGINES)('the built annotary command against a server on %s', (eng
     expect(metric.code).toBe(0);
   }, 600_000);
 });
+
+describe('the built server starts from the code it compiled before', () => {
+  it('keeps V8 code for its bundle, and a restart runs from it', async () => {
+    const store = await makeStore('sqlite');
+    const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-code-cache-'));
+    const cacheFiles = () => fs.readdirSync(cache).filter((n) => n.endsWith('.v8cache'));
+    const env = { ANNOTARY_DATA_DIR: store.dataDir, ANNOTARY_BOOTSTRAP_API_KEY: KEY, ANNOTARY_CODE_CACHE_DIR: cache };
+    try {
+      const first = await startBuiltServer(env);
+      // Written a second after the start.
+      await waitFor(() => cacheFiles().length === 1, 'the code cache to be written', 30_000, 50);
+      const [name] = cacheFiles();
+      const written = fs.statSync(path.join(cache, name!)).mtimeMs;
+      await first.stop();
+
+      const second = await startBuiltServer(env);
+      try {
+        // The cached code answers: an API read, and the docs page, whose module the bundle
+        // requires on its first request.
+        const projects = await fetch(`${second.url}/v2/listProjects`, { headers: { apikey: KEY } });
+        expect(projects.status).toBe(200);
+        expect(await projects.json()).toMatchObject({ status: 'success' });
+        const docs = await fetch(`${second.url}/docs/`);
+        expect(docs.status).toBe(200);
+        expect(await docs.text()).toContain('swagger-ui');
+        // A cache V8 refused (or a missing one) would be written again a second after the start.
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        expect(cacheFiles()).toEqual([name]);
+        expect(fs.statSync(path.join(cache, name!)).mtimeMs).toBe(written);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await store.cleanup();
+      fs.rmSync(cache, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
