@@ -8,8 +8,8 @@ import type { RateLimitStore } from './adapters/rate-limit/rate-limit-store.js';
 import { resolveSecretKey, SECRET_KEY_FILE } from './adapters/secret-key.js';
 import type { Config } from './config.js';
 import { openStore, type Store } from './store/db.js';
-import { migrateToLatest } from './store/migrate.js';
 import { stopStatistics } from './store/statistics.js';
+import { migrateToLatest } from './store/migrate.js';
 import { sealPlainWebhookCredentials } from './services/webhooks/webhook-credentials-store.js';
 import {
   createPrincipalCache,
@@ -142,8 +142,12 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     async close() {
       await rateLimits.close();
       await principals.close();
-      await stopStatistics(theStore.db);
-      if (ownsStore) await theStore.close();
+      // The store this context opened: its statistics refresh ends first, none starts after.
+      // A context given a store leaves both to whoever opened it.
+      if (ownsStore) {
+        await stopStatistics(theStore.db);
+        await theStore.close();
+      }
     },
   };
 }

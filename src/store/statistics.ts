@@ -30,7 +30,7 @@ interface Refresh {
 
 /** The refresh running on each store, by its Kysely instance. */
 const refreshes = new WeakMap<object, Refresh>();
-/** Stores whose context is closing: nothing more starts on them. */
+/** Stores being closed: nothing more starts on them. */
 const closing = new WeakSet<object>();
 /** An ANALYZE that takes longer than this (tables far larger than this server's) gives up. */
 const ANALYZE_TIMEOUT = '60s';
@@ -74,8 +74,10 @@ export async function statisticsIdle(db: Executor): Promise<void> {
 }
 
 /**
- * For a closing context: starts nothing more on `db` and resolves once the refresh running, if
- * any, has ended (an ANALYZE under way is let finish, within its timeout).
+ * For a store about to be closed (a context closing the store it opened calls this): starts
+ * nothing more on `db` and resolves once the refresh running, if any, has ended (an ANALYZE
+ * under way is let finish, within its timeout). A context given a store that stays open leaves
+ * its refreshes alone.
  */
 export async function stopStatistics(db: Executor): Promise<void> {
   closing.add(db);

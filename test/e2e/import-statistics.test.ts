@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createContext } from '../../src/context.js';
 import { statisticsIdle, stopStatistics } from '../../src/store/statistics.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { ENGINES } from '../helpers/stores.js';
@@ -62,9 +63,14 @@ describe.each(ENGINES)('statistics after an import, on %s', (engine) => {
     await importAssets(1_000); // 1,000 beside 5,500 known: under a fifth
     expect(await known()).toBe(5_500);
     expect(await known('assets')).toBe(5_500);
-    // A closing context starts no refresh.
+    // A context closed beside the app's, on the same store, leaves its refreshes on.
+    const other = await createContext(t.ctx.config, { store: t.store, migrated: true });
+    await other.close();
+    await importAssets(2_000); // 2,000 beside 5,500 known: over a fifth (8,500 in all)
+    expect(await known()).toBe(8_500);
+    // A store about to be closed starts none.
     await stopStatistics(t.ctx.store.db);
     await importAssets(2_000);
-    expect(await known()).toBe(5_500);
+    expect(await known()).toBe(8_500);
   });
 });
