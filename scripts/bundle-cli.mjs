@@ -76,5 +76,8 @@ await build({
   format: 'cjs',
   supported: { 'dynamic-import': false },
   define: { 'import.meta.dirname': '__dirname', 'import.meta.url': '__annotaryModuleUrl' },
-  banner: { js: "const __annotaryModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // The banner goes before esbuild's own "use strict", which then is no directive any more: the
+  // bundle says it first, or the whole server would run in sloppy mode (a write to a frozen
+  // object silently ignored instead of throwing).
+  banner: { js: `"use strict";const __annotaryModuleUrl = require('node:url').pathToFileURL(__filename).href;` },
 });

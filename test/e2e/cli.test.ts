@@ -1,8 +1,16 @@
 import fs from 'node:fs';
+import nodeModule from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOnce, runBuilt, runBuiltOnPty, startBuiltServer, type BuiltServer } from '../helpers/built-cli.js';
+import {
+  BUILT_CLI,
+  buildOnce,
+  runBuilt,
+  runBuiltOnPty,
+  startBuiltServer,
+  type BuiltServer,
+} from '../helpers/built-cli.js';
 import { fillBucket, S3RVER_KEYS, startS3rver } from '../helpers/emulators.js';
 import { childDatabaseUrl } from '../helpers/server-process.js';
 import { ENGINES, makeStore, type TestStore } from '../helpers/stores.js';
@@ -261,40 +269,88 @@ describe.each(ENGINES)('the built annotary command against a server on %s', (eng
   }, 600_000);
 });
 
-describe('the built server starts from the code it compiled before', () => {
-  it('keeps V8 code for its bundle, and a restart runs from it', async () => {
-    const store = await makeStore('sqlite');
-    const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-code-cache-'));
-    const cacheFiles = () => fs.readdirSync(cache).filter((n) => n.endsWith('.v8cache'));
-    const env = { ANNOTARY_DATA_DIR: store.dataDir, ANNOTARY_BOOTSTRAP_API_KEY: KEY, ANNOTARY_CODE_CACHE_DIR: cache };
-    try {
-      const first = await startBuiltServer(env);
-      // Written a second after the start.
-      await waitFor(() => cacheFiles().length === 1, 'the code cache to be written', 30_000, 50);
-      const [name] = cacheFiles();
-      const written = fs.statSync(path.join(cache, name!)).mtimeMs;
-      await first.stop();
+/** Node 22.8 and later keep the server's compiled code with their own module compile cache. */
+const NODE_COMPILE_CACHE = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
-      const second = await startBuiltServer(env);
+describe('the built server starts from the code it compiled before', () => {
+  it('is one bundle in strict mode, as the ES modules it is built from', () => {
+    // A banner before esbuild's "use strict" would leave the whole server in sloppy mode.
+    expect(fs.readFileSync(path.join(path.dirname(BUILT_CLI), 'server.cjs'), 'utf8')).toMatch(/^"use strict";/);
+  });
+
+  it.runIf(!NODE_COMPILE_CACHE)(
+    'keeps V8 code for its bundle on Node 20, and a restart runs from it',
+    async () => {
+      const store = await makeStore('sqlite');
+      const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-code-cache-'));
+      const cacheFiles = () => fs.readdirSync(cache).filter((n) => n.endsWith('.v8cache'));
+      const env = { ANNOTARY_DATA_DIR: store.dataDir, ANNOTARY_BOOTSTRAP_API_KEY: KEY, ANNOTARY_CODE_CACHE_DIR: cache };
       try {
-        // The cached code answers: an API read, and the docs page, whose module the bundle
-        // requires on its first request.
-        const projects = await fetch(`${second.url}/v2/listProjects`, { headers: { apikey: KEY } });
-        expect(projects.status).toBe(200);
-        expect(await projects.json()).toMatchObject({ status: 'success' });
-        const docs = await fetch(`${second.url}/docs/`);
-        expect(docs.status).toBe(200);
-        expect(await docs.text()).toContain('swagger-ui');
-        // A cache V8 refused (or a missing one) would be written again a second after the start.
-        await new Promise((resolve) => setTimeout(resolve, 2_000));
-        expect(cacheFiles()).toEqual([name]);
-        expect(fs.statSync(path.join(cache, name!)).mtimeMs).toBe(written);
+        const first = await startBuiltServer(env);
+        // Written a second after the start.
+        await waitFor(() => cacheFiles().length === 1, 'the code cache to be written', 30_000, 50);
+        const [name] = cacheFiles();
+        const written = fs.statSync(path.join(cache, name!)).mtimeMs;
+        await first.stop();
+
+        const second = await startBuiltServer(env);
+        try {
+          await answersFromCachedCode(second.url);
+          // A cache V8 refused, a damaged or a missing one would be written again a second after the start.
+          await new Promise((resolve) => setTimeout(resolve, 2_000));
+          expect(cacheFiles()).toEqual([name]);
+          expect(fs.statSync(path.join(cache, name!)).mtimeMs).toBe(written);
+        } finally {
+          await second.stop();
+        }
       } finally {
-        await second.stop();
+        await store.cleanup();
+        fs.rmSync(cache, { recursive: true, force: true });
       }
-    } finally {
-      await store.cleanup();
-      fs.rmSync(cache, { recursive: true, force: true });
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
+
+  it.runIf(NODE_COMPILE_CACHE)(
+    "keeps it with Node's compile cache on Node 22.8 and later",
+    async () => {
+      const store = await makeStore('sqlite');
+      const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-node-compile-cache-'));
+      /** The largest file of Node's cache: the server bundle's code is about a megabyte. */
+      const largest = () =>
+        Math.max(
+          0,
+          ...fs.readdirSync(cache, { recursive: true }).map((name) => {
+            const stat = fs.statSync(path.join(cache, String(name)));
+            return stat.isFile() ? stat.size : 0;
+          }),
+        );
+      const env = { ANNOTARY_DATA_DIR: store.dataDir, ANNOTARY_BOOTSTRAP_API_KEY: KEY, NODE_COMPILE_CACHE: cache };
+      try {
+        const first = await startBuiltServer(env);
+        await first.stop(); // Node writes its cache as the process ends
+        expect(largest()).toBeGreaterThan(500_000);
+        const second = await startBuiltServer(env);
+        try {
+          await answersFromCachedCode(second.url);
+        } finally {
+          await second.stop();
+        }
+      } finally {
+        await store.cleanup();
+        fs.rmSync(cache, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
 });
+
+/** The restarted server answers: an API read, and the docs page, whose module the bundle requires on its first request. */
+async function answersFromCachedCode(url: string): Promise<void> {
+  const projects = await fetch(`${url}/v2/listProjects`, { headers: { apikey: KEY } });
+  expect(projects.status).toBe(200);
+  expect(await projects.json()).toMatchObject({ status: 'success' });
+  const docs = await fetch(`${url}/docs/`);
+  expect(docs.status).toBe(200);
+  expect(await docs.text()).toContain('swagger-ui');
+}

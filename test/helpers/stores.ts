@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openStore, type Engine, type Store } from '../../src/store/db.js';
+import { stopStatistics } from '../../src/store/statistics.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 
 /** Every store test runs on each of these; ANNOTARY_TEST_ENGINES=sqlite narrows a local run. */
@@ -53,6 +54,8 @@ export async function makeStore(engine: Engine): Promise<TestStore> {
     sqliteFile: undefined,
     dataDir,
     cleanup: async () => {
+      // The contexts the tests give this store leave its statistics refresh to its opener.
+      await stopStatistics(store.db);
       await store.close();
       const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await client.connect();
