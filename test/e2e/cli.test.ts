@@ -280,70 +280,73 @@ describe('the built server starts from the code it compiled before', () => {
 
   it.runIf(!NODE_COMPILE_CACHE)(
     'keeps V8 code for its bundle on Node 20, and a restart runs from it',
-    async () => {
-      const store = await makeStore('sqlite');
-      const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-code-cache-'));
-      const cacheFiles = () => fs.readdirSync(cache).filter((n) => n.endsWith('.v8cache'));
-      const env = { ANNOTARY_DATA_DIR: store.dataDir, ANNOTARY_BOOTSTRAP_API_KEY: KEY, ANNOTARY_CODE_CACHE_DIR: cache };
-      try {
-        const first = await startBuiltServer(env);
+    () =>
+      startTwice('ANNOTARY_CODE_CACHE_DIR', async (cache, first) => {
+        const cacheFiles = () => fs.readdirSync(cache).filter((n) => n.endsWith('.v8cache'));
         // Written a second after the start.
         await waitFor(() => cacheFiles().length === 1, 'the code cache to be written', 30_000, 50);
         const [name] = cacheFiles();
         const written = fs.statSync(path.join(cache, name!)).mtimeMs;
         await first.stop();
-
-        const second = await startBuiltServer(env);
-        try {
-          await answersFromCachedCode(second.url);
+        return async () => {
           // A cache V8 refused, a damaged or a missing one would be written again a second after the start.
           await new Promise((resolve) => setTimeout(resolve, 2_000));
           expect(cacheFiles()).toEqual([name]);
           expect(fs.statSync(path.join(cache, name!)).mtimeMs).toBe(written);
-        } finally {
-          await second.stop();
-        }
-      } finally {
-        await store.cleanup();
-        fs.rmSync(cache, { recursive: true, force: true });
-      }
-    },
+        };
+      }),
     120_000,
   );
 
   it.runIf(NODE_COMPILE_CACHE)(
     "keeps it with Node's compile cache on Node 22.8 and later",
-    async () => {
-      const store = await makeStore('sqlite');
-      const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-node-compile-cache-'));
-      /** The largest file of Node's cache: the server bundle's code is about a megabyte. */
-      const largest = () =>
-        Math.max(
-          0,
-          ...fs.readdirSync(cache, { recursive: true }).map((name) => {
-            const stat = fs.statSync(path.join(cache, String(name)));
-            return stat.isFile() ? stat.size : 0;
-          }),
-        );
-      const env = { ANNOTARY_DATA_DIR: store.dataDir, ANNOTARY_BOOTSTRAP_API_KEY: KEY, NODE_COMPILE_CACHE: cache };
-      try {
-        const first = await startBuiltServer(env);
+    () =>
+      startTwice('NODE_COMPILE_CACHE', async (cache, first) => {
         await first.stop(); // Node writes its cache as the process ends
-        expect(largest()).toBeGreaterThan(500_000);
-        const second = await startBuiltServer(env);
-        try {
-          await answersFromCachedCode(second.url);
-        } finally {
-          await second.stop();
-        }
-      } finally {
-        await store.cleanup();
-        fs.rmSync(cache, { recursive: true, force: true });
-      }
-    },
+        // The largest file of Node's cache: the server bundle's code is about a megabyte.
+        const sizes = fs.readdirSync(cache, { recursive: true }).map((name) => {
+          const stat = fs.statSync(path.join(cache, String(name)));
+          return stat.isFile() ? stat.size : 0;
+        });
+        expect(Math.max(0, ...sizes)).toBeGreaterThan(500_000);
+        return async () => {};
+      }),
     120_000,
   );
 });
+
+/**
+ * Starts the built server twice on one SQLite store, its code cache in a new folder named to it
+ * by `variable`. `afterFirst` looks at the cache and stops the first server; what it returns runs
+ * once the second has answered from the cached code.
+ */
+async function startTwice(
+  variable: string,
+  afterFirst: (cache: string, first: BuiltServer) => Promise<() => Promise<void>>,
+): Promise<void> {
+  const store = await makeStore('sqlite');
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-code-cache-'));
+  const env = { ANNOTARY_DATA_DIR: store.dataDir, ANNOTARY_BOOTSTRAP_API_KEY: KEY, [variable]: cache };
+  try {
+    const first = await startBuiltServer(env);
+    let check: () => Promise<void>;
+    try {
+      check = await afterFirst(cache, first);
+    } finally {
+      await first.stop();
+    }
+    const second = await startBuiltServer(env);
+    try {
+      await answersFromCachedCode(second.url);
+      await check();
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    await store.cleanup();
+    fs.rmSync(cache, { recursive: true, force: true });
+  }
+}
 
 /** The restarted server answers: an API read, and the docs page, whose module the bundle requires on its first request. */
 async function answersFromCachedCode(url: string): Promise<void> {
