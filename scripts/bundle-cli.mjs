@@ -64,10 +64,11 @@ await build({
   },
 });
 
-// The server (`serve`, `worker`) as one CommonJS file, server.cjs: the command loads it through
-// V8's code cache (src/cli/code-cache.ts), which Node 20 offers for scripts only, not for ES
-// modules. A script compiled through `vm` has no loader for `import()`, so every dynamic import
-// (the drivers and SDKs loaded on first use) becomes a `require`; all of them ship CommonJS.
+// The server (`serve`, `worker`) as one CommonJS file, server.cjs: on Node 20 the command loads it
+// through V8's code cache (src/cli/code-cache.ts), which Node 20 offers for scripts only, not for
+// ES modules; Node 22.8 and later load it with their own module compile cache. A script compiled
+// through `vm` has no loader for `import()`, so every dynamic import (the drivers and SDKs loaded
+// on first use) becomes a `require`; all of them ship CommonJS.
 // `import.meta` has no CommonJS form: its two uses are given the bundle's own file and folder.
 await build({
   ...common,

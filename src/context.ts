@@ -8,8 +8,8 @@ import type { RateLimitStore } from './adapters/rate-limit/rate-limit-store.js';
 import { resolveSecretKey, SECRET_KEY_FILE } from './adapters/secret-key.js';
 import type { Config } from './config.js';
 import { openStore, type Store } from './store/db.js';
-import { stopStatistics } from './store/statistics.js';
 import { migrateToLatest } from './store/migrate.js';
+import { stopStatistics } from './store/statistics.js';
 import { sealPlainWebhookCredentials } from './services/webhooks/webhook-credentials-store.js';
 import {
   createPrincipalCache,
