@@ -102,13 +102,48 @@ const STATEMENT_CACHE_SIZE = 500;
  */
 const LONG_STATEMENT_CACHE_SIZE = 8;
 
+type RowOf = (values: unknown[]) => Record<string, unknown>;
+
+/**
+ * A function that makes a statement's row object from its values, with one literal for all of
+ * the statement's rows. better-sqlite3 builds each row object in C++ a property at a time, and a
+ * row of many columns (a task has some forty) comes out as a dictionary-mode object, slow to make
+ * and slow to read for everything after: the literal's objects share one hidden class. Reading a
+ * task took 19.7 µs against 13.1 µs for its values alone, a page of ten tasks 110 µs against
+ * 47 µs, and GET /task/{id} spent 215 µs of CPU per request before, 150 µs after. The names are
+ * the statement's result columns as SQLite reports them; a later column of the same name wins,
+ * as in better-sqlite3's own objects (and a column named `__proto__` sets the prototype in both).
+ */
+function rowMaker(names: string[]): RowOf {
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ');
+  // Built from column names only (JSON string literals), never from values.
+  return new Function('v', `return { ${fields} };`) as RowOf;
+}
+
+type CachedStatement = SqliteDatabase extends { prepare(sql: string): infer S } ? S : never;
+
+/** A statement as Kysely's SQLite driver uses it, its rows made by `rowMaker` when it has any. */
+function shapedStatement(stmt: SQLite.Statement): CachedStatement {
+  if (!stmt.reader) return stmt as unknown as CachedStatement;
+  const makeRow = rowMaker(stmt.columns().map((c) => c.name));
+  const values = stmt.raw(true);
+  return {
+    reader: true,
+    all: (parameters) => (values.all(parameters) as unknown[][]).map(makeRow),
+    run: (parameters) => values.run(parameters),
+    *iterate(parameters) {
+      for (const row of values.iterate(parameters) as IterableIterator<unknown[]>) yield makeRow(row);
+    },
+  };
+}
+
 /** A statement cache by SQL text holding at most `size`, oldest out first. */
 function statementCache(sqlite: SQLite.Database, size: number) {
-  const cache = new Map<string, SQLite.Statement>();
+  const cache = new Map<string, CachedStatement>();
   return (sql: string) => {
     let stmt = cache.get(sql);
     if (!stmt) {
-      stmt = sqlite.prepare(sql);
+      stmt = shapedStatement(sqlite.prepare(sql));
       if (cache.size >= size) {
         const oldest = cache.keys().next().value;
         if (oldest !== undefined) cache.delete(oldest);
