@@ -12,6 +12,7 @@ import { handleClientError, handleError, handleNotFound, MAX_PARAM_LENGTH } from
 import { methodNotAllowed } from './plugins/method-not-allowed.js';
 import { normalizeInput } from './plugins/nulls.js';
 import { rateLimitHook } from './plugins/rate-limit.js';
+import { requestLoggerFactory } from './request-logger.js';
 import { componentSchemas } from './openapi/components.js';
 import { describeRoute } from './openapi/describe-routes.js';
 import { registerDocsPage } from './openapi/docs-page.js';
@@ -38,6 +39,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     loggerInstance: logger,
     // We log one line per request ourselves: route pattern, not the URL (signed paths carry tokens).
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: requestLoggerFactory,
     bodyLimit: ctx.config.bodyLimit,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_PARAM_LENGTH },
     // X-Forwarded-For counts only from proxies the operator named (ANNOTARY_TRUST_PROXY):
@@ -92,9 +94,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     if (req.query && typeof req.query === 'object') normalizeInput(req.query);
     done();
   });
+  // Written by the app's logger with the request id, as the request's child would write it:
+  // `req.log` then makes no child for a request that logs nothing else.
   app.addHook('onResponse', (req, reply, done) => {
-    req.log.info(
+    logger.info(
       {
+        reqId: req.id,
         method: req.method,
         route: req.routeOptions.url ?? '(none)',
         status: reply.statusCode,

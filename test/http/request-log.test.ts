@@ -1,0 +1,81 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RateLimitStore } from '../../src/adapters/rate-limit/rate-limit-store.js';
+import { type LogLevel, loadConfig } from '../../src/config.js';
+import { createContext } from '../../src/context.js';
+import { buildApp } from '../../src/http/app.js';
+import { bootstrap } from '../../src/services/identity/identity.service.js';
+import { makeStore } from '../helpers/stores.js';
+
+/** A rate-limit store that is down: every request then logs a warning through `req.log`. */
+const downStore: RateLimitStore = {
+  hit: () => Promise.reject(new Error('connection refused')),
+  peek: () => Promise.reject(new Error('connection refused')),
+  close: () => Promise.resolve(),
+};
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const done of cleanups.splice(0).reverse()) await done();
+});
+
+/** An app logging JSON lines at `level` into an array; the rate-limit store is down if asked. */
+async function appLogging(level: LogLevel, opts: { storeDown?: boolean } = {}) {
+  const store = await makeStore('sqlite');
+  cleanups.push(() => store.cleanup());
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n'))
+        if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const config = loadConfig({ ANNOTARY_DATA_DIR: store.dataDir, LOG_LEVEL: level });
+  const ctx = await createContext(config, {
+    store,
+    migrated: true,
+    log: pino({ level }, sink),
+    ...(opts.storeDown ? { rateLimits: downStore } : {}),
+  });
+  cleanups.push(() => ctx.close());
+  const boot = await bootstrap(store.db, ctx.clock, { plan: config.defaultPlan });
+  const app = await buildApp(ctx);
+  cleanups.push(() => app.close());
+  const get = (url: string) => app.inject({ method: 'GET', url, headers: { apikey: boot!.apiKey! } });
+  return { lines, get };
+}
+
+describe('the request log', () => {
+  it('writes one line per request with its id, route and status', async () => {
+    const { lines, get } = await appLogging('info');
+    const first = await get('/v2/listProjects');
+    const second = await get('/v2/project/0123456789abcdef01234567');
+    expect([first.statusCode, second.statusCode]).toEqual([200, 404]);
+    const requests = lines.filter((l) => l.msg === 'request');
+    expect(requests).toEqual([
+      expect.objectContaining({ level: 30, reqId: 'req-1', method: 'GET', route: '/v2/listProjects', status: 200 }),
+      expect.objectContaining({ reqId: 'req-2', route: '/v2/project/:projectId', status: 404 }),
+    ]);
+  });
+
+  it("keeps the request's id on what a request logs through req.log, at every level", async () => {
+    const { lines, get } = await appLogging('warn', { storeDown: true });
+    expect((await get('/v2/listProjects')).statusCode).toBe(200);
+    expect((await get('/v2/listProjects')).statusCode).toBe(200);
+    // At `warn` the request lines are not written, the warnings are, each with its request's id.
+    expect(lines.filter((l) => l.msg === 'request')).toEqual([]);
+    const warnings = lines.filter((l) => l.msg === 'rate-limit store unavailable; request not counted');
+    expect(warnings.map((l) => [l.level, l.reqId])).toEqual([
+      [40, 'req-1'],
+      [40, 'req-2'],
+    ]);
+  });
+
+  it('writes nothing below its level', async () => {
+    const { lines, get } = await appLogging('error', { storeDown: true });
+    expect((await get('/v2/listProjects')).statusCode).toBe(200);
+    expect(lines).toEqual([]);
+  });
+});
