@@ -62,11 +62,14 @@ export const SQLITE_NATIVE = 'SQLite (native: preparing and running statements)'
  * their own: their time is the self time of the JavaScript function that called them. Those
  * callers are better-sqlite3's own wrappers (prepare, pragma, transaction) and the two methods of
  * Kysely's SQLite driver that call `stmt.all/run/iterate`, whose own JavaScript is a few lines.
- * Their self time is the database's work, not the library's: it is filed under SQLITE_NATIVE.
+ * Their self time is the database's work, not the library's: it is filed under SQLITE_NATIVE, as
+ * is that of our own wrappers around better-sqlite3's calls (src/store/db.ts, named `sqlite...`).
  * (PostgreSQL's work happens in its own processes: runLoad reports it as other CPU.)
  */
 function isSqliteNativeCaller(url: string, functionName: string): boolean {
-  if (url.includes('/node_modules/better-sqlite3/')) return true;
+  if (url.includes('/node_modules/better-sqlite3')) return true;
+  // The store's statement wrappers (src/store/db.ts): a call and a row literal per row.
+  if (/\/src\/store\/db\.(ts|js)$/.test(url) && /^sqlite[A-Z]/.test(functionName)) return true;
   return (
     /\/node_modules\/kysely\/dist\/[^/]+\/dialect\/sqlite\/sqlite-driver\.js$/.test(url) &&
     (functionName === 'executeQuery' || functionName === 'streamQuery')
