@@ -122,30 +122,50 @@ function rowMaker(names: string[]): RowOf {
 
 type CachedStatement = SqliteDatabase extends { prepare(sql: string): infer S } ? S : never;
 
-/** A statement as Kysely's SQLite driver uses it, its rows made by `rowMaker` when it has any. */
+/**
+ * A statement as Kysely's SQLite driver uses it, its rows made by `rowMaker` when it has any.
+ * SQLite prepares a statement again by itself after a schema change, and its columns may then
+ * differ: the names are read again when a row's length differs from theirs, and a schema change
+ * made on this connection (a migration) empties the caches (`withStatementCache`). A change by
+ * another process that keeps a statement's column count (a rename) is not seen: processes of
+ * two versions are not run side by side across a migration (docs/operations.md, upgrades).
+ */
 function shapedStatement(stmt: SQLite.Statement): CachedStatement {
   if (!stmt.reader) return stmt as unknown as CachedStatement;
-  const makeRow = rowMaker(stmt.columns().map((c) => c.name));
   const values = stmt.raw(true);
+  let width = -1;
+  let makeRow: RowOf = () => ({});
+  const maker = (row: unknown[]): RowOf => {
+    if (row.length !== width) {
+      const names = values.columns().map((c) => c.name);
+      width = names.length;
+      makeRow = rowMaker(names);
+    }
+    return makeRow;
+  };
   // Named: CPU profiles file these functions' own time as SQLite's (bench/lib/profile.ts).
   return {
     reader: true,
     all: function sqliteAll(parameters) {
-      return (values.all(parameters) as unknown[][]).map(makeRow);
+      const rows = values.all(parameters) as unknown[][];
+      return rows.length ? rows.map(maker(rows[0] as unknown[])) : [];
     },
     run: function sqliteRun(parameters) {
       return values.run(parameters);
     },
     iterate: function* sqliteIterate(parameters) {
-      for (const row of values.iterate(parameters) as IterableIterator<unknown[]>) yield makeRow(row);
+      for (const row of values.iterate(parameters) as IterableIterator<unknown[]>) yield maker(row)(row);
     },
   };
 }
 
+/** Statements that change the schema: run on this connection, they empty its statement caches. */
+const SCHEMA_CHANGE = /^\s*(create|alter|drop)\s/i;
+
 /** A statement cache by SQL text holding at most `size`, oldest out first. */
 function statementCache(sqlite: SQLite.Database, size: number) {
   const cache = new Map<string, CachedStatement>();
-  return (sql: string) => {
+  const get = (sql: string) => {
     let stmt = cache.get(sql);
     if (!stmt) {
       stmt = shapedStatement(sqlite.prepare(sql));
@@ -157,20 +177,42 @@ function statementCache(sqlite: SQLite.Database, size: number) {
     }
     return stmt;
   };
+  return { get, has: (sql: string) => cache.has(sql), clear: () => cache.clear() };
 }
 
 /**
  * better-sqlite3 prepares a statement on every call, and Kysely calls it for every query:
  * preparing was the largest cost of a simple read. Statements are kept by SQL text (bounded,
  * oldest out first). Reuse is safe: Kysely's SQLite driver runs one query at a time on its
- * connection and reads every row at once (nothing here streams).
+ * connection and reads every row at once (nothing here streams). A schema change is never kept,
+ * and once run it empties the caches, since the statements' columns may have changed.
  */
 function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   const short = statementCache(sqlite, STATEMENT_CACHE_SIZE);
   const long = statementCache(sqlite, LONG_STATEMENT_CACHE_SIZE);
+  const schemaChange = (sql: string): CachedStatement => {
+    const stmt = sqlite.prepare(sql);
+    return {
+      reader: stmt.reader,
+      all: (parameters) => stmt.all(parameters),
+      iterate: (parameters) => stmt.iterate(parameters),
+      run(parameters) {
+        try {
+          return stmt.run(parameters);
+        } finally {
+          short.clear();
+          long.clear();
+        }
+      },
+    };
+  };
   return {
     close: () => sqlite.close(),
-    prepare: (sql: string) => (sql.length > CACHEABLE_SQL_LENGTH ? long(sql) : short(sql)),
+    prepare: (sql: string) => {
+      const cache = sql.length > CACHEABLE_SQL_LENGTH ? long : short;
+      // Only a statement not kept yet can be a schema change (those are never kept).
+      return cache.has(sql) || !SCHEMA_CHANGE.test(sql) ? cache.get(sql) : schemaChange(sql);
+    },
   };
 }
 

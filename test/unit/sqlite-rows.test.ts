@@ -81,4 +81,30 @@ describe("the store's SQLite rows", () => {
     expect(await read(3)).toEqual([{ n: 6 }]);
     expect(await read(4)).toEqual([{ n: 7 }]);
   });
+
+  it('follow a schema change made on the store, and a column added by another process', async () => {
+    const { store, plain } = await storeWithValues();
+    plain.close();
+    const read = async () => (await sql`SELECT * FROM v WHERE id = ${1}`.execute(store.db)).rows[0];
+    expect(Object.keys((await read()) as object)).toEqual(['id', 'n', 'r', 't', 'b', 'z']);
+    // A rename keeps the number of columns: only the names tell it apart.
+    await sql`ALTER TABLE v RENAME COLUMN t TO title`.execute(store.db);
+    expect(await read()).toEqual({ id: 1, n: 42, r: 2.5, title: 'é ✓', b: Buffer.from([0, 255, 16]), z: null });
+    await sql`ALTER TABLE v DROP COLUMN r`.execute(store.db);
+    expect(await read()).toEqual({ id: 1, n: 42, title: 'é ✓', b: Buffer.from([0, 255, 16]), z: null });
+    const other = new SQLite(path.join(opened.at(-1)!.dir, 'rows.db'));
+    try {
+      other.exec("ALTER TABLE v ADD COLUMN extra TEXT DEFAULT 'from elsewhere'");
+    } finally {
+      other.close();
+    }
+    expect(await read()).toEqual({
+      id: 1,
+      n: 42,
+      title: 'é ✓',
+      b: Buffer.from([0, 255, 16]),
+      z: null,
+      extra: 'from elsewhere',
+    });
+  });
 });
