@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from './sqlite/driver.js';
+import SQLite, { SQLITE_BUILDS_LITERALS } from './sqlite/driver.js';
 import { registerRegexp } from './sqlite/regexp.js';
 import { BACKSTOP_PAGES, startCheckpointer } from './sqlite/checkpointer.js';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Transaction } from 'kysely';
@@ -106,13 +106,15 @@ type RowOf = (values: unknown[]) => Record<string, unknown>;
 
 /**
  * A function that makes a statement's row object from its values, with one literal for all of
- * the statement's rows. better-sqlite3 builds each row object in C++ a property at a time, and a
- * row of many columns (a task has some forty) comes out as a dictionary-mode object, slow to make
- * and slow to read for everything after: the literal's objects share one hidden class. Reading a
- * task took 19.7 µs against 13.1 µs for its values alone, a page of ten tasks 110 µs against
- * 47 µs, and GET /task/{id} spent 215 µs of CPU per request before, 150 µs after. The names are
- * the statement's result columns as SQLite reports them; a later column of the same name wins,
- * as in better-sqlite3's own objects (and a column named `__proto__` sets the prototype in both).
+ * the statement's rows. better-sqlite3 12 (Node 20) builds each row object in C++ a property at a
+ * time, and a row of many columns (a task has some forty) comes out as a dictionary-mode object,
+ * slow to make and slow to read for everything after: the literal's objects share one hidden
+ * class. Reading a task took 19.7 µs against 13.1 µs for its values alone, a page of ten tasks
+ * 110 µs against 47 µs, and GET /task/{id} spent 215 µs of CPU per request before, 150 µs after.
+ * (better-sqlite3 13, on Node 22 and later, builds rows this way itself: `SQLITE_BUILDS_LITERALS`.)
+ * The names are the statement's result columns as SQLite reports them; a later column of the
+ * same name wins, as in better-sqlite3's own objects (and a column named `__proto__` sets the
+ * prototype in both).
  */
 function rowMaker(names: string[]): RowOf {
   const fields = names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ');
@@ -123,52 +125,66 @@ function rowMaker(names: string[]): RowOf {
 type CachedStatement = SqliteDatabase extends { prepare(sql: string): infer S } ? S : never;
 
 /**
- * A statement as Kysely's SQLite driver uses it, its rows made by `rowMaker` when it has any.
- * SQLite prepares a statement again by itself after a schema change, and its columns may then
- * differ: the names are read again when a row's length differs from theirs, and a schema change
- * made on this connection (a migration) empties the caches (`withStatementCache`). A change by
- * another process that keeps a statement's column count (a rename) is not seen: processes of
- * two versions are not run side by side across a migration (docs/operations.md, upgrades).
+ * Runs a read with the schema version it sees: in the caller's transaction when one is open,
+ * else in a read transaction of its own, so that the version and the read see the same schema.
  */
-function shapedStatement(stmt: SQLite.Statement): CachedStatement {
-  if (!stmt.reader) return stmt as unknown as CachedStatement;
-  const values = stmt.raw(true);
-  let width = -1;
-  let makeRow: RowOf = () => ({});
-  const maker = (row: unknown[]): RowOf => {
-    if (row.length !== width) {
-      const names = values.columns().map((c) => c.name);
-      width = names.length;
-      makeRow = rowMaker(names);
+type SchemaRead = <T>(read: (schemaVersion: number) => T) => T;
+
+function schemaRead(sqlite: SQLite.Database): SchemaRead {
+  const version = sqlite.prepare('PRAGMA schema_version').pluck();
+  const begin = sqlite.prepare('BEGIN');
+  const commit = sqlite.prepare('COMMIT');
+  return function sqliteSchemaRead(read) {
+    if (sqlite.inTransaction) return read(version.get() as number);
+    begin.run();
+    try {
+      return read(version.get() as number);
+    } finally {
+      if (sqlite.inTransaction) commit.run();
     }
-    return makeRow;
   };
+}
+
+/**
+ * A read-only statement as Kysely's SQLite driver uses it, its rows made by `rowMaker`. SQLite
+ * prepares a statement again by itself after a schema change (a migration, by this process or
+ * another), and its columns may then differ in number, order or names: the names are read again
+ * after the first run that sees a schema version other than theirs. Writes that return rows
+ * keep better-sqlite3's objects, and so do streams (nothing here streams).
+ */
+function shapedStatement(sqlite: SQLite.Database, stmt: SQLite.Statement, withSchema: SchemaRead): CachedStatement {
+  if (!stmt.reader || !stmt.readonly) return stmt as unknown as CachedStatement;
+  const values = stmt.raw(true);
+  let namesVersion = -1;
+  let makeRow: RowOf = () => ({});
   // Named: CPU profiles file these functions' own time as SQLite's (bench/lib/profile.ts).
   return {
     reader: true,
     all: function sqliteAll(parameters) {
-      const rows = values.all(parameters) as unknown[][];
-      return rows.length ? rows.map(maker(rows[0] as unknown[])) : [];
+      return withSchema((version) => {
+        const rows = values.all(parameters) as unknown[][];
+        if (version !== namesVersion) {
+          // After the run: a statement SQLite had to prepare again has its new columns only now.
+          makeRow = rowMaker(values.columns().map((c) => c.name));
+          namesVersion = version;
+        }
+        return rows.map(makeRow);
+      });
     },
     run: function sqliteRun(parameters) {
       return values.run(parameters);
     },
-    iterate: function* sqliteIterate(parameters) {
-      for (const row of values.iterate(parameters) as IterableIterator<unknown[]>) yield maker(row)(row);
-    },
+    iterate: (parameters) => sqlite.prepare(stmt.source).iterate(parameters),
   };
 }
 
-/** Statements that change the schema: run on this connection, they empty its statement caches. */
-const SCHEMA_CHANGE = /^\s*(create|alter|drop)\s/i;
-
 /** A statement cache by SQL text holding at most `size`, oldest out first. */
-function statementCache(sqlite: SQLite.Database, size: number) {
+function statementCache(size: number, prepare: (sql: string) => CachedStatement) {
   const cache = new Map<string, CachedStatement>();
-  const get = (sql: string) => {
+  return (sql: string) => {
     let stmt = cache.get(sql);
     if (!stmt) {
-      stmt = shapedStatement(sqlite.prepare(sql));
+      stmt = prepare(sql);
       if (cache.size >= size) {
         const oldest = cache.keys().next().value;
         if (oldest !== undefined) cache.delete(oldest);
@@ -177,42 +193,26 @@ function statementCache(sqlite: SQLite.Database, size: number) {
     }
     return stmt;
   };
-  return { get, has: (sql: string) => cache.has(sql), clear: () => cache.clear() };
 }
 
 /**
  * better-sqlite3 prepares a statement on every call, and Kysely calls it for every query:
  * preparing was the largest cost of a simple read. Statements are kept by SQL text (bounded,
  * oldest out first). Reuse is safe: Kysely's SQLite driver runs one query at a time on its
- * connection and reads every row at once (nothing here streams). A schema change is never kept,
- * and once run it empties the caches, since the statements' columns may have changed.
+ * connection and reads every row at once (nothing here streams). On better-sqlite3 12, reads
+ * make their rows with `rowMaker`.
  */
 function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const short = statementCache(sqlite, STATEMENT_CACHE_SIZE);
-  const long = statementCache(sqlite, LONG_STATEMENT_CACHE_SIZE);
-  const schemaChange = (sql: string): CachedStatement => {
+  const withSchema = SQLITE_BUILDS_LITERALS ? undefined : schemaRead(sqlite);
+  const prepare = (sql: string): CachedStatement => {
     const stmt = sqlite.prepare(sql);
-    return {
-      reader: stmt.reader,
-      all: (parameters) => stmt.all(parameters),
-      iterate: (parameters) => stmt.iterate(parameters),
-      run(parameters) {
-        try {
-          return stmt.run(parameters);
-        } finally {
-          short.clear();
-          long.clear();
-        }
-      },
-    };
+    return withSchema ? shapedStatement(sqlite, stmt, withSchema) : (stmt as unknown as CachedStatement);
   };
+  const short = statementCache(STATEMENT_CACHE_SIZE, prepare);
+  const long = statementCache(LONG_STATEMENT_CACHE_SIZE, prepare);
   return {
     close: () => sqlite.close(),
-    prepare: (sql: string) => {
-      const cache = sql.length > CACHEABLE_SQL_LENGTH ? long : short;
-      // Only a statement not kept yet can be a schema change (those are never kept).
-      return cache.has(sql) || !SCHEMA_CHANGE.test(sql) ? cache.get(sql) : schemaChange(sql);
-    },
+    prepare: (sql: string) => (sql.length > CACHEABLE_SQL_LENGTH ? long(sql) : short(sql)),
   };
 }
 

@@ -25,3 +25,10 @@ declare namespace SQLite {
   type Options = BetterSqlite3.Options;
 }
 export default SQLite;
+
+/**
+ * Whether the loaded build makes each statement's row objects from one object literal (13 does;
+ * 12 sets their properties one at a time, which gives slow dictionary-mode objects for rows of
+ * many columns, so the store makes 12's rows itself: `src/store/db.ts`).
+ */
+export const SQLITE_BUILDS_LITERALS = sqliteModuleFor(process.versions.node) !== 'better-sqlite3';
