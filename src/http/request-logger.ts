@@ -65,6 +65,11 @@ class RequestLogger implements FastifyBaseLogger {
     this.#log('trace', args);
   }
 
+  isLevelEnabled(level: LevelWithSilentOrString): boolean {
+    const logger = (this.#child ?? this.#parent) as Logger;
+    return logger.isLevelEnabled ? logger.isLevelEnabled(level) : true;
+  }
+
   silent(): void {
     // Nothing: the level that logs nothing.
   }

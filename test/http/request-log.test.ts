@@ -33,10 +33,18 @@ async function appLogging(level: LogLevel, opts: { storeDown?: boolean } = {}) {
     },
   });
   const config = loadConfig({ ANNOTARY_DATA_DIR: store.dataDir, LOG_LEVEL: level });
+  // Counts the child loggers made, to see that a request that logs nothing makes none.
+  const logger = pino({ level }, sink);
+  const makeChild = logger.child.bind(logger);
+  const children = { made: 0 };
+  logger.child = ((...args: Parameters<typeof makeChild>) => {
+    children.made += 1;
+    return makeChild(...args);
+  }) as typeof logger.child;
   const ctx = await createContext(config, {
     store,
     migrated: true,
-    log: pino({ level }, sink),
+    log: logger,
     ...(opts.storeDown ? { rateLimits: downStore } : {}),
   });
   cleanups.push(() => ctx.close());
@@ -44,12 +52,13 @@ async function appLogging(level: LogLevel, opts: { storeDown?: boolean } = {}) {
   const app = await buildApp(ctx);
   cleanups.push(() => app.close());
   const get = (url: string) => app.inject({ method: 'GET', url, headers: { apikey: boot!.apiKey! } });
-  return { lines, get };
+  return { lines, get, children };
 }
 
 describe('the request log', () => {
   it('writes one line per request with its id, route and status', async () => {
-    const { lines, get } = await appLogging('info');
+    const { lines, get, children } = await appLogging('info');
+    children.made = 0;
     const first = await get('/v2/listProjects');
     const second = await get('/v2/project/0123456789abcdef01234567');
     expect([first.statusCode, second.statusCode]).toEqual([200, 404]);
@@ -58,10 +67,13 @@ describe('the request log', () => {
       expect.objectContaining({ level: 30, reqId: 'req-1', method: 'GET', route: '/v2/listProjects', status: 200 }),
       expect.objectContaining({ reqId: 'req-2', route: '/v2/project/:projectId', status: 404 }),
     ]);
+    // Neither logged anything through req.log: no child logger was made for them.
+    expect(children.made).toBe(0);
   });
 
   it("keeps the request's id on what a request logs through req.log, at every level", async () => {
-    const { lines, get } = await appLogging('warn', { storeDown: true });
+    const { lines, get, children } = await appLogging('warn', { storeDown: true });
+    children.made = 0;
     expect((await get('/v2/listProjects')).statusCode).toBe(200);
     expect((await get('/v2/listProjects')).statusCode).toBe(200);
     // At `warn` the request lines are not written, the warnings are, each with its request's id.
@@ -71,6 +83,7 @@ describe('the request log', () => {
       [40, 'req-1'],
       [40, 'req-2'],
     ]);
+    expect(children.made).toBe(2);
   });
 
   it('writes nothing below its level', async () => {
