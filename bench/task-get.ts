@@ -10,9 +10,11 @@
  * through POST /annotate/{id}?nextStage=true (it then waits in Review). The other tasks are
  * seeded straight into the store (bench/lib/labelled-project.ts) so the tables have a realistic
  * size. As in project-get, both servers run at once on the server core and are measured
- * alternately `--rounds N` times (default 3); the median round is kept.
+ * alternately `--rounds N` times (default 3); the median round is kept. Annotary logs at `warn`
+ * unless `--log-level` says otherwise (`info`, the server's default, writes a line per request
+ * into a pipe the runner reads, as a log shipper would).
  *
- *   npm run bench -- task-get [--engine sqlite|postgres|both] [--tasks 100000] [--rounds 3]
+ *   npm run bench -- task-get [--engine sqlite|postgres|both] [--tasks 100000] [--rounds 3] [--log-level info]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -140,9 +142,11 @@ async function run(opts: BenchOptions): Promise<Result> {
       }
     : undefined;
 
+  const logLevel = opts.extra['log-level'];
   const server = await startAnnotary({
     engine: opts.engine,
     nodeFlags: profiles ? cpuProfFlags(profiles.annotary) : [],
+    ...(logLevel ? { env: { LOG_LEVEL: logLevel } } : {}),
   });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-bench-bare-'));
   let bare: ServerProcess | undefined;
@@ -199,6 +203,7 @@ async function run(opts: BenchOptions): Promise<Result> {
     ];
     if (rounds > 1) notes.unshift(`${rounds} alternating rounds; the table shows each server's median round`);
     notes.push(`ratio per round: ${ratiosOf(runs).join(', ')}`);
+    notes.push(`Annotary's log level: ${logLevel ?? 'warn'}${logLevel === 'info' ? ' (a line per request)' : ''}`);
     if (a.cpuUs !== undefined && b.cpuUs !== undefined) {
       notes.push(
         `CPU ratio (bare CPU per request / Annotary's, medians of the rounds): ${(b.cpuUs / a.cpuUs).toFixed(2)} ` +
