@@ -1,6 +1,6 @@
 // Bundles the `annotary` command (src/cli/index.ts) into dist/cli/: index.js and a few shared
 // chunks instead of ~1,700 module files, whose loading was most of the server's and the
-// commands' start time (docs/benchmarks.md, "Start-up and idle memory"). `npm run build` runs it
+// commands' start time (docs/benchmarks.md, startup). `npm run build` runs it
 // after tsc, which still writes the library (dist/client, with its .d.ts) and the other modules.
 // Each command's module stays behind a dynamic import, so a chunk loads only with its command.
 // Plain JavaScript: it runs with the build tools only.

@@ -2,7 +2,7 @@
  * Loads a CommonJS bundle through V8 with the code V8 compiled for it at an earlier start: the
  * server's bundle (dist/cli/server.cjs) is 2.6 MB of JavaScript, and compiling it again at every
  * start was a fifth of the server's start-up on Node 20, which has no module compile cache
- * (docs/benchmarks.md, "Session 10"). Node 22.8 and later have one, and src/cli/index.ts lets
+ * (docs/benchmarks.md, startup). Node 22.8 and later have one, and src/cli/index.ts lets
  * Node's cache do this there; this file serves the runtimes without it.
  *
  * The cache is one file per bundle, Node version and architecture, named by a SHA-256 of the

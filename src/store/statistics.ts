@@ -8,7 +8,7 @@ import { engineOf } from './prepared-query.js';
  * task table several times larger than it was when last analyzed leaves those statistics wrong
  * until then: a fresh table of 6,500 tasks was still planned as a few dozen rows, so a group of
  * webhook deliveries moved its dozen tasks by a sequential scan of all of them, and the named
- * statements kept that plan (docs/benchmarks.md, "Session 9"). After an import that grew the
+ * statements kept that plan (pg_stat_statements and auto_explain over bench/scripts/webhook-cpu.ts). After an import that grew the
  * tables by a fifth or more, the tables it writes are analyzed at once, in the background
  * (ANALYZE reads a sample of at most 30,000 rows a table; it blocks no reads or writes of rows,
  * only schema changes and other vacuum work on those tables while it runs).

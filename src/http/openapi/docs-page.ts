@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 /**
  * The docs page (Swagger UI) at /docs, loaded on its first request instead of at start.
  * @fastify/swagger-ui and what it needs (@fastify/static, yaml) were a large part of the
- * server's start-up (docs/benchmarks.md, "Start-up and idle memory"), for a page few requests
+ * server's start-up (docs/benchmarks.md, startup), for a page few requests
  * ask for. Routes must exist before the app is ready, so two thin routes (/docs and /docs/*) hand
  * each request to a small Fastify instance built the first time: Swagger UI on the main app's
  * document (@fastify/swagger in static mode), with the same options as when it was registered
