@@ -12,6 +12,8 @@ export default defineConfig({
     expect: { poll: { timeout: 15_000 } },
     // Builds the console once for the browser tests when its sources changed.
     globalSetup: ['test/browser/global-setup.ts'],
+    // Every test file gets an empty HOME and none of the person's Annotary or cloud variables.
+    setupFiles: ['test/isolated-env.setup.ts'],
     reporters: ['default'],
   },
 });

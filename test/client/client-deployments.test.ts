@@ -12,6 +12,8 @@ describe.each(ENGINES)('client deployments against a real server on %s', (engine
   let api: string;
   let dir: string;
   let env: Record<string, string>;
+  // No variables and a profile file that does not exist: nothing of the machine's own set-up.
+  let bare: Record<string, string>;
   // A port nobody listens on: a request sent there fails, so a passing call proves the address used.
   const nowhere = 'http://127.0.0.1:9/v2';
 
@@ -20,6 +22,7 @@ describe.each(ENGINES)('client deployments against a real server on %s', (engine
     api = `${(await listen(t.app))('http://annotary.test')}/v2`;
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-profile-'));
     env = { ANNOTARY_CONFIG: path.join(dir, 'nested', 'config.json') };
+    bare = { ANNOTARY_CONFIG: path.join(dir, 'none', 'config.json') };
   });
   afterAll(async () => {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -52,17 +55,17 @@ describe.each(ENGINES)('client deployments against a real server on %s', (engine
   });
 
   it('falls back to http://localhost:8080/v2 for eu only', () => {
-    const eu = new Annotary({ apiKey: 'ak_x', env: {} });
+    const eu = new Annotary({ apiKey: 'ak_x', env: bare });
     expect([eu.deployment, eu.baseUrl]).toEqual(['eu', 'http://localhost:8080/v2']);
-    expect(() => new Annotary({ apiKey: 'ak_x', deployment: 'us', env: {} })).toThrow(/ANNOTARY_URL_US/);
+    expect(() => new Annotary({ apiKey: 'ak_x', deployment: 'us', env: bare })).toThrow(/ANNOTARY_URL_US/);
   });
 
   it('refuses an unknown deployment name, and a deployment without a key, with a clear error', () => {
-    expect(() => new Annotary({ apiKey: 'ak_x', deployment: 'mars', env: {} })).toThrow(AnnotaryConfigError);
-    expect(() => new Annotary({ apiKey: 'ak_x', deployment: 'mars', env: {} })).toThrow(
+    expect(() => new Annotary({ apiKey: 'ak_x', deployment: 'mars', env: bare })).toThrow(AnnotaryConfigError);
+    expect(() => new Annotary({ apiKey: 'ak_x', deployment: 'mars', env: bare })).toThrow(
       'unknown deployment "mars": use one of eu, us, india, test',
     );
-    expect(() => new Annotary({ env: {} })).toThrow(/no API key for deployment "eu"/);
-    expect(() => new Annotary({ apiKey: 'ak_x', baseUrl: 'ftp://x/v2', env: {} })).toThrow(/not an http\(s\) URL/);
+    expect(() => new Annotary({ env: bare })).toThrow(/no API key for deployment "eu"/);
+    expect(() => new Annotary({ apiKey: 'ak_x', baseUrl: 'ftp://x/v2', env: bare })).toThrow(/not an http\(s\) URL/);
   });
 });

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import SQLite, { sqliteModuleFor } from '../../src/store/sqlite/driver.js';
+import SQLite, { loadSqliteModule, sqliteModuleFor } from '../../src/store/sqlite/driver.js';
 
 const require = createRequire(import.meta.url);
 
@@ -17,5 +17,11 @@ describe('the better-sqlite3 build for the runtime', () => {
     const db = new SQLite(':memory:');
     expect(db.prepare('select 1 + 1 as two').get()).toEqual({ two: 2 });
     db.close();
+  });
+
+  it('says to run npm install under this Node when the build is not installed', () => {
+    expect(() => loadSqliteModule('better-sqlite3-not-installed')).toThrow(
+      `better-sqlite3-not-installed is not installed for Node ${process.versions.node}: npm installs it under the Node that runs \`npm install\`, so run \`npm install\` again with this Node`,
+    );
   });
 });

@@ -17,7 +17,26 @@ export function sqliteModuleFor(nodeVersion: string): 'better-sqlite3' | 'better
 
 const require = createRequire(import.meta.url);
 
-const SQLite = require(sqliteModuleFor(process.versions.node)) as typeof BetterSqlite3;
+/**
+ * Loads the build. 13 is an optional dependency that npm installs only under Node 22 or later
+ * (its engines say so; under Node 20 npm skips it without a warning), so a checkout installed
+ * under Node 20 and then run under a later Node lacks it: say what to do instead of "Cannot find
+ * module".
+ */
+export function loadSqliteModule(name: string): typeof BetterSqlite3 {
+  try {
+    return require(name) as typeof BetterSqlite3;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw err;
+    throw new Error(
+      `${name} is not installed for Node ${process.versions.node}: npm installs it under the Node that runs ` +
+        '`npm install`, so run `npm install` again with this Node',
+      { cause: err },
+    );
+  }
+}
+
+const SQLite = loadSqliteModule(sqliteModuleFor(process.versions.node));
 // eslint-disable-next-line @typescript-eslint/no-namespace -- the types under the same name, as better-sqlite3's own
 declare namespace SQLite {
   type Database = BetterSqlite3.Database;
