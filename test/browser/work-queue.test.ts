@@ -8,7 +8,7 @@ import { signInAsOwner } from './helpers/sign-in.js';
 
 /*
  * The work queue's counts for a Labeler: with the project's "Show labelers how many tasks wait"
- * (queueCountsEnabled) on, the Labeler's row says how many tasks wait; Start takes one, and back
+ * (queueCountsEnabled) on, as it is by default, the Labeler's row says how many tasks wait; Start takes one, and back
  * on the queue the count is one lower with one assigned to them. The manager turns the setting
  * off on the settings page: the Labeler then sees only the tasks assigned to them.
  */
@@ -42,8 +42,8 @@ describe('the work queue counts for a Labeler', () => {
     server = await startConsoleServer(engine);
     labelerKey = await server.addUser(LABELER);
     pid = ((await api('POST', '/v2/project', { name: 'Counted' })).project as Json)._id as string;
+    // queueCountsEnabled is left unset: Labelers see the count by default.
     await api('POST', `/v2/project/${pid}`, {
-      queueCountsEnabled: true,
       categorySchema: {
         tools: [{ schemaId: 'car', title: 'Car', tool: 'bounding-box', color: '#d92d20' }],
         classifications: [],

@@ -62,8 +62,20 @@ describe.each(ENGINES)('GET /project/{id}/queue on %s', (engine) => {
   });
   afterAll(() => t.close());
 
+  it('shows Labelers the waiting count by default, and keeps a stored choice to hide it', async () => {
+    const pid = await project(2);
+    expect((await t.call('GET', `/v2/project/${pid}`)).json().data.project.queueCountsEnabled).toBe(true);
+    expect(await stage(pid, annKey, 'Label')).toMatchObject({ waiting: 2, assignedToYou: 0 });
+    await setCounts(pid, false);
+    // Another setting's write leaves the stored choice as it was.
+    const other = await t.call('POST', `/v2/project/${pid}`, { body: { taskSkipEnabled: true } });
+    expect(other.statusCode, other.body).toBe(200);
+    expect(other.json().data.project.queueCountsEnabled).toBe(false);
+    expect(await stage(pid, annKey, 'Label')).toMatchObject({ waiting: null, assignedToYou: 0 });
+  });
+
   it('gives Managers and Reviewers the count, Labelers only their own tasks while the flag is off', async () => {
-    const pid = await project(3);
+    const pid = await project(3, { queueCountsEnabled: false });
     expect(await queue(pid)).toEqual([
       {
         stageId: 'Label',

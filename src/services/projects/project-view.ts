@@ -29,7 +29,9 @@ export const SETTINGS_DEFAULTS = {
   unassignSkippedTask: false,
   gcSyncEnabled: false,
   tags: [],
-  queueCountsEnabled: false,
+  // On unless a project turned it off: a Labeler's queue that shows no waiting count reads as
+  // empty ("0 assigned to you" while tasks wait). Stored settings keep an explicit false.
+  queueCountsEnabled: true,
   assetBuilderTemplates: [],
 } as const satisfies Record<string, unknown>;
 

@@ -37,8 +37,8 @@ async function freeUpTo(db: Executor, projectId: string, stageId: string, email:
 /**
  * GET /project/{id}/queue (an extension): the Label and Review stages the caller may take tasks
  * from, each with how many tasks `/next` could hand the caller there now (`waiting`, the same
- * predicate as /next) and how many the caller holds. Labelers see `waiting` only when the project
- * has `queueCountsEnabled`; Reviewers, Leads and Managers always (they read every task anyway).
+ * predicate as /next) and how many the caller holds. Labelers see `waiting` unless the project
+ * turned `queueCountsEnabled` off; Reviewers, Leads and Managers always (they read every task anyway).
  */
 export async function workQueue(ctx: AppContext, p: Principal, projectId: string) {
   const db = ctx.store.db;

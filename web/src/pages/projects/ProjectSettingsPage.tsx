@@ -14,7 +14,7 @@ export default function ProjectSettingsPage() {
   const [description, setDescription] = useState(project.description ?? '');
   const [taskSkipEnabled, setTaskSkip] = useState(project.taskSkipEnabled ?? false);
   const [unassignSkippedTask, setUnassignSkipped] = useState(project.unassignSkippedTask ?? false);
-  const [queueCountsEnabled, setQueueCounts] = useState(project.queueCountsEnabled ?? false);
+  const [queueCountsEnabled, setQueueCounts] = useState(project.queueCountsEnabled ?? true);
   const [idleTimeout, setIdleTimeout] = useState<number | undefined>(project.idleTimeout);
   const update = useUpdateProject(project._id);
   const errorOf = errorLookup(fieldErrorsOf(update.error));
