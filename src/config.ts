@@ -19,8 +19,13 @@ export interface Config {
   /** A postgres:// URL switches the store to PostgreSQL; unset means SQLite in dataDir. */
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
-  /** Base of every URL the server hands out, without a trailing slash. */
+  /**
+   * Base of the URLs the server hands out, without a trailing slash: ANNOTARY_PUBLIC_URL, else
+   * `http://localhost:$PORT`, which only links made outside a request use (see http/link-base.ts).
+   */
   publicUrl: string;
+  /** ANNOTARY_PUBLIC_URL was set: every link uses it, whatever address a request came to. */
+  publicUrlConfigured: boolean;
   /** Which of the contract's deployments this server is. */
   deployment: Deployment;
   /** 32-byte key for secrets at rest; undefined means "use the key file in dataDir". */
@@ -191,6 +196,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     redisUrl,
     publicUrl,
+    publicUrlConfigured: publicUrlRaw !== undefined,
     deployment: enumVar(env, 'ANNOTARY_DEPLOYMENT', DEPLOYMENTS, 'eu'),
     secretKey: secretKeyVar(env),
     bootstrapApiKey: apiKeyVar(env),

@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net';
-import { type Config, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
 import { createContext } from '../context.js';
-import { type RunningServer, startServer, startWorker } from '../server.js';
+import { startServer, startWorker } from '../server.js';
 import { markRunning } from '../services/backups/running-marker.js';
+import { startBanner } from './start-banner.js';
 
 function onSignals(stop: () => Promise<void>): void {
   let stopping = false;
@@ -19,50 +20,19 @@ function onSignals(stop: () => Promise<void>): void {
   process.on('SIGTERM', handler);
 }
 
-/**
- * Where people reach the server: ANNOTARY_PUBLIC_URL when it was set, otherwise the address
- * the socket really got (PORT=0 picks a free port; 0.0.0.0 and :: are reached on localhost).
- */
-function reachableBase(config: Config, server: RunningServer): { listening: string; base: string } {
-  const address = server.app.server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const listening = `http://${host}:${address.port}`;
-  if (config.publicUrl !== `http://localhost:${config.port}`) return { listening, base: config.publicUrl };
-  const wildcard = address.address === '0.0.0.0' || address.address === '::';
-  return { listening, base: wildcard ? `http://localhost:${address.port}` : listening };
-}
-
 export async function serveCommand(): Promise<void> {
   const config = loadConfig();
   const server = await startServer(config);
-  const { listening, base } = reachableBase(config, server);
   // Tells `annotary restore` this data folder is in use.
   const release = markRunning(config.dataDir, 'annotary serve');
-  if (server.bootstrapKey) {
-    // Printed once: only its hash is stored.
-    process.stdout.write(
-      [
-        '',
-        '  Annotary created its first organization and owner.',
-        `  API key (shown once, keep it safe): ${server.bootstrapKey}`,
-        `  Try: curl -H "apikey: ${server.bootstrapKey}" ${base}/v2/listProjects`,
-        '',
-      ].join('\n') + '\n',
-    );
-  }
-  if (server.ownerPasswordLink) {
-    // One-time: only its hash is stored, and it stops working once used or after a day.
-    process.stdout.write(
-      `\n  Set the owner's console password (one-time link, valid 24 h): ${server.ownerPasswordLink}\n\n`,
-    );
-  }
-  const { engine } = server.ctx.store;
   process.stdout.write(
-    [
-      `Annotary listening on ${listening} (store: ${engine}, deployment: ${config.deployment})`,
-      `  API:  ${base}/v2`,
-      `  Docs: ${base}/docs`,
-    ].join('\n') + '\n',
+    startBanner({
+      config,
+      address: server.app.server.address() as AddressInfo,
+      engine: server.ctx.store.engine,
+      bootstrapKey: server.bootstrapKey,
+      ownerPasswordLink: server.ownerPasswordLink,
+    }),
   );
   onSignals(async () => {
     await server.stop();

@@ -2924,6 +2924,8 @@ export interface operations {
         content: {
           'application/json': {
             data: {
+              /** @description a link of ours to read the file once it is there, good for 10 years: an asset's data */
+              readUrl: string;
               uploadUrl: string;
             };
             /** @enum {string} */

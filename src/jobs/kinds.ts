@@ -52,4 +52,9 @@ export interface StorageImportJob {
   batches?: string[] | undefined;
   /** Chosen keys; undefined = every file under the folder. */
   keys?: string[] | undefined;
+  /**
+   * The address the assets' links start with: that of the request that queued the import (a
+   * job has no request of its own). Jobs queued before it was kept use ANNOTARY_PUBLIC_URL.
+   */
+  linkBase?: string | undefined;
 }

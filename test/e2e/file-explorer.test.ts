@@ -197,6 +197,13 @@ describe.each(ENGINES)('file explorer on %s', (engine) => {
     ).json().data.total;
     expect(total).toBe(1);
     expect((await t.call('GET', `/v2/project/${pid}/tasks?limit=1`)).json().data.total).toBe(1004);
+    // The job has no request of its own: it kept the address of the one that queued it.
+    const payload = await t.store.db
+      .selectFrom('jobs')
+      .select('payload')
+      .where('id', '=', res.upload.jobId)
+      .executeTakeFirst();
+    expect(JSON.parse(payload?.payload ?? '{}')).toMatchObject({ linkBase: 'http://annotary.test' });
   });
 
   it('refuses bad requests naming the field', async () => {

@@ -25,7 +25,10 @@ describe('the server as a newcomer starts it', () => {
     const key = /API key \(shown once, keep it safe\): (\S+)/.exec(first.stdout())?.[1];
     expect(key).toMatch(/^ak_/);
     // No ANNOTARY_BOOTSTRAP_PASSWORD: the first start prints a one-time link to set the owner's.
-    expect(first.stdout()).toMatch(/one-time link, valid 24 h\): http:\/\/localhost:\d+\/password\/[\w-]{43}\n/);
+    // On the address the server listens on (127.0.0.1 here), where the console will be opened.
+    expect(first.stdout()).toMatch(
+      /one-time link, valid 24 h\):\n {4}http:\/\/127\.0\.0\.1:\d+\/password\/[\w-]{43}\n/,
+    );
     expect((await get(`${first.url}/healthz`)).body.data).toEqual({ store: 'sqlite', deployment: 'eu' });
     // PORT=0: the banner names the port the socket really got, and where the docs are.
     const port = new URL(first.url).port;

@@ -85,7 +85,14 @@ export function swaggerOptions(config: Config): SwaggerOptions {
       },
       // The server is the host and every path carries /v2: the typed client and the CLI name
       // operations by their full path (/v2/listProjects), as curl users write them.
-      servers: [{ url: config.publicUrl, description: `this server: the ${config.deployment} deployment` }],
+      // Without ANNOTARY_PUBLIC_URL, `/`: the address the document was read from (OpenAPI
+      // resolves a relative server URL against it), as every other link does.
+      servers: [
+        {
+          url: config.publicUrlConfigured ? config.publicUrl : '/',
+          description: `this server: the ${config.deployment} deployment`,
+        },
+      ],
       tags: TAGS.map(([name, description]) => ({ name, description })),
       components: {
         securitySchemes: {

@@ -101,7 +101,12 @@ export const ADMIN_OPERATIONS: Record<string, Operation> = {
     id: 'getUploadUrl',
     summary: 'A URL to PUT a file to (the file store or a storage bucket)',
     status: 200,
-    data: Type.Object({ uploadUrl: Type.String() }),
+    data: Type.Object({
+      uploadUrl: Type.String(),
+      readUrl: Type.String({
+        description: "a link of ours to read the file once it is there, good for 10 years: an asset's data",
+      }),
+    }),
     errors: [502],
   },
   'GET /v2/getSignedUrl': {

@@ -10,6 +10,7 @@ import { importInlineAssets } from '../../services/assets/inline-assets.service.
 import { idList } from '../../services/tasks/task.service.js';
 import { ListingSpool } from '../../adapters/storage/listing-spool.js';
 import { ImportBodyReader, LateUploadLocal } from '../import-body.js';
+import { linkBase } from '../link-base.js';
 import { principalOf } from '../plugins/auth.js';
 import { created } from '../reply.js';
 
@@ -73,7 +74,13 @@ export const assetImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
           for await (const a of prepend(first, items)) assets.push(a);
           return created(
             reply,
-            await importInlineAssets(ctx, p, projectId, { assets, priority: body.priority, batches }),
+            await importInlineAssets(
+              ctx,
+              p,
+              projectId,
+              { assets, priority: body.priority, batches },
+              linkBase(ctx, req),
+            ),
           );
         }
         const entries = new ListingSpool();
@@ -104,7 +111,8 @@ export const assetImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
           // uploadLocal: true after the assets (nothing was kept of the link import): as content.
           const { assets, priority } = await body.wholeBody();
           const batches = req.query.batches === undefined ? undefined : idList(req.query.batches, 'batches');
-          return created(reply, await importInlineAssets(ctx, p, projectId, { assets, priority, batches }));
+          const input = { assets, priority, batches };
+          return created(reply, await importInlineAssets(ctx, p, projectId, input, linkBase(ctx, req)));
         }
         throw err;
       } finally {

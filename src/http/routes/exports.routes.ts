@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { ExportDownloadParams, ExportQuery, OverviewParams } from '../../schemas/export.js';
 import { createExport, openExportDownload } from '../../services/exports/export.service.js';
 import { projectMetric } from '../../services/metrics/metrics.service.js';
+import { linkBase } from '../link-base.js';
 import { principalOf } from '../plugins/auth.js';
 import { ok } from '../reply.js';
 
@@ -19,7 +20,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
             'Writes a zip of the project (one JSON or NDJSON entry) and answers a key-less link to it that expires.',
         },
       },
-      async (req) => ok(await createExport(ctx, principalOf(req), req.query)),
+      async (req) => ok(await createExport(ctx, principalOf(req), req.query, linkBase(ctx, req))),
     );
   }
 

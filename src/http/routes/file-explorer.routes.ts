@@ -4,6 +4,7 @@ import { FileExplorerRequest } from '../../schemas/file-explorer.js';
 import { fileExplorer } from '../../services/storages/file-explorer.service.js';
 import { FreeObject } from '../../schemas/common.js';
 import { Success } from '../../schemas/envelope.js';
+import { linkBase } from '../link-base.js';
 import { principalOf } from '../plugins/auth.js';
 import { ok } from '../reply.js';
 
@@ -23,6 +24,6 @@ export const fileExplorerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
           'Browses a storage one folder level at a time (folders and files, paged by scrollToken), or with upload: true imports the chosen files or the whole folder into projectId; more than 1000 files are imported by a background job.',
       },
     },
-    async (req) => ok(await fileExplorer(ctx, principalOf(req), req.body)),
+    async (req) => ok(await fileExplorer(ctx, principalOf(req), req.body, linkBase(ctx, req))),
   );
 };

@@ -12,6 +12,7 @@ import {
   RemoveUsersRequest,
 } from '../../schemas/member.js';
 import { invalidField } from '../../errors.js';
+import { linkBase } from '../link-base.js';
 import { principalOf } from '../plugins/auth.js';
 import { created, ok } from '../reply.js';
 
@@ -40,7 +41,10 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     '/organization/:orgId/invites',
     { schema: { tags, params: OrgIdParams, body: CreateInvitesRequest, response: { 201: CreateInvitesResponse } } },
     async (req, reply) =>
-      created(reply, await members.createInvites(ctx, principalOf(req), req.params.orgId, req.body)),
+      created(
+        reply,
+        await members.createInvites(ctx, principalOf(req), req.params.orgId, req.body, linkBase(ctx, req)),
+      ),
   );
   app.delete(
     '/organization/:orgId/invites',

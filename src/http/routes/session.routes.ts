@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { issueApiKey } from '../../services/identity/identity.service.js';
@@ -23,6 +23,7 @@ import {
   SignOutResponse,
   UsePasswordLinkRequest,
 } from '../../schemas/session.js';
+import { linkBase } from '../link-base.js';
 import { principalOf } from '../plugins/auth.js';
 import { created, ok } from '../reply.js';
 
@@ -30,14 +31,15 @@ const tags = ['session'];
 const publicRoute = { public: true };
 
 /** Sets the session cookie and answers who signed in. */
-async function startedSession(ctx: AppContext, reply: FastifyReply, token: string) {
+async function startedSession(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, token: string) {
   const principal = await authenticateSession(ctx, token);
   if (!principal) throw new AppError('INTERNAL', 'the new session could not be read back');
   void reply.setCookie(SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: 'lax',
     path: '/',
-    secure: ctx.config.publicUrl.startsWith('https:'),
+    // Secure when the address the person reached is https (a proxy's, when it is trusted).
+    secure: linkBase(ctx, req).startsWith('https:'),
   });
   return ok(await sessionView(ctx, principal));
 }
@@ -61,7 +63,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     },
     async (req, reply) => {
       const { token } = await signIn(ctx, req.body, req.ip);
-      return startedSession(ctx, reply, token);
+      return startedSession(ctx, req, reply, token);
     },
   );
   app.get(
@@ -166,7 +168,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     async (req, reply) => {
       const { userId } = await usePasswordLink(ctx, req.params.token, req.body);
       const { token } = await createSession(ctx, userId);
-      return startedSession(ctx, reply, token);
+      return startedSession(ctx, req, reply, token);
     },
   );
 };

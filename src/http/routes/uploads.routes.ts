@@ -7,6 +7,7 @@ import * as chat from '../../services/files/chat.service.js';
 import * as files from '../../services/files/file.service.js';
 import * as instructions from '../../services/files/instructions.service.js';
 import { formParts, parseUrlEncoded } from '../form-parts.js';
+import { linkBase } from '../link-base.js';
 import { principalOf } from '../plugins/auth.js';
 import { created, ok } from '../reply.js';
 
@@ -27,11 +28,11 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
   );
 
   app.get('/getUploadUrl', { schema: { tags, querystring: UploadUrlQuery } }, async (req) =>
-    ok(await files.getUploadUrl(ctx, principalOf(req), req.query)),
+    ok(await files.getUploadUrl(ctx, principalOf(req), req.query, linkBase(ctx, req))),
   );
 
   app.get('/getSignedUrl', { schema: { tags, querystring: SignedUrlQuery } }, async (req) =>
-    ok(await files.getSignedUrl(ctx, principalOf(req), req.query)),
+    ok(await files.getSignedUrl(ctx, principalOf(req), req.query, linkBase(ctx, req))),
   );
 
   app.post(
@@ -47,7 +48,10 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     },
     async (req) => {
       const form = formParts(req, ctx.config.uploadLimit);
-      return ok(await instructions.uploadInstructions(ctx, principalOf(req), req.params.projectId, form, req.query));
+      const p = principalOf(req);
+      return ok(
+        await instructions.uploadInstructions(ctx, p, req.params.projectId, form, req.query, linkBase(ctx, req)),
+      );
     },
   );
 
@@ -57,6 +61,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
   const chatSchema = { tags, description: chatDescription, consumes, params: ProjectIdParams };
   app.post('/project/:projectId/chat', { schema: chatSchema }, async (req, reply) => {
     const form = formParts(req, ctx.config.uploadLimit);
-    return created(reply, await chat.createChatAssets(ctx, principalOf(req), req.params.projectId, form));
+    const p = principalOf(req);
+    return created(reply, await chat.createChatAssets(ctx, p, req.params.projectId, form, linkBase(ctx, req)));
   });
 };

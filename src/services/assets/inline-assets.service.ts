@@ -25,6 +25,8 @@ export async function importInlineAssets(
   p: Principal,
   projectId: string,
   input: { assets: AssetInput[]; priority?: number | undefined; batches?: string[] | undefined },
+  /** The address the assets' links start with (http/link-base.ts). */
+  base = ctx.config.publicUrl,
 ) {
   // 404 / 403 before anything is written.
   const { row } = await loadProject(ctx.store.db, p, projectId, 'import');
@@ -43,7 +45,7 @@ export async function importInlineAssets(
     }
     const assets = input.assets.map((a, i) => ({
       ...a,
-      data: signedFileUrl(ctx, 'GET', keys[i] as string, LONG_LIVED_SECONDS),
+      data: signedFileUrl(ctx, 'GET', keys[i] as string, LONG_LIVED_SECONDS, base),
     }));
     return await importAssets(ctx, p, row.id, { ...input, assets });
   } catch (err) {

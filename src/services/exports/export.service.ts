@@ -28,7 +28,13 @@ import { folderPrefix, storageUrlSigner } from '../storages/storage.service.js';
  * project's export storage and the link is that storage's signed URL.
  */
 
-export async function createExport(ctx: AppContext, p: Principal, q: ExportQuery): Promise<{ exportPath: string }> {
+export async function createExport(
+  ctx: AppContext,
+  p: Principal,
+  q: ExportQuery,
+  /** The address a download link of ours starts with (http/link-base.ts). */
+  linkBase = ctx.config.publicUrl,
+): Promise<{ exportPath: string }> {
   const db = ctx.store.db;
   const { row } = await loadProject(db, p, q.project, 'manage');
   const stages = parseJson<Stage[]>(row.stages, []);
@@ -51,7 +57,7 @@ export async function createExport(ctx: AppContext, p: Principal, q: ExportQuery
   );
 
   if (target.kind === 'local') {
-    return { exportPath: signExportLink(ctx.config.publicUrl, ctx.secretKey, fileName, now) };
+    return { exportPath: signExportLink(linkBase, ctx.secretKey, fileName, now) };
   }
   try {
     return { exportPath: await uploadToStorage(ctx, row, target, file, fileName) };

@@ -62,7 +62,14 @@ function namesFor(count: number, strategy: NamingStrategy, fileName: string | un
  * imported with a long-lived link to it as its `data`. All or nothing: a failed import
  * removes the files written.
  */
-export async function createChatAssets(ctx: AppContext, p: Principal, projectId: string, form: FormSource) {
+export async function createChatAssets(
+  ctx: AppContext,
+  p: Principal,
+  projectId: string,
+  form: FormSource,
+  /** The address the assets' links start with (http/link-base.ts). */
+  base = ctx.config.publicUrl,
+) {
   const { row } = await loadProject(ctx.store.db, p, projectId, 'import');
   // A conversations file is one JSON document: the JSON body limit applies, not the upload one.
   const fileLimit = Math.min(ctx.config.uploadLimit, ctx.config.bodyLimit);
@@ -104,7 +111,7 @@ export async function createChatAssets(ctx: AppContext, p: Principal, projectId:
       if (failed) throw failed.reason;
     }
     const assets = keys.map((key, i) => ({
-      data: signedFileUrl(ctx, 'GET', key, LONG_LIVED_SECONDS),
+      data: signedFileUrl(ctx, 'GET', key, LONG_LIVED_SECONDS, base),
       externalId: names[i],
     }));
     const result = await importAssets(ctx, p, row.id, { assets, priority });

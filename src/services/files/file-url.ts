@@ -11,7 +11,9 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 
 /*
- * Expiring signed paths of the server's file store: `${publicUrl}/files/<expiry>/<sig>/<key>`.
+ * Expiring signed paths of the server's file store: `<base>/files/<expiry>/<sig>/<key>`, `base`
+ * being the address of the request the link answers (http/link-base.ts). The signature does not
+ * cover the address: a link of ours works on any address the server is reached at.
  * The signature travels in the path because the Python client PUTs to the upload URL with no
  * query string and no header [client]. sig = base64url HMAC-SHA256 over method, expiry (Unix
  * seconds) and key, under a key derived from the server key for this one purpose, so the server
@@ -39,8 +41,14 @@ export function signedFilePath(ctx: AppContext, method: LinkMethod, key: string,
   return `${FILES_ROUTE}/${expiry}/${signLink(ctx.secretKey, PURPOSE, signedMessage(method, key, expiry))}/${key}`;
 }
 
-export function signedFileUrl(ctx: AppContext, method: LinkMethod, key: string, ttlSeconds: number): string {
-  return ctx.config.publicUrl + signedFilePath(ctx, method, key, ttlSeconds);
+export function signedFileUrl(
+  ctx: AppContext,
+  method: LinkMethod,
+  key: string,
+  ttlSeconds: number,
+  base = ctx.config.publicUrl,
+): string {
+  return base + signedFilePath(ctx, method, key, ttlSeconds);
 }
 
 /**
@@ -58,30 +66,55 @@ export function verifyFileLink(ctx: AppContext, method: LinkMethod, link: FileLi
   return expiry;
 }
 
+/** Whether the link's signature is ours, for either method, whatever its expiry. */
+function signedByUs(ctx: AppContext, link: FileLink): boolean {
+  const expiry = parseLinkExpiry(link.expiry);
+  if (expiry === undefined) return false;
+  return (['GET', 'PUT'] as const).some((method) =>
+    linkSignatureMatches(ctx.secretKey, PURPOSE, signedMessage(method, link.key, expiry), link.sig),
+  );
+}
+
 /**
  * The link inside a URL of this server's file store (any expiry, any method; the query and
- * fragment are ignored), or undefined for any other URL.
+ * fragment are ignored), or undefined for any other URL. Ours means on one of `bases` (the
+ * request's and the configured address), or, on any address, carrying our signature: links were
+ * handed out on whatever address their request came to.
  */
-export function parseFileUrl(ctx: AppContext, value: string): FileLink | undefined {
+export function parseFileUrl(
+  ctx: AppContext,
+  value: string,
+  bases: string[] = [ctx.config.publicUrl],
+): FileLink | undefined {
   let url: URL;
-  let base: URL;
   try {
     url = new URL(value);
-    base = new URL(ctx.config.publicUrl);
   } catch {
     return undefined;
   }
-  const prefix = `${base.pathname.replace(/\/+$/, '')}${FILES_ROUTE}/`;
-  if (url.origin !== base.origin || !url.pathname.startsWith(prefix)) return undefined;
-  const [expiry, sig, ...rest] = url.pathname.slice(prefix.length).split('/');
+  for (const candidate of bases) {
+    let base: URL;
+    try {
+      base = new URL(candidate);
+    } catch {
+      continue;
+    }
+    const prefix = `${base.pathname.replace(/\/+$/, '')}${FILES_ROUTE}/`;
+    if (!url.pathname.startsWith(prefix)) continue;
+    const link = linkIn(url.pathname.slice(prefix.length));
+    if (link && (url.origin === base.origin || signedByUs(ctx, link))) return link;
+  }
+  return undefined;
+}
+
+function linkIn(path: string): FileLink | undefined {
+  const [expiry, sig, ...rest] = path.split('/');
   if (expiry === undefined || sig === undefined || rest.length === 0) return undefined;
-  let key: string;
   try {
-    key = decodeURIComponent(rest.join('/'));
+    return { expiry, sig, key: decodeURIComponent(rest.join('/')) };
   } catch {
     return undefined;
   }
-  return { expiry, sig, key };
 }
 
 const stores = new WeakMap<AppContext, LocalFileStore>();

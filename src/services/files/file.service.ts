@@ -26,8 +26,16 @@ export function newFileKey(projectId: string, folder: string, fileName: string):
 }
 
 /** A long-lived GET link that signs a fresh read URL of a storage object on every use. */
-export function storageObjectLink(ctx: AppContext, orgId: string, storageId: string, bucket: string, key: string) {
-  return signedFileUrl(ctx, 'GET', `${STORAGE_LINK}/${orgId}/${storageId}/${bucket}/${key}`, LONG_LIVED_SECONDS);
+export function storageObjectLink(
+  ctx: AppContext,
+  orgId: string,
+  storageId: string,
+  bucket: string,
+  key: string,
+  base = ctx.config.publicUrl,
+) {
+  const path = `${STORAGE_LINK}/${orgId}/${storageId}/${bucket}/${key}`;
+  return signedFileUrl(ctx, 'GET', path, LONG_LIVED_SECONDS, base);
 }
 
 function parseStorageLink(key: string) {
@@ -72,17 +80,28 @@ export interface UploadUrlQuery {
   bucket?: string | undefined;
 }
 
-/** GET /getUploadUrl: a URL to PUT the bytes to, with no header and no query string [client]. */
-export async function getUploadUrl(ctx: AppContext, p: Principal, q: UploadUrlQuery) {
+/**
+ * GET /getUploadUrl: a URL to PUT the bytes to, with no header and no query string [client],
+ * and (an extension) `readUrl`, a long-lived link to read the same file once it is there: what
+ * an asset's `data` holds (a storage's object is read through a link of ours that signs a fresh
+ * read URL on every use, as storage imports do). `base` starts our links (http/link-base.ts).
+ */
+export async function getUploadUrl(ctx: AppContext, p: Principal, q: UploadUrlQuery, base = ctx.config.publicUrl) {
   const { row } = await loadProject(ctx.store.db, p, q.project, 'import');
   const name = safeFileName(q.name);
   if (!name) throw invalidField('name', 'must be a file name with at least one letter or digit');
   const key = newFileKey(row.id, q.type ?? 'assets', name);
   if (q.storageId) {
     const bucket = bucketOf(q, q.storageId, row);
-    return { uploadUrl: await signObjectUploadUrl(ctx, p.orgId, q.storageId, { bucket, key }) };
+    return {
+      uploadUrl: await signObjectUploadUrl(ctx, p.orgId, q.storageId, { bucket, key }),
+      readUrl: storageObjectLink(ctx, p.orgId, q.storageId, bucket, key, base),
+    };
   }
-  return { uploadUrl: signedFileUrl(ctx, 'PUT', key, UPLOAD_URL_SECONDS) };
+  return {
+    uploadUrl: signedFileUrl(ctx, 'PUT', key, UPLOAD_URL_SECONDS, base),
+    readUrl: signedFileUrl(ctx, 'GET', key, LONG_LIVED_SECONDS, base),
+  };
 }
 
 export interface SignedUrlQuery {
@@ -102,7 +121,7 @@ function isHttpUrl(value: string): boolean {
  * project the key belongs to; with storageId the storage signs; any other http(s) URL is
  * public and comes back unchanged.
  */
-export async function getSignedUrl(ctx: AppContext, p: Principal, q: SignedUrlQuery) {
+export async function getSignedUrl(ctx: AppContext, p: Principal, q: SignedUrlQuery, base = ctx.config.publicUrl) {
   const project = q.project ? (await loadProject(ctx.store.db, p, q.project, 'read')).row : undefined;
   if (q.storageId) {
     const target = isHttpUrl(q.name)
@@ -110,7 +129,7 @@ export async function getSignedUrl(ctx: AppContext, p: Principal, q: SignedUrlQu
       : { bucket: bucketOf(q, q.storageId, project), key: q.name };
     return { signedUrl: await signObjectUrl(ctx, p.orgId, q.storageId, target) };
   }
-  const link = parseFileUrl(ctx, q.name);
+  const link = parseFileUrl(ctx, q.name, [base, ctx.config.publicUrl]);
   if (!link && isHttpUrl(q.name)) return { signedUrl: q.name };
   const key = link ? link.key : q.name.replace(/^\/+/, '');
   const storage = parseStorageLink(key);
@@ -123,7 +142,7 @@ export async function getSignedUrl(ctx: AppContext, p: Principal, q: SignedUrlQu
   if (q.project && q.project !== projectId) throw invalidField('name', 'is a file of another project');
   if (!q.project) await loadProject(ctx.store.db, p, projectId, 'read');
   if (!(await fileStoreOf(ctx).stat(key))) throw notFound('file');
-  return { signedUrl: signedFileUrl(ctx, 'GET', key, READ_URL_SECONDS) };
+  return { signedUrl: signedFileUrl(ctx, 'GET', key, READ_URL_SECONDS, base) };
 }
 
 /**

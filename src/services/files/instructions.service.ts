@@ -29,6 +29,8 @@ export async function uploadInstructions(
   projectId: string,
   form: FormSource,
   query: InstructionsTarget,
+  /** The address the stored link starts with (http/link-base.ts). */
+  base = ctx.config.publicUrl,
 ) {
   const { row } = await loadProject(ctx.store.db, p, projectId, 'manage');
   const store = fileStoreOf(ctx);
@@ -56,9 +58,9 @@ export async function uploadInstructions(
     if (storageId) {
       const bucket = bucketOf({ bucket: query.bucket ?? (fields.get('bucket') || undefined) }, storageId, row);
       await copyToStorage(ctx, p.orgId, { storageId, bucket, key: stored.key }, stored.key);
-      url = storageObjectLink(ctx, p.orgId, storageId, bucket, stored.key);
+      url = storageObjectLink(ctx, p.orgId, storageId, bucket, stored.key, base);
     } else {
-      url = signedFileUrl(ctx, 'GET', stored.key, LONG_LIVED_SECONDS);
+      url = signedFileUrl(ctx, 'GET', stored.key, LONG_LIVED_SECONDS, base);
       keepLocal = true;
     }
     const project = await updateProject(ctx, p, row.id, { instructions: url });

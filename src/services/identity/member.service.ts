@@ -141,7 +141,14 @@ export interface InviteInput {
  * Each invited person without an account gets a one-time accept link, answered to the caller
  * (only its hash is stored): the invitee opens it, sets a password and is signed in.
  */
-export async function createInvites(ctx: AppContext, p: Principal, orgId: string, input: InviteInput) {
+export async function createInvites(
+  ctx: AppContext,
+  p: Principal,
+  orgId: string,
+  input: InviteInput,
+  /** The address the links start with: the inviter's (http/link-base.ts). */
+  linkBase = ctx.config.publicUrl,
+) {
   ensureOrg(p, orgId);
   const emails = emailsOf(input.to, 'to');
   const assignments = input.projectAssignments ?? [];
@@ -178,8 +185,10 @@ export async function createInvites(ctx: AppContext, p: Principal, orgId: string
       }
       // A person who already has an account signs in as before (a forgotten password is a reset,
       // not an invite): an accept link could otherwise set another member's, or the owner's, password.
-      if (!user)
-        links.push({ email, ...(await createPasswordLink(trx, ctx, { purpose: 'invite', email, orgId, inviteId })) });
+      if (!user) {
+        const link = await createPasswordLink(trx, ctx, { purpose: 'invite', email, orgId, inviteId }, linkBase);
+        links.push({ email, ...link });
+      }
     }
     return { invited: emails.length, links };
   });

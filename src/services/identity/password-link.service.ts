@@ -18,16 +18,20 @@ export const RESET_LINK_HOURS = 24;
 export type LinkPurpose = 'owner' | 'reset' | 'invite';
 
 export interface PasswordLink {
-  /** The page that sets the password: `<publicUrl>/password/<token>` or `<publicUrl>/invite/<token>`. */
+  /** The page that sets the password: `<base>/password/<token>` or `<base>/invite/<token>`. */
   url: string;
   expiresAt: string;
 }
 
-/** Makes a one-time link; only the SHA-256 of its token is stored. */
+/**
+ * Makes a one-time link; only the SHA-256 of its token is stored. `base` is the address the
+ * link starts with (http/link-base.ts); without it, ANNOTARY_PUBLIC_URL or localhost.
+ */
 export async function createPasswordLink(
   db: Executor,
   ctx: AppContext,
   link: { purpose: LinkPurpose; email: string; orgId: string; userId?: string; inviteId?: string },
+  base = ctx.config.publicUrl,
 ): Promise<PasswordLink> {
   const now = ctx.clock.now();
   const hours = link.purpose === 'invite' ? ctx.config.inviteHours : RESET_LINK_HOURS;
@@ -45,7 +49,7 @@ export async function createPasswordLink(
     expires_at: expiresAt,
   });
   const page = link.purpose === 'invite' ? 'invite' : 'password';
-  return { url: `${ctx.config.publicUrl}/${page}/${token}`, expiresAt };
+  return { url: `${base}/${page}/${token}`, expiresAt };
 }
 
 function roleOf(value: string): OrgRole {

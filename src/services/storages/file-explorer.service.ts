@@ -48,7 +48,7 @@ function chosenKeys(prefix: string, files: string[], wanted: Set<string> | undef
  * it was queued. Files whose externalId (the key under the folder) is already in the project are
  * skipped, so an import can be run again to finish one that stopped.
  */
-async function upload(ctx: AppContext, p: Principal, input: FileExplorerInput) {
+async function upload(ctx: AppContext, p: Principal, input: FileExplorerInput, linkBase: string) {
   if (!input.projectId) throw invalidField('projectId', 'is required with upload: true');
   const { row } = await loadProject(ctx.store.db, p, input.projectId, 'import');
   const prefix = folderPrefix(input.folder ?? '');
@@ -63,6 +63,7 @@ async function upload(ctx: AppContext, p: Principal, input: FileExplorerInput) {
     extensions: wanted ? [...wanted] : undefined,
     batches: input.batches,
     keys: input.files?.length ? chosenKeys(prefix, input.files, wanted) : undefined,
+    linkBase,
   };
   // At most one key past the limit is listed: enough to know the folder goes to a job.
   const keys = job.keys ?? (await listFolderKeys(ctx, job, FOREGROUND_IMPORT_LIMIT));
@@ -79,6 +80,12 @@ async function upload(ctx: AppContext, p: Principal, input: FileExplorerInput) {
  * POST /file-explorer [client]: browses without `upload`, imports with it. Fields that do not
  * apply to the chosen action are ignored, as unknown ones are.
  */
-export async function fileExplorer(ctx: AppContext, p: Principal, input: FileExplorerInput) {
-  return input.upload === true ? { upload: await upload(ctx, p, input) } : await browse(ctx, p, input);
+export async function fileExplorer(
+  ctx: AppContext,
+  p: Principal,
+  input: FileExplorerInput,
+  /** The address the new assets' links start with (http/link-base.ts); kept in a queued job. */
+  linkBase = ctx.config.publicUrl,
+) {
+  return input.upload === true ? { upload: await upload(ctx, p, input, linkBase) } : await browse(ctx, p, input);
 }

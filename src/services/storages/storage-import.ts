@@ -60,7 +60,7 @@ export async function importStorageKeys(ctx: AppContext, p: Principal, job: Stor
     skipped += slice.length - fresh.length;
     if (!fresh.length) continue;
     const assets = fresh.map((key) => ({
-      data: storageObjectLink(ctx, job.orgId, job.storageId, job.bucket, key),
+      data: storageObjectLink(ctx, job.orgId, job.storageId, job.bucket, key, job.linkBase),
       externalId: externalIdOf(key),
       storage: job.storageId,
     }));
