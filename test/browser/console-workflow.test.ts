@@ -201,7 +201,7 @@ describe('the console: projects, ontology and the workflow editor', () => {
 
   it('imports three assets on the Assets page and shows them as counts on the diagram', async () => {
     await page.getByRole('link', { name: 'Assets' }).click();
-    await page.getByText('No assets yet: import some with the form.').waitFor();
+    await page.getByText('No assets yet: upload files or import links with the forms.').waitFor();
     const urls = ['a', 'b', 'c'].map((n) => `https://example.com/street-${n}.jpg`).join('\n');
     await page.getByLabel('Asset URLs (one a line)').fill(urls);
     await page.getByRole('button', { name: 'Import', exact: true }).click();

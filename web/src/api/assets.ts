@@ -6,6 +6,8 @@ export interface AssetRow {
   _id: string;
   externalId: string;
   data: string;
+  /** Uploads from the console keep `width`, `height` and `thumbnail` (a small picture's link) here. */
+  metadata?: Record<string, unknown>;
   batches?: string[];
   createdAt?: string;
 }
@@ -13,6 +15,31 @@ export interface AssetRow {
 export interface AssetInput {
   data: string;
   externalId?: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** Which of `externalIds` the project already has (at most 100 at a time). */
+export async function existingExternalIds(projectId: string, externalIds: string[]): Promise<Set<string>> {
+  const filters = JSON.stringify({ externalId: externalIds });
+  const page = await unwrap<{ assets: AssetRow[] }>(
+    'GET',
+    '/v2/project/{projectId}/assets',
+    api.GET('/v2/project/{projectId}/assets', {
+      params: { path: { projectId }, query: { page: 1, limit: externalIds.length, filters } },
+    }),
+  );
+  return new Set(page.assets.map((a) => a.externalId));
+}
+
+/** Where to PUT a file of the project, and the lasting link to read it by (docs/files.md). */
+export function uploadUrlFor(projectId: string, name: string, storageId?: string) {
+  return unwrap<{ uploadUrl: string; readUrl: string }>(
+    'GET',
+    '/v2/getUploadUrl',
+    api.GET('/v2/getUploadUrl', {
+      params: { query: { project: projectId, name, type: 'assets', ...(storageId ? { storageId } : {}) } },
+    }),
+  );
 }
 
 export function useAssetList(projectId: string, page: number, limit: number) {

@@ -13,6 +13,11 @@ export function setCsrfToken(token: string | undefined): void {
   csrfToken = token;
 }
 
+/** The session's CSRF token: a write to our own origin outside the client (an upload's PUT) sends it. */
+export function currentCsrfToken(): string | undefined {
+  return csrfToken;
+}
+
 export const client = new Transport({
   baseUrl: `${window.location.origin}/v2`,
   cookieMode: { csrfToken: () => csrfToken },

@@ -146,6 +146,9 @@ export interface Project {
   unassignSkippedTask?: boolean;
   benchmarkEnabled?: boolean;
   errorCodesEnabled?: boolean;
+  /** The storage the project's files go to (with its bucket), when set. */
+  exportStorageId?: string;
+  exportStorageBucket?: string;
   role?: ProjectRole;
   createdAt: string;
   updatedAt: string;

@@ -5,7 +5,9 @@ import type { Project } from '../../api/types';
 import { TextField } from '../../components/Field';
 import { errorLookup, fieldErrorsOf } from '../../components/field-errors';
 import { Empty, ErrorNotice, Loading } from '../../components/States';
+import { AssetThumb } from './AssetThumb';
 import { ImportAssets } from './ImportAssets';
+import { UploadFiles } from './UploadFiles';
 
 const PAGE_SIZE = 25;
 
@@ -39,7 +41,7 @@ function Batches({ project }: { project: Project }) {
   );
 }
 
-/** The project's assets: import them, group them in batches, page through them. */
+/** The project's assets: upload or import them, group them in batches, page through them. */
 export default function AssetsPage() {
   const project = useOutletContext<Project>();
   const [page, setPage] = useState(1);
@@ -54,12 +56,15 @@ export default function AssetsPage() {
             <h2 id="assets-title">Assets{list.data ? ` (${list.data.total})` : ''}</h2>
             {list.isPending && <Loading what="assets" />}
             {list.isError && <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />}
-            {list.data?.assets.length === 0 && <Empty title="No assets yet: import some with the form." />}
+            {list.data?.assets.length === 0 && (
+              <Empty title="No assets yet: upload files or import links with the forms." />
+            )}
             {list.data && list.data.assets.length > 0 && (
               <>
                 <table className="table compact">
                   <thead>
                     <tr>
+                      <th scope="col">Preview</th>
                       <th scope="col">External id</th>
                       <th scope="col">URL</th>
                     </tr>
@@ -67,6 +72,9 @@ export default function AssetsPage() {
                   <tbody>
                     {list.data.assets.map((a) => (
                       <tr key={a._id}>
+                        <td>
+                          <AssetThumb asset={a} />
+                        </td>
                         <td>{a.externalId}</td>
                         <td className="cell-url">{a.data}</td>
                       </tr>
@@ -89,6 +97,7 @@ export default function AssetsPage() {
           </section>
         </div>
         <div className="side">
+          <UploadFiles project={project} />
           <ImportAssets project={project} />
           <Batches project={project} />
         </div>
