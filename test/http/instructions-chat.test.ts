@@ -171,6 +171,14 @@ describe.each(ENGINES)('instructions and chat uploads on %s', (engine) => {
     const key = encodeURIComponent(new URL(own).pathname.split('/').slice(2).join('/'));
     const read = await t.call('GET', `/v2/getSignedUrl?name=${key}&project=${projectId}&storageId=${storageId}`);
     expect(await (await request(read.json().data.signedUrl)).body.text()).toBe('own bucket');
+    // readUrl, what the console keeps as the asset's data: a lasting link of ours that signs a
+    // fresh read URL of the object on every use.
+    const pair = (await t.call('GET', noBucket)).json().data as { uploadUrl: string; readUrl: string };
+    expect(pair.readUrl).toMatch(LINK);
+    expect((await request(pair.uploadUrl, { method: 'PUT', body: 'read back' })).statusCode).toBe(200);
+    const viaOurs = await request(local(pair.readUrl));
+    expect(viaOurs.statusCode).toBe(302);
+    expect(await (await request(String(viaOurs.headers.location))).body.text()).toBe('read back');
     const guide = await post('instructions', form({}, { name: 'own.txt', body: 'own guide' }), {
       query: `?storageId=${storageId}`,
     });
