@@ -5,9 +5,9 @@ function stateOf(item: UploadItem): string {
     case 'queued':
       return 'Waiting';
     case 'uploading':
-      return `${Math.floor((100 * item.sent) / Math.max(1, item.file.size))} %`;
+      return item.note ? `Paused: ${item.note}` : `${Math.floor((100 * item.sent) / Math.max(1, item.file.size))} %`;
     case 'importing':
-      return 'Making the asset';
+      return item.note ? `Paused: ${item.note}` : 'Making the asset';
     case 'done':
       return 'Done';
     case 'skipped':

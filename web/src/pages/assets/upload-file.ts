@@ -86,30 +86,43 @@ async function store(target: UploadTarget, item: UploadItem, progress: (sent: nu
   return { data: main.readUrl, metadata };
 }
 
+/** A file's requests over the plan's limit wait this long, this many times, before it fails. */
+const LIMIT_WAIT_MS = 15_000;
+const LIMIT_WAITS = 8;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Sends one item as far as it can; `report` tells each change. Never throws: a failure is a status. */
 export async function sendItem(
   target: UploadTarget,
   item: UploadItem,
   report: (patch: Partial<UploadItem>) => void,
 ): Promise<void> {
-  try {
-    let stored = item.stored;
-    if (!stored) {
-      report({ status: 'uploading', sent: 0, note: undefined });
-      stored = await store(target, item, (sent) => report({ sent }));
-      report({ stored, sent: item.file.size });
+  let stored = item.stored;
+  for (let waits = 0; ; waits++) {
+    try {
+      if (!stored) {
+        report({ status: 'uploading', sent: 0, note: undefined });
+        stored = await store(target, item, (sent) => report({ sent }));
+        report({ stored, sent: item.file.size });
+      }
+      report({ status: 'importing', note: undefined });
+      const asset = { data: stored.data, externalId: item.path, metadata: stored.metadata };
+      await importChunk(target.projectId, [asset], [...target.batchIds]);
+      report({ status: 'done' });
+      return;
+    } catch (err) {
+      // A large folder meets the organization's request limit (a few requests a file): wait.
+      if (err instanceof ApiError && err.status === 429 && waits < LIMIT_WAITS) {
+        report({ note: 'waiting for the request limit' });
+        await pause(LIMIT_WAIT_MS);
+        continue;
+      }
+      const already = err instanceof ApiError && err.status === 409;
+      report(
+        already ? { status: 'skipped', note: 'already in the project' } : { status: 'failed', note: errorText(err) },
+      );
+      return;
     }
-    report({ status: 'importing', note: undefined });
-    await importChunk(
-      target.projectId,
-      [{ data: stored.data, externalId: item.path, metadata: stored.metadata }],
-      [...target.batchIds],
-    );
-    report({ status: 'done' });
-  } catch (err) {
-    const already = err instanceof ApiError && err.status === 409;
-    report(
-      already ? { status: 'skipped', note: 'already in the project' } : { status: 'failed', note: errorText(err) },
-    );
   }
 }
