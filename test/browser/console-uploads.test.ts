@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../helpers/stores.js';
@@ -10,7 +14,8 @@ import { signInAsOwner } from './helpers/sign-in.js';
  * Uploads from the Assets page: three pictures made here are dropped on the page (a real drop
  * event carrying a DataTransfer built in the page), each is PUT to the file store with its own
  * bar, and they appear as assets with thumbnails. The first PUT of one of them is cut off: it
- * shows as failed, and "Retry" sends that file alone again.
+ * shows as failed, and "Retry" sends that file alone again. Then a folder is picked: its video
+ * gets a thumbnail of a frame, its text file is listed by its kind, and a hidden file is left out.
  */
 
 const engine = ENGINES[0] ?? 'sqlite';
@@ -128,5 +133,48 @@ describe('uploading files from the Assets page', () => {
     expect(puts.get('north.png')).toBe(1);
     // The browser's own line about the connection the test cut; nothing else.
     expect(errors).toEqual(['Failed to load resource: net::ERR_CONNECTION_RESET']);
+  });
+
+  it('takes a whole folder: a video with a thumbnail of a frame, a document by its kind', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-upload-'));
+    const trip = path.join(folder, 'trip');
+    fs.mkdirSync(path.join(trip, 'notes'), { recursive: true });
+    // A one-second VP8 test pattern (Debian's ffmpeg), a text file, and a file no asset should be.
+    execFileSync(
+      'ffmpeg',
+      ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '1'].concat([
+        '-c:v',
+        'libvpx',
+        '-b:v',
+        '200k',
+        path.join(trip, 'clip.webm'),
+      ]),
+    );
+    fs.writeFileSync(path.join(trip, 'notes', 'readme.txt'), 'what the clip shows');
+    fs.writeFileSync(path.join(trip, '.DS_Store'), 'finder');
+    try {
+      const page = await context.newPage();
+      const errors = pageErrors(page);
+      await page.goto(`/projects/${pid}/assets`);
+      await page.getByLabel('Choose a folder').setInputFiles(trip);
+      await page.getByText('2 of 2 uploaded.').waitFor();
+      await page.getByText('1 file was left out: not an image, video or document.').waitFor();
+      const clip = page.getByRole('img', { name: 'Preview of trip/clip.webm' });
+      await clip.waitFor();
+      const row = page.getByRole('row').filter({ hasText: 'trip/notes/readme.txt' });
+      await row.getByText('text', { exact: true }).waitFor();
+      await screenshot(page, 'console-uploads-folder');
+      const assets = (await server.call('GET', `/v2/project/${pid}/assets?limit=10`)).json().data.assets as Json[];
+      const video = assets.find((a) => a.externalId === 'trip/clip.webm');
+      expect(video?.metadata).toMatchObject({
+        width: 320,
+        height: 240,
+        thumbnail: expect.stringMatching(/thumb\.webp$/),
+      });
+      expect(assets.find((a) => a.externalId === 'trip/notes/readme.txt')?.metadata).toEqual({});
+      expect(errors).toEqual([]);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
