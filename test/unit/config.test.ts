@@ -14,6 +14,8 @@ describe('configuration from the environment', () => {
     expect(c.databaseUrl).toBeUndefined();
     expect(c.dataDir.endsWith('/data')).toBe(true);
     expect(c.publicUrl).toBe('http://localhost:8080');
+    // Unset: links come from each request's address (src/http/link-base.ts).
+    expect(c.publicUrlConfigured).toBe(false);
     expect(c.bodyLimit).toBe(32 * 1024 * 1024);
   });
 
@@ -40,6 +42,7 @@ describe('configuration from the environment', () => {
       databaseUrl: 'postgres://u@h/db',
       redisUrl: 'redis://127.0.0.1:6379',
       publicUrl: 'https://annotary.example.com',
+      publicUrlConfigured: true,
       bootstrapApiKey: 'ak_0123456789abcdef',
       bootstrapEmail: 'ops@example.com',
       defaultPlan: 'professional',
