@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PutBucketCorsCommand } from '@aws-sdk/client-s3';
+import { fillBucket, S3RVER_KEYS, startS3rver } from '../helpers/emulators.js';
 import { ENGINES } from '../helpers/stores.js';
 import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
 import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
@@ -16,6 +18,8 @@ import { signInAsOwner } from './helpers/sign-in.js';
  * bar, and they appear as assets with thumbnails. The first PUT of one of them is cut off: it
  * shows as failed, and "Retry" sends that file alone again. Then a folder is picked: its video
  * gets a thumbnail of a frame, its text file is listed by its kind, and a hidden file is left out.
+ * Last, a project whose settings name a storage (s3rver, with CORS for the console) gets its
+ * uploads there, PUT by the browser straight to the bucket.
  */
 
 const engine = ENGINES[0] ?? 'sqlite';
@@ -47,10 +51,12 @@ describe('uploading files from the Assets page', () => {
   let server: ConsoleServer;
   let browser: Browser;
   let context: BrowserContext;
+  let s3: Awaited<ReturnType<typeof startS3rver>>;
   let pid = '';
 
   beforeAll(async () => {
-    server = await startConsoleServer(engine);
+    s3 = await startS3rver();
+    server = await startConsoleServer(engine, { env: { ANNOTARY_STORAGE_ALLOW_PRIVATE: 'true' } });
     const res = await server.call('POST', '/v2/project', { body: { name: 'Uploads' } });
     pid = (res.json().data.project as Json)._id as string;
     browser = await launchBrowser();
@@ -61,6 +67,7 @@ describe('uploading files from the Assets page', () => {
     await context?.close();
     await browser?.close();
     await server?.close();
+    await s3?.stop();
   });
 
   it('makes three assets with thumbnails from a drop, sending again only the file that failed', async () => {
@@ -176,5 +183,44 @@ describe('uploading files from the Assets page', () => {
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
     }
+  });
+
+  it("sends the files of a project with a storage to that storage's bucket", async () => {
+    await fillBucket(s3.client, 'frames', {});
+    await s3.client.send(
+      new PutBucketCorsCommand({
+        Bucket: 'frames',
+        CORSConfiguration: {
+          CORSRules: [{ AllowedOrigins: [server.url], AllowedMethods: ['PUT', 'GET'], AllowedHeaders: ['*'] }],
+        },
+      }),
+    );
+    const storage = await server.call('POST', '/v2/storages', {
+      body: { name: 's3', provider: 'CUSTOM_S3', host: s3.url, publicKey: S3RVER_KEYS.accessKeyId, privateKey: 'S3' },
+    });
+    const storageId = storage.json().data.storage._id as string;
+    const made = await server.call('POST', '/v2/project', { body: { name: 'Stored' } });
+    const stored = (made.json().data.project as Json)._id as string;
+    const settings = await server.call('POST', `/v2/project/${stored}`, {
+      body: { exportStorageId: storageId, exportStorageBucket: 'frames' },
+    });
+    expect(settings.statusCode, settings.body).toBe(200);
+
+    const page = await context.newPage();
+    const errors = pageErrors(page);
+    await page.goto(`/projects/${stored}/assets`);
+    await page.getByText("Stored in the project's storage", { exact: false }).waitFor();
+    const picture = streetPng(800, 600);
+    await dropFiles(page, [{ name: 'west.png', base64: picture.toString('base64') }]);
+    await page.getByText('1 of 1 uploaded.').waitFor();
+    await page.getByRole('img', { name: 'Preview of west.png' }).waitFor();
+
+    // The bytes are in the bucket, under the project's key; the asset's link of ours leads there.
+    const asset = (await server.call('GET', `/v2/project/${stored}/assets`)).json().data.assets[0] as Json;
+    expect(asset.data).toMatch(new RegExp(`^${server.url}/files/\\d+/[\\w-]+/~storage/`));
+    const object = await fetch(asset.data as string);
+    expect(object.url.startsWith(`${s3.url}/frames/${stored}/assets/`)).toBe(true);
+    expect(Buffer.from(await object.arrayBuffer()).equals(picture)).toBe(true);
+    expect(errors).toEqual([]);
   });
 });
