@@ -597,6 +597,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/project/{projectId}/exports': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The exports asked of a project, newest first (an extension)
+     * @description The newest 50 are kept. Managers only, as exports are.
+     */
+    get: operations['listProjectExports'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/project/{projectId}/forward': {
     parameters: {
       query?: never;
@@ -1226,6 +1246,32 @@ export interface components {
       /** @enum {string} */
       status: 'fail' | 'error';
     };
+    /** ExportRecord */
+    ExportRecord: {
+      _id: string;
+      /** @description size of the zip */
+      bytes: number;
+      /** Format: date-time */
+      createdAt: string;
+      /** @description e-mail of who asked for it */
+      createdBy: string;
+      /** @description when a local zip’s link stops working; null for the storage’s links, signed afresh */
+      expiresAt: string | null;
+      /** @description a link to the zip while there is one (a local zip: until expiresAt) */
+      exportPath: string | null;
+      /** @description the narrowing parameters as sent: stage, batches, status, createdAt, updatedAt, include*, taskTypes */
+      filters: {
+        [key: string]: string;
+      };
+      /** @enum {string} */
+      format: 'json' | 'ndjson';
+      /** @description how long it took */
+      ms: number;
+      /** @description the zip went to the project’s export storage */
+      storage: boolean;
+      /** @description task or issue */
+      type: string;
+    };
     /** FieldError */
     FieldError: {
       field: string;
@@ -1482,6 +1528,10 @@ export interface components {
      */
     Project: {
       _id: string;
+      /** @description an extension: the project was archived */
+      archived?: boolean;
+      /** Format: date-time */
+      archivedAt?: string;
       assetBuilderTemplates?: {
         [key: string]: unknown;
       }[];
@@ -1546,11 +1596,24 @@ export interface components {
      */
     ProjectListItem: {
       _id: string;
+      /** @description an extension: present (true) on archived projects */
+      archived?: boolean;
       /** Format: date-time */
       createdAt: string;
       description: string;
       name: string;
       organization: string;
+      /** @description with counts=true, for roles that may read every task: live tasks, completed and archived */
+      progress?: {
+        archived: number;
+        completed: number;
+        tasks: number;
+      };
+      /**
+       * @description with counts=true: the caller’s role on the project
+       * @enum {string}
+       */
+      role?: 'Manager' | 'Lead' | 'Labeler' | 'Reviewer';
     };
     /** Relation */
     Relation: {
@@ -3244,6 +3307,10 @@ export interface operations {
   listProjects: {
     parameters: {
       query?: {
+        /** @description an extension: true lists only archived projects, false only active ones; omitted, both */
+        archived?: string;
+        /** @description an extension: each item also carries the caller’s role and the live task counts (progress) */
+        counts?: string;
         limit?: number;
         /** @description only projects whose name contains this text */
         name?: string;
@@ -4167,6 +4234,8 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description an extension: true archives the project (hidden from lists asked with archived=false) */
+          archived?: boolean | null;
           assetBuilderTemplates?:
             | {
                 [key: string]: unknown;
@@ -4806,6 +4875,48 @@ export interface operations {
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listProjectExports: {
+    parameters: {
+      query?: {
+        limit?: number;
+        page?: number;
+      };
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              exports: components['schemas']['ExportRecord'][];
+              /** @description items matching, over all pages */
+              total: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
     };

@@ -45,11 +45,10 @@ export const Id = Type.String({ pattern: ID_PATTERN, description: '24 lowercase 
 
 export const HexColor = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'hex colour #RRGGBB' });
 
+export const QUERY_BOOLEAN_PATTERN = '^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$';
+
 /** `true`/`false` in any case: the Python client sends `True`. */
-export const QueryBoolean = Type.String({
-  pattern: '^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$',
-  description: 'true or false, any case',
-});
+export const QueryBoolean = Type.String({ pattern: QUERY_BOOLEAN_PATTERN, description: 'true or false, any case' });
 
 /** Reads a QueryBoolean value; absent (or anything unexpected) gives `fallback`. */
 export function parseQueryBoolean(s: string | undefined | null, fallback = false): boolean {

@@ -43,6 +43,27 @@ export const ExportDownloadParams = Type.Object({
 });
 export type ExportDownloadParams = Static<typeof ExportDownloadParams>;
 
+/** One export of a project's history (GET /project/{id}/exports, an extension). */
+export const ExportRecord = Type.Object({
+  _id: Type.String(),
+  createdAt: Type.String({ format: 'date-time' }),
+  createdBy: Type.String({ description: 'e-mail of who asked for it' }),
+  type: Type.String({ description: 'task or issue' }),
+  format: StringEnum(['json', 'ndjson'] as const),
+  filters: Type.Record(Type.String(), Type.String(), {
+    description: 'the narrowing parameters as sent: stage, batches, status, createdAt, updatedAt, include*, taskTypes',
+  }),
+  bytes: Type.Integer({ minimum: 0, description: 'size of the zip' }),
+  ms: Type.Integer({ minimum: 0, description: 'how long it took' }),
+  storage: Type.Boolean({ description: 'the zip went to the project’s export storage' }),
+  exportPath: Type.Union([Type.String(), Type.Null()], {
+    description: 'a link to the zip while there is one (a local zip: until expiresAt)',
+  }),
+  expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'when a local zip’s link stops working; null for the storage’s links, signed afresh',
+  }),
+});
+
 export const OverviewParams = Type.Object({
   projectId: Type.String({ maxLength: 64 }),
   metric: Type.String({ maxLength: 64 }),

@@ -95,6 +95,11 @@ export const ProjectUpdateRequest = Type.Object({
   assetBuilderTemplates: OptionalField(Type.Array(FreeObject)),
   pctConfig: OptionalField(PctConfig),
   deleted: OptionalField(Type.Boolean()),
+  archived: OptionalField(
+    Type.Boolean({
+      description: 'an extension: true archives the project (hidden from lists asked with archived=false)',
+    }),
+  ),
 });
 export type ProjectUpdateRequest = Static<typeof ProjectUpdateRequest>;
 
@@ -135,6 +140,8 @@ export const Project = Type.Object({
   pctConfig: Type.Optional(PctConfig),
   role: Type.Optional(StringEnum(PROJECT_ROLES)),
   deleted: Type.Optional(Type.Boolean()),
+  archived: Type.Optional(Type.Boolean({ description: 'an extension: the project was archived' })),
+  archivedAt: Type.Optional(Type.String({ format: 'date-time' })),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });
@@ -146,6 +153,18 @@ export const ProjectListItem = Type.Object({
   description: Type.String(),
   organization: Type.String(),
   createdAt: Type.String({ format: 'date-time' }),
+  archived: Type.Optional(Type.Boolean({ description: 'an extension: present (true) on archived projects' })),
+  role: Type.Optional(StringEnum(PROJECT_ROLES, { description: 'with counts=true: the caller’s role on the project' })),
+  progress: Type.Optional(
+    Type.Object(
+      {
+        tasks: Type.Integer({ minimum: 0 }),
+        completed: Type.Integer({ minimum: 0 }),
+        archived: Type.Integer({ minimum: 0 }),
+      },
+      { description: 'with counts=true, for roles that may read every task: live tasks, completed and archived' },
+    ),
+  ),
 });
 export type ProjectListItem = Static<typeof ProjectListItem>;
 

@@ -14,6 +14,7 @@ import * as m011 from './migrations/011-sign-in.js';
 import * as m012 from './migrations/012-task-facets.js';
 import * as m013 from './migrations/013-queue-indexes.js';
 import * as m014 from './migrations/014-principal-changes.js';
+import * as m015 from './migrations/015-console-lists.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '012-task-facets': m012,
   '013-queue-indexes': m013,
   '014-principal-changes': m014,
+  '015-console-lists': m015,
 };
 
 class StaticProvider implements MigrationProvider {

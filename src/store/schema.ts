@@ -99,6 +99,8 @@ export interface ProjectTable {
   queue_version: number;
   asset_count: number;
   deleted: number;
+  /** When a Manager archived the project; null while active (migration 015). */
+  archived_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -353,6 +355,21 @@ export interface TaskCountTable {
   live: number;
 }
 
+/** An export requested of a project (migration 015): the project's history of exports. */
+export interface ExportRecordTable {
+  id: string;
+  project_id: string;
+  created_at: string;
+  created_by: string;
+  type: string;
+  format: string;
+  filters: string;
+  bytes: number;
+  ms: number;
+  file_name: string | null;
+  storage_ref: string | null;
+}
+
 /** Live tasks per project, batch ('' for all), stage, status and type (migration 012). */
 export interface TaskFacetTable {
   project_id: string;
@@ -395,6 +412,7 @@ export interface Database {
   task_history: TaskHistoryTable;
   task_counts: TaskCountTable;
   task_facets: TaskFacetTable;
+  export_records: ExportRecordTable;
   answer_counts: AnswerCountTable;
   issues: IssueTable;
   storages: StorageTable;

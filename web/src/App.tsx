@@ -7,7 +7,7 @@ import { SetPasswordPage } from './auth/SetPasswordPage';
 import { SignInPage } from './auth/SignInPage';
 import { sessionQuery } from './auth/useSession';
 import { Layout } from './components/Layout';
-import { ProjectLayout } from './components/ProjectLayout';
+import { ProjectLanding, ProjectLayout } from './components/ProjectLayout';
 import { prefetchWorkTask } from './work/prefetch';
 
 type PageModule = { default: ComponentType };
@@ -63,7 +63,9 @@ const routes: RouteObject[] = [
         path: '/projects/:projectId',
         element: <ProjectLayout />,
         children: [
-          { index: true, ...redirect('workflow', workflow) },
+          { index: true, element: <ProjectLanding /> },
+          { path: 'setup', ...page(() => import('./pages/projects/SetupPage')) },
+          { path: 'work', ...page(() => import('./pages/projects/ProjectWorkPage')) },
           { path: 'workflow', ...workflow },
           { path: 'ontology', ...page(() => import('./pages/ontology/OntologyPage')) },
           { path: 'tasks', ...page(() => import('./pages/tasks/TasksPage')) },

@@ -2,6 +2,7 @@ import { Type, type TSchema } from 'typebox';
 import { CATEGORY_SCHEMA_DEFS } from '../../schemas/category-schema.js';
 import { FieldErrorSchema } from '../../schemas/common.js';
 import { ErrorResponse } from '../../schemas/envelope.js';
+import { ExportRecord } from '../../schemas/export.js';
 import { Assignee, Batch, PctConfig, Project, ProjectListItem } from '../../schemas/project.js';
 import * as resources from '../../schemas/resources.js';
 import { Stage } from '../../schemas/stage.js';
@@ -46,6 +47,7 @@ const SCHEMAS = {
     pctConfig: Type.Optional(Type.Ref('PctConfig')),
   }),
   ProjectListItem,
+  ExportRecord,
   Storage,
   Plugin: resources.Plugin,
   PluginLogEntry: resources.PluginLogEntry,

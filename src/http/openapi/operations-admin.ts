@@ -230,6 +230,13 @@ export const ADMIN_OPERATIONS: Record<string, Operation> = {
     data: Type.Object({ exportPath: Type.String({ description: 'link to the zip' }) }),
     errors: [502],
   },
+  'GET /v2/project/:projectId/exports': {
+    id: 'listProjectExports',
+    summary: 'The exports asked of a project, newest first (an extension)',
+    description: 'The newest 50 are kept. Managers only, as exports are.',
+    status: 200,
+    data: ListOf('exports', ref('ExportRecord')),
+  },
   'GET /v2/exports/:expires/:signature/:file': {
     id: 'downloadExport',
     summary: 'Download the zip of an export',

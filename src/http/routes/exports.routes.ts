@@ -1,6 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
+import { PaginationQuery } from '../../schemas/common.js';
 import { ExportDownloadParams, ExportQuery, OverviewParams } from '../../schemas/export.js';
+import { listExports } from '../../services/exports/export-records.js';
 import { createExport, openExportDownload } from '../../services/exports/export.service.js';
 import { projectMetric } from '../../services/metrics/metrics.service.js';
 import { linkBase } from '../link-base.js';
@@ -23,6 +26,21 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       async (req) => ok(await createExport(ctx, principalOf(req), req.query, linkBase(ctx, req))),
     );
   }
+
+  app.get(
+    '/project/:projectId/exports',
+    {
+      schema: {
+        tags: ['exports'],
+        params: Type.Object({ projectId: Type.String({ maxLength: 64 }) }),
+        querystring: PaginationQuery(100),
+      },
+    },
+    async (req) => {
+      const { page = 1, limit = 20 } = req.query;
+      return ok(await listExports(ctx, principalOf(req), req.params.projectId, { page, limit }));
+    },
+  );
 
   // The signed path is the credential: no API key, not rate limited (like the file store's links).
   app.get(

@@ -14,6 +14,7 @@ import { issuePages, taskPages } from './export-items.js';
 import { checkExportLink, exportFileName, exportsDir, signExportLink, sweepExports } from './export-link.js';
 import { exportPlan, type ExportPlan } from './export-options.js';
 import { framed } from './export-chunks.js';
+import { recordExport } from './export-records.js';
 import { writeSingleEntryZip } from './export-zip.js';
 import { loadProject } from '../projects/project.service.js';
 import { parseJson, projectStorage } from '../projects/project-view.js';
@@ -56,11 +57,17 @@ export async function createExport(
     'export written',
   );
 
+  const made = { id: exportId, createdAt: new Date(now).toISOString(), type: plan.type, format: plan.format, bytes };
   if (target.kind === 'local') {
-    return { exportPath: signExportLink(linkBase, ctx.secretKey, fileName, now) };
+    const exportPath = signExportLink(linkBase, ctx.secretKey, fileName, now);
+    await recordExport(ctx, p, row.id, q, { ...made, ms: Date.now() - started, place: { fileName } });
+    return { exportPath };
   }
   try {
-    return { exportPath: await uploadToStorage(ctx, row, target, file, fileName) };
+    const exportPath = await uploadToStorage(ctx, row, target, file, fileName);
+    const storage = { storageId: target.storageId, bucket: target.bucket, key: `${target.folder}${fileName}` };
+    await recordExport(ctx, p, row.id, q, { ...made, ms: Date.now() - started, place: { storage } });
+    return { exportPath };
   } finally {
     await fs.promises.rm(file, { force: true });
   }

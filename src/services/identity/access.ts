@@ -1,4 +1,5 @@
 import { forbidden } from '../../errors.js';
+import { type ProjectPermission, roleCan, roleWorksStage } from '../../schemas/roles.js';
 
 /** The caller behind a valid API key or console session. */
 export interface Principal {
@@ -21,22 +22,7 @@ export type OrgRole = (typeof ORG_ROLES)[number];
 export const PROJECT_ROLES = ['Manager', 'Lead', 'Reviewer', 'Labeler'] as const;
 export type ProjectRole = (typeof PROJECT_ROLES)[number];
 
-/**
- * Operations of DECISIONS section 2, from the least to the most privileged.
- * - read: the project, its batches, own tasks, create issues
- * - readAll: every task, task history, metrics
- * - review: work Review stages (and Label stages: see canWorkStage)
- * - import: assets, batches, attachments, pre-labels, requeue, assign, rerun webhook, any issue
- * - manage: settings, workflow, ontology, export, delete, members
- */
-export type ProjectPermission = 'read' | 'readAll' | 'review' | 'import' | 'manage';
-
-const GRANTS: Record<ProjectRole, ReadonlySet<ProjectPermission>> = {
-  Manager: new Set(['read', 'readAll', 'review', 'import', 'manage']),
-  Lead: new Set(['read', 'readAll', 'review', 'import']),
-  Reviewer: new Set(['read', 'readAll', 'review']),
-  Labeler: new Set(['read']),
-};
+export type { ProjectPermission };
 
 export function isProjectRole(value: unknown): value is ProjectRole {
   return typeof value === 'string' && (PROJECT_ROLES as readonly string[]).includes(value);
@@ -66,7 +52,7 @@ export function effectiveRole(
 }
 
 export function can(role: ProjectRole, permission: ProjectPermission): boolean {
-  return GRANTS[role].has(permission);
+  return roleCan(role, permission);
 }
 
 export function demand(role: ProjectRole, permission: ProjectPermission): void {
@@ -75,9 +61,7 @@ export function demand(role: ProjectRole, permission: ProjectPermission): void {
 
 /** Labelers work Label stages only; Reviewers and above also Review stages. */
 export function canWorkStage(role: ProjectRole, stageType: string): boolean {
-  if (stageType === 'Label') return true;
-  if (stageType === 'Review') return can(role, 'review');
-  return can(role, 'import');
+  return roleWorksStage(role, stageType);
 }
 
 export function demandOrgAdmin(p: Principal): void {

@@ -118,9 +118,11 @@ export function projectView(row: ProjectRow, extras: ProjectExtras): Record<stri
     assetCount: row.asset_count,
     ...projectSettings(row, cachedJson),
     deleted: row.deleted === 1,
+    archived: row.archived_at !== null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+  if (row.archived_at !== null) view.archivedAt = row.archived_at;
   if (row.pct_config !== null) view.pctConfig = cachedJson(row.pct_config, {});
   if (extras.role) view.role = extras.role;
   return view;
@@ -134,6 +136,7 @@ export function projectListItem(row: ProjectRow): Record<string, unknown> {
     description: row.description,
     organization: row.organization_id,
     createdAt: row.created_at,
+    ...(row.archived_at !== null ? { archived: true } : {}),
   };
 }
 

@@ -5,9 +5,17 @@ import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
 import * as repo from '../../store/repositories/project.repository.js';
 import type { ProjectPatch, ProjectRow } from '../../store/schema.js';
+import { facetCountsOfProjects } from '../../store/repositories/task-facet.repository.js';
 import { DEFAULT_WORKFLOW, validateWorkflow } from '../../workflow/graph.js';
 import { assertStagesRemovable } from '../../workflow/stage-usage.js';
-import { demand, effectiveRole, type Principal, type ProjectPermission, type ProjectRole } from '../identity/access.js';
+import {
+  can,
+  demand,
+  effectiveRole,
+  type Principal,
+  type ProjectPermission,
+  type ProjectRole,
+} from '../identity/access.js';
 import { type BatchInput, listBatchViews, upsertBatches } from './batches.js';
 import { normalizePctConfig, validateCategorySchema } from './ontology.js';
 import { parseJson, projectListItem, projectView, SETTING_KEYS } from './project-view.js';
@@ -53,7 +61,14 @@ export const PROJECT_SORT = { createdAt: 'created_at', updatedAt: 'updated_at', 
 export async function listProjects(
   ctx: AppContext,
   p: Principal,
-  q: { page: number; limit: number; sort: string; name?: string | undefined },
+  q: {
+    page: number;
+    limit: number;
+    sort: string;
+    name?: string | undefined;
+    archived?: boolean | undefined;
+    counts?: boolean;
+  },
 ) {
   const descending = q.sort.startsWith('-');
   const key = (descending ? q.sort.slice(1) : q.sort) as keyof typeof PROJECT_SORT;
@@ -67,8 +82,32 @@ export async function listProjects(
     sort,
     descending,
     name: q.name,
+    archived: q.archived,
   });
-  return { projects: rows.map(projectListItem), total };
+  if (!q.counts) return { projects: rows.map(projectListItem), total };
+  return { projects: await withProgress(ctx.store.db, p, rows), total };
+}
+
+/**
+ * List items with the caller's `role` and, where that role may read every task, the project's
+ * live task counts (`progress`), read from the counts the database keeps (task_facets): one
+ * grouped query for the page, whatever the projects hold.
+ */
+async function withProgress(db: Executor, p: Principal, rows: ProjectRow[]) {
+  const ids = rows.map((r) => r.id);
+  const [roles, counts] = await Promise.all([repo.memberRolesOf(db, ids, p.email), facetCountsOfProjects(db, ids)]);
+  return rows.map((row) => {
+    const role = effectiveRole(p, row.organization_id, roles.get(row.id));
+    const c = counts.get(row.id) ?? {};
+    const total = Object.values(c).reduce((n, v) => n + v, 0);
+    return {
+      ...projectListItem(row),
+      ...(role ? { role } : {}),
+      ...(role && can(role, 'readAll')
+        ? { progress: { tasks: total, completed: c.Completed ?? 0, archived: c.Archived ?? 0 } }
+        : {}),
+    };
+  });
 }
 
 export async function getProject(ctx: AppContext, p: Principal, projectId: string) {
@@ -110,6 +149,7 @@ export async function createProject(ctx: AppContext, p: Principal, input: Projec
     queue_version: 0,
     asset_count: 0,
     deleted: 0,
+    archived_at: null,
     created_at: iso,
     updated_at: iso,
   };
@@ -128,6 +168,7 @@ export type ProjectUpdateInput = Record<string, unknown> & {
   batches?: BatchInput[];
   pctConfig?: unknown;
   deleted?: boolean;
+  archived?: boolean;
 };
 
 const UPDATE_FIELDS = new Set<string>([
@@ -138,6 +179,7 @@ const UPDATE_FIELDS = new Set<string>([
   'batches',
   'pctConfig',
   'deleted',
+  'archived',
   ...SETTING_KEYS,
 ]);
 
@@ -194,6 +236,8 @@ export async function updateProject(ctx: AppContext, p: Principal, projectId: st
     if (input.batches !== undefined) await upsertBatches(trx, ctx.clock, row.id, input.batches);
     if (input.deleted !== undefined) patch.deleted = input.deleted ? 1 : 0;
     patch.updated_at = new Date(ctx.clock.now()).toISOString();
+    // Archiving again keeps the first date.
+    if (input.archived !== undefined) patch.archived_at = input.archived ? (row.archived_at ?? patch.updated_at) : null;
     await repo.updateProject(trx, row.id, patch);
     const updated: ProjectRow = { ...row, ...patch } as ProjectRow;
     return fullView(trx, updated, role);

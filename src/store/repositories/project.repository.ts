@@ -100,6 +100,8 @@ export interface ProjectListQuery {
   descending: boolean;
   /** Only projects whose name contains this text, case-insensitively. */
   name?: string | undefined;
+  /** true: only archived projects; false: only active ones; undefined: both. */
+  archived?: boolean | undefined;
 }
 
 // LIKE wildcards in the user's text are matched literally.
@@ -123,6 +125,7 @@ export async function listProjects(db: Executor, q: ProjectListQuery): Promise<{
     const pattern = `%${likeEscaped(q.name.toLowerCase())}%`;
     base = base.where(sql<boolean>`lower(p.name) like ${pattern} escape '\\'`);
   }
+  if (q.archived !== undefined) base = base.where('p.archived_at', q.archived ? 'is not' : 'is', null);
   const direction = q.descending ? 'desc' : 'asc';
   const [rows, count] = await Promise.all([
     base
@@ -135,6 +138,18 @@ export async function listProjects(db: Executor, q: ProjectListQuery): Promise<{
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
+}
+
+/** The member role of `email` on each of the projects (absent where it has none). */
+export async function memberRolesOf(db: Executor, projectIds: readonly string[], email: string) {
+  if (projectIds.length === 0) return new Map<string, string>();
+  const rows = await db
+    .selectFrom('project_members')
+    .select(['project_id', 'role'])
+    .where('project_id', 'in', projectIds)
+    .where('email', '=', email)
+    .execute();
+  return new Map(rows.map((r) => [r.project_id, r.role]));
 }
 
 export async function insertProject(db: Executor, row: NewProject): Promise<void> {

@@ -107,6 +107,32 @@ export async function facetCountsBy(
 }
 
 /**
+ * Live default tasks (consensus copies left out) per status of each project, for a page of the
+ * project list: one grouped read of the kept counts, however many tasks the projects hold.
+ */
+export async function facetCountsOfProjects(
+  db: Executor,
+  projectIds: readonly string[],
+): Promise<Map<string, Record<string, number>>> {
+  const out = new Map<string, Record<string, number>>();
+  if (projectIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('task_facets')
+    .select((eb) => ['project_id', 'status', eb.fn.sum<number>('live').as('live')])
+    .where('project_id', 'in', projectIds)
+    .where('batch_id', '=', '')
+    .where('type', '=', 'default')
+    .groupBy(['project_id', 'status'])
+    .execute();
+  for (const r of rows) {
+    const counts = out.get(r.project_id) ?? {};
+    counts[r.status] = Number(r.live);
+    out.set(r.project_id, counts);
+  }
+  return out;
+}
+
+/**
  * PostgreSQL: replaces the rows of a project's batch ('' included) by one per key, in one
  * statement, as foldTaskCount does for the project's count (same reasoning: deltas of writers in
  * flight are invisible and stay; two folds at once delete disjoint rows). SQLite keeps one row

@@ -65,21 +65,31 @@ async function fetchQueue(): Promise<QueueStage[]> {
     '/v2/listProjects',
     api.GET('/v2/listProjects', { params: { query: { page: 1, limit: 100, sort: 'name' } } }),
   );
-  const perProject = await Promise.all(
-    projects.map(async (item): Promise<QueueStage[]> => {
-      const { stages } = await unwrap<ApiData<'/v2/project/{projectId}/queue', 'get'>>(
-        'GET',
-        '/v2/project/{projectId}/queue',
-        api.GET('/v2/project/{projectId}/queue', { params: { path: { projectId: item._id } } }),
-      );
-      return stages.map((stage) => ({ ...stage, project: { _id: item._id, name: item.name } }));
-    }),
-  );
+  const perProject = await Promise.all(projects.map(fetchProjectQueue));
   return perProject.flat();
+}
+
+/** GET /project/{id}/queue: the stages of one project the caller may take tasks from. */
+async function fetchProjectQueue(project: Pick<Project, '_id' | 'name'>): Promise<QueueStage[]> {
+  const { stages } = await unwrap<ApiData<'/v2/project/{projectId}/queue', 'get'>>(
+    'GET',
+    '/v2/project/{projectId}/queue',
+    api.GET('/v2/project/{projectId}/queue', { params: { path: { projectId: project._id } } }),
+  );
+  return stages.map((stage) => ({ ...stage, project: { _id: project._id, name: project.name } }));
 }
 
 export function useWorkQueue() {
   return useQuery({ queryKey: workKeys.queue, queryFn: fetchQueue, refetchInterval: 10_000 });
+}
+
+/** One project's stages for the caller (its "Your work" page), under the queue's key. */
+export function useProjectQueue(project: Pick<Project, '_id' | 'name'>) {
+  return useQuery({
+    queryKey: [...workKeys.queue, project._id],
+    queryFn: () => fetchProjectQueue(project),
+    refetchInterval: 10_000,
+  });
 }
 
 /** GET /project/{id}/next: takes (assigns to the caller) the next task of a stage, or null. */

@@ -21,7 +21,7 @@ function ProjectSwitcher() {
         id="project-switcher"
         className={tells.size > 0 ? 'has-tells' : undefined}
         value={projectId ?? ''}
-        onChange={(e) => navigate(e.target.value ? `/projects/${e.target.value}/workflow` : '/projects')}
+        onChange={(e) => navigate(e.target.value ? `/projects/${e.target.value}` : '/projects')}
       >
         <option value="">All projects</option>
         {projects.map((p) => (

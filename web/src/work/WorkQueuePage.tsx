@@ -1,40 +1,12 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { takeNext, useWorkQueue, workKeys, workTaskPath, type QueueStage } from '../api/work';
-import { Empty, ErrorNotice, Loading, errorText } from '../components/States';
+import { Link } from 'react-router';
+import { useWorkQueue } from '../api/work';
+import { Empty, ErrorNotice, Loading } from '../components/States';
+import { QueueTable } from './QueueTable';
 import './work.css';
 
 /** /work: the Label and Review stages the person may work in, with the tasks waiting there. */
 export default function WorkQueuePage() {
   const queue = useWorkQueue();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const [starting, setStarting] = useState<string | undefined>(undefined);
-  const [note, setNote] = useState<string | undefined>(undefined);
-
-  const start = async (row: QueueStage) => {
-    const key = `${row.project._id}/${row.stageId}`;
-    setStarting(key);
-    setNote(undefined);
-    try {
-      const task = await takeNext(row.project._id, row.stageId);
-      // The task just taken no longer waits: the counts are fetched again on return.
-      void queryClient.invalidateQueries({ queryKey: workKeys.queue });
-      if (!task) {
-        setNote(`No task waits for you in ${row.stageName} of ${row.project.name}.`);
-        await queryClient.invalidateQueries({ queryKey: workKeys.queue });
-        return;
-      }
-      queryClient.setQueryData(workKeys.task(task._id), task);
-      await navigate(workTaskPath(task._id, row.project._id));
-    } catch (err) {
-      setNote(errorText(err));
-    } finally {
-      setStarting(undefined);
-    }
-  };
-
   return (
     <div className="work-queue">
       <div className="page-head">
@@ -44,11 +16,6 @@ export default function WorkQueuePage() {
         The labeling and review stages you may work in. Start takes the next task (highest priority, then oldest) and
         assigns it to you; a task you already hold comes first.
       </p>
-      {note && (
-        <p className="work-note" role="status">
-          {note}
-        </p>
-      )}
       {queue.isPending && <Loading what="your stages" />}
       {queue.isError && <ErrorNotice error={queue.error} onRetry={() => void queue.refetch()} />}
       {queue.data?.length === 0 && (
@@ -58,65 +25,7 @@ export default function WorkQueuePage() {
           </p>
         </Empty>
       )}
-      {!!queue.data?.length && (
-        <table className="table work-table">
-          <thead>
-            <tr>
-              <th scope="col">Project</th>
-              <th scope="col">Stage</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Tasks waiting</th>
-              <th scope="col">
-                <span className="visually-hidden">Start</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {queue.data.map((row) => {
-              const key = `${row.project._id}/${row.stageId}`;
-              const name = row.stageName;
-              return (
-                <tr key={key}>
-                  <td>{row.project.name}</td>
-                  <td>{name}</td>
-                  <td>{row.stageType === 'Review' ? 'Review' : 'Labeling'}</td>
-                  <td className="num">
-                    <QueueCounts row={row} />
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      className="primary"
-                      disabled={starting !== undefined}
-                      aria-label={`Start ${name} in ${row.project.name}`}
-                      onClick={() => void start(row)}
-                    >
-                      {starting === key ? 'Starting…' : 'Start'}
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
+      {!!queue.data?.length && <QueueTable rows={queue.data} />}
     </div>
-  );
-}
-
-/** "N waiting" (past the API's cap "1,000+"), then the caller's own tasks of the stage. */
-function QueueCounts({ row }: { row: QueueStage }) {
-  const mine = `${row.assignedToYou.toLocaleString('en-US')} assigned to you`;
-  if (row.waiting === null) {
-    return (
-      <span title="The project shows labelers only the tasks assigned to them; Start takes a free one">{mine}</span>
-    );
-  }
-  const waiting = `${row.waiting.toLocaleString('en-US')}${row.waitingCapped ? '+' : ''} waiting`;
-  return (
-    <>
-      <span className="work-waiting">{waiting}</span>
-      {row.assignedToYou > 0 && <span className="work-mine">{mine}</span>}
-    </>
   );
 }

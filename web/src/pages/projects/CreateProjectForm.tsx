@@ -5,7 +5,7 @@ import { TextField } from '../../components/Field';
 import { errorLookup, fieldErrorsOf } from '../../components/field-errors';
 import { errorText } from '../../components/States';
 
-/** A new project with the default workflow (Start, Label, Complete); opens it when made. */
+/** A new project with the default workflow (Start, Label, Complete); opens its setup checklist when made. */
 export function CreateProjectForm() {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
@@ -16,7 +16,7 @@ export function CreateProjectForm() {
     e.preventDefault();
     create.mutate(
       { name: name.trim(), ...(description.trim() ? { description: description.trim() } : {}) },
-      { onSuccess: (project) => navigate(`/projects/${project._id}/workflow`) },
+      { onSuccess: (project) => navigate(`/projects/${project._id}/setup`) },
     );
   };
   return (

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Link, useOutletContext, useParams } from 'react-router';
+import { may } from '../../api/access';
 import { useTask, useTaskHistory, useTaskIssues } from '../../api/tasks';
 import type { Project } from '../../api/types';
 import { ErrorNotice, Loading } from '../../components/States';
@@ -91,7 +92,7 @@ export default function TaskPage() {
             selectedId={selectedId}
             onSelect={setSelectedId}
           />
-          <TaskActions key={t._id} project={project} task={t} />
+          {may(project, 'import') && <TaskActions key={t._id} project={project} task={t} />}
         </div>
       </div>
       <section className="card" aria-labelledby="history-title">

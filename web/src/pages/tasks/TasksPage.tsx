@@ -2,6 +2,7 @@ import type { RowSelectionState } from '@tanstack/react-table';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useOutletContext } from 'react-router';
+import { may } from '../../api/access';
 import { NO_FILTERS, type TaskFilters, taskListQuery, useTaskList } from '../../api/tasks';
 import type { Project } from '../../api/types';
 import { SelectField } from '../../components/Field';
@@ -96,13 +97,16 @@ export default function TasksPage() {
           />
         )}
       </section>
-      <BulkActions
-        project={project}
-        filters={asked}
-        selected={Object.keys(selection).filter((id) => selection[id])}
-        matching={total}
-        onDone={() => setSelection({})}
-      />
+      {/* Requeue, assign, priority and forward: Leads and Managers (import), not Reviewers. */}
+      {may(project, 'import') && (
+        <BulkActions
+          project={project}
+          filters={asked}
+          selected={Object.keys(selection).filter((id) => selection[id])}
+          matching={total}
+          onDone={() => setSelection({})}
+        />
+      )}
     </div>
   );
 }

@@ -4,8 +4,18 @@ import { SelectField, TextField } from '../../components/Field';
 
 const ADDABLE = STAGE_TYPES.filter((t) => t !== 'Start');
 
-/** Adds a stage of a type, named; it lands in the next free slot of the flow, unconnected. */
-export function AddStageForm({ onAdd }: { onAdd: (type: StageType, name: string) => void }) {
+/**
+ * Adds a stage of a type, named: after the selected stage and connected from it
+ * (workflow-insert.ts), or, with none selected, in the next free slot of the flow, unconnected.
+ */
+export function AddStageForm({
+  onAdd,
+  after,
+}: {
+  onAdd: (type: StageType, name: string) => void;
+  /** The selected stage's name, which the new stage will follow. */
+  after: string | undefined;
+}) {
   const [type, setType] = useState<StageType>('Label');
   const [name, setName] = useState('');
   const submit = (e: FormEvent) => {
@@ -17,7 +27,12 @@ export function AddStageForm({ onAdd }: { onAdd: (type: StageType, name: string)
     <form className="add-stage" onSubmit={submit} aria-label="Add a stage">
       <SelectField label="New stage type" value={type} options={ADDABLE} onChange={setType} />
       <TextField label="New stage name" value={name} onChange={setName} placeholder={type} />
-      <button type="submit">Add stage</button>
+      <button type="submit" aria-describedby="add-stage-where">
+        Add stage
+      </button>
+      <p id="add-stage-where" className="muted field-hint">
+        {after ? `It goes after ${after}, connected from it.` : 'Select a stage first to add the new one after it.'}
+      </p>
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useOutletContext } from 'react-router';
+import { may } from '../../api/access';
 import { useUpdateProject } from '../../api/projects';
 import type { Project, Stage, StageStatus } from '../../api/types';
 import { useStageStatus } from '../../api/workflow';
@@ -8,6 +9,8 @@ import { errorText } from '../../components/States';
 import { AddStageForm } from './AddStageForm';
 import { StageForm } from './StageForm';
 import { WorkflowDiagram } from './WorkflowDiagram';
+import { WorkflowView } from './WorkflowView';
+import { addStageAfter } from './workflow-insert';
 import { blankStage, removeStage, stageIndexOfField } from './workflow-model';
 
 /**
@@ -16,6 +19,11 @@ import { blankStage, removeStage, stageIndexOfField } from './workflow-model';
  */
 export default function WorkflowPage() {
   const project = useOutletContext<Project>();
+  // Leads and Reviewers watch the workflow (counts, warnings); only Managers change it.
+  return may(project, 'manage') ? <WorkflowEditor project={project} /> : <WorkflowView project={project} />;
+}
+
+function WorkflowEditor({ project }: { project: Project }) {
   const [draft, setDraft] = useState<Stage[]>(project.stages);
   const [dirty, setDirty] = useState(false);
   const [selectedId, setSelectedId] = useState<string | undefined>();
@@ -117,9 +125,10 @@ export default function WorkflowPage() {
         />
         <aside className="workflow-side">
           <AddStageForm
+            after={selected ? selected.name || selected.id : undefined}
             onAdd={(type, name) => {
               const stage = blankStage(type, name, draft);
-              edit([...draft, stage]);
+              edit(addStageAfter(draft, selectedId, stage));
               setSelectedId(stage.id);
             }}
           />

@@ -66,8 +66,8 @@ export function newStageId(name: string, type: StageType, taken: ReadonlySet<str
 }
 
 /** The distance between two stages side by side, and between two rows of stages. */
-const STEP = 240;
-const ROW = 130;
+export const STEP = 240;
+export const ROW = 130;
 
 /**
  * Where a new stage goes: the next slot of the flow, right of the rightmost stage that is not a
