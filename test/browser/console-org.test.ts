@@ -304,8 +304,9 @@ describe('the Organization page', () => {
     await member.waitForURL((url) => url.pathname !== '/signin');
     const memberErrors = pageErrors(member);
     await member.goto('/org');
-    await member.getByText(/Members and invites are managed by the owner and the admins/).waitFor();
-    await member.getByRole('tab', { name: 'Storages' }).click();
+    // Members and invites are not offered to a member: the page opens on Storages.
+    await member.getByRole('tab', { name: 'Storages', selected: true }).waitFor();
+    expect(await member.getByRole('tab', { name: 'Members' }).count()).toBe(0);
     await member.getByRole('cell', { name: 'Lab photos', exact: true }).waitFor();
     await member.getByText(/Connecting and deleting storages is for owners and admins/).waitFor();
     expect(await member.getByRole('button', { name: 'Delete Lab photos' }).count()).toBe(0);

@@ -3,24 +3,74 @@ import type { ApiBody } from '../../../src/client/types';
 import { api, unwrap } from './client';
 import type { Project, ProjectListItem, ProjectRole } from './types';
 
+export interface ProjectListOptions {
+  /** Only archived projects (true) or only active ones (false). */
+  archived: boolean;
+  /** Each item with the caller's role and the live task counts (the project list's progress). */
+  counts?: boolean;
+}
+
 export const projectKeys = {
   all: ['projects'] as const,
-  list: (page: number, limit: number, search: string) => ['projects', 'list', page, limit, search] as const,
+  list: (page: number, limit: number, search: string, options: ProjectListOptions) =>
+    ['projects', 'list', page, limit, search, options] as const,
   one: (id: string) => ['projects', 'one', id] as const,
 };
 
-export function useProjectList(page: number, limit: number, search: string) {
+export function useProjectList(
+  page: number,
+  limit: number,
+  search: string,
+  options: ProjectListOptions = { archived: false },
+) {
   return useQuery({
-    queryKey: projectKeys.list(page, limit, search),
+    queryKey: projectKeys.list(page, limit, search, options),
     queryFn: () =>
       unwrap<{ projects: ProjectListItem[]; total: number }>(
         'GET',
         '/v2/listProjects',
         api.GET('/v2/listProjects', {
-          params: { query: { page, limit, sort: 'name', ...(search ? { name: search } : {}) } },
+          params: {
+            query: {
+              page,
+              limit,
+              sort: 'name',
+              archived: String(options.archived),
+              ...(options.counts ? { counts: 'true' } : {}),
+              ...(search ? { name: search } : {}),
+            },
+          },
         }),
       ),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** DELETE /project/{id}: the contract's soft delete; the project leaves every list. */
+export function useDeleteProject() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (projectId: string) =>
+      unwrap<unknown>(
+        'DELETE',
+        '/v2/project/{projectId}',
+        api.DELETE('/v2/project/{projectId}', { params: { path: { projectId } } }),
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: projectKeys.all }),
+  });
+}
+
+/** Archives a project (or brings it back): `{archived}` on the update operation, an extension. */
+export function useArchiveProject() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ projectId, archived }: { projectId: string; archived: boolean }) =>
+      unwrap<unknown>(
+        'POST',
+        '/v2/project/{projectId}',
+        api.POST('/v2/project/{projectId}', { params: { path: { projectId } }, body: { archived } }),
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: projectKeys.all }),
   });
 }
 

@@ -150,6 +150,7 @@ export interface Project {
   exportStorageId?: string;
   exportStorageBucket?: string;
   role?: ProjectRole;
+  archived?: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -160,6 +161,10 @@ export interface ProjectListItem {
   description: string;
   organization: string;
   createdAt: string;
+  archived?: boolean;
+  /** With `counts=true`: the caller's role, and the live task counts where the role may read them. */
+  role?: ProjectRole;
+  progress?: { tasks: number; completed: number; archived: number };
 }
 
 export interface StageWarning {

@@ -6,7 +6,6 @@ import { ApiKeyTab } from './ApiKeyTab';
 import { MembersTab } from './MembersTab';
 import { PluginsTab } from './PluginsTab';
 import { StoragesTab } from './StoragesTab';
-import { RoleNote } from './widgets';
 import './org.css';
 
 const TABS = [
@@ -21,19 +20,21 @@ type Tab = (typeof TABS)[number][0];
 export default function OrgPage() {
   const session = useSession();
   const [params, setParams] = useSearchParams();
-  const tabs = useRef<(HTMLButtonElement | null)[]>([]);
-  const current: Tab = TABS.find(([id]) => id === params.get('tab'))?.[0] ?? 'members';
+  const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
   if (!session.data) return <Loading what="your session" />;
   const me = session.data;
   const isAdmin = me.organizationRole === 'owner' || me.organizationRole === 'admin';
+  // Members and invites are the owner's and admins' work: the tab is not offered to members.
+  const tabs = isAdmin ? TABS : TABS.filter(([id]) => id !== 'members');
+  const current: Tab = tabs.find(([id]) => id === params.get('tab'))?.[0] ?? tabs[0]![0];
   const choose = (tab: Tab) => setParams({ tab }, { replace: true });
   // Arrow keys move between tabs (the WAI-ARIA tabs pattern); Tab goes on into the panel.
   const onKey = (e: KeyboardEvent, i: number) => {
     const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
     if (!step) return;
-    const next = (i + step + TABS.length) % TABS.length;
-    choose(TABS[next]![0]);
-    tabs.current[next]?.focus();
+    const next = (i + step + tabs.length) % tabs.length;
+    choose(tabs[next]![0]);
+    tabRefs.current[next]?.focus();
   };
   return (
     <div className="org-page">
@@ -44,11 +45,11 @@ export default function OrgPage() {
         this organization (plan {me.organization.plan}).
       </p>
       <div role="tablist" aria-label="Organization" className="tabs">
-        {TABS.map(([id, label], i) => (
+        {tabs.map(([id, label], i) => (
           <button
             key={id}
             ref={(el) => {
-              tabs.current[i] = el;
+              tabRefs.current[i] = el;
             }}
             type="button"
             role="tab"
@@ -64,15 +65,7 @@ export default function OrgPage() {
         ))}
       </div>
       <div role="tabpanel" id={`panel-${current}`} aria-labelledby={`tab-${current}`} className="tab-panel">
-        {current === 'members' &&
-          (isAdmin ? (
-            <MembersTab orgId={me.organization._id} me={me.user.email} />
-          ) : (
-            <RoleNote>
-              Members and invites are managed by the owner and the admins of {me.organization.name}. Ask one of them to
-              invite someone or to change a role.
-            </RoleNote>
-          ))}
+        {current === 'members' && <MembersTab orgId={me.organization._id} me={me.user.email} />}
         {current === 'storages' && <StoragesTab isAdmin={isAdmin} />}
         {current === 'plugins' && <PluginsTab isAdmin={isAdmin} />}
         {current === 'api-key' && <ApiKeyTab email={me.user.email} />}

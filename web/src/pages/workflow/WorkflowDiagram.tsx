@@ -206,6 +206,7 @@ export function WorkflowDiagram({
         onConnectEnd={onConnectEnd}
         onPaneClick={() => onSelect(undefined)}
         minZoom={MIN_FIT_ZOOM}
+        colorMode="system"
         nodesDraggable={editable}
         nodesConnectable={editable}
         edgesFocusable={editable}
