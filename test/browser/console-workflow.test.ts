@@ -21,6 +21,39 @@ function stagesOutOfView(page: Page): Promise<string[]> {
       .map((node) => node.dataset.id ?? '?');
   })()`) as Promise<string[]>;
 }
+/** Drags from output `index` of one stage (its dot on the right edge) onto the middle of another's box. */
+async function dragOutput(page: Page, from: string, index: number, to: string): Promise<void> {
+  const handle = page.locator(
+    `.react-flow__node[data-id="${from}"] .react-flow__handle.source[data-handleid="${index}"]`,
+  );
+  const start = await handle.boundingBox();
+  const end = await page.locator(`.react-flow__node[data-id="${to}"]`).boundingBox();
+  if (!start || !end) throw new Error(`no output ${index} on ${from}, or no stage ${to}`);
+  await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2 + 12, { steps: 10 });
+  await page.mouse.up();
+}
+
+/** Points along each route drawn back against the flow that fall inside a stage's box (none, when routed below them). */
+function backRoutesThroughBoxes(page: Page): Promise<number> {
+  return page.evaluate(`(() => {
+    const boxes = [...document.querySelectorAll('.react-flow__node')].map((n) => n.getBoundingClientRect());
+    let inside = 0;
+    for (const path of document.querySelectorAll('.react-flow__edge.edge-reject path.react-flow__edge-path')) {
+      const m = path.getScreenCTM();
+      const length = path.getTotalLength();
+      for (let at = 8; at < length - 8; at += 4) {
+        const p = path.getPointAtLength(at);
+        const x = m.a * p.x + m.c * p.y + m.e;
+        const y = m.b * p.x + m.d * p.y + m.f;
+        if (boxes.some((b) => x > b.left + 2 && x < b.right - 2 && y > b.top + 2 && y < b.bottom - 2)) inside++;
+      }
+    }
+    return inside;
+  })()`) as Promise<number>;
+}
+
 /** Long enough for a few rounds of the editor's 4 s polling on a busy machine. */
 const LIVE = { timeout: 30_000 };
 
@@ -60,9 +93,26 @@ describe('the console: projects, ontology and the workflow editor', () => {
     await page.getByLabel('Project name').fill('Street scenes');
     await page.getByLabel('Description').fill('Cars and signs in city streets');
     await page.getByRole('button', { name: 'Create project' }).click();
-    await page.waitForURL(/\/projects\/[^/]+\/workflow$/);
+    // A new project opens on its setup checklist: the default workflow is ready, the rest is not.
+    await page.waitForURL(/\/projects\/[^/]+\/setup$/);
     projectId = /\/projects\/([^/]+)\//.exec(page.url())?.[1] ?? '';
     expect(projectId).not.toBe('');
+    const checklist = page.getByRole('list', { name: 'Setup checklist' });
+    await checklist.waitFor();
+    expect(await checklist.getByRole('heading').allTextContents()).toEqual([
+      'Ontology: not done',
+      'Workflow: done',
+      'Assets: not done',
+      'People: not done',
+    ]);
+    await checklist.getByText('Start → Label → Complete').waitFor();
+    await page.getByRole('status').getByText('1 of 4 done.', { exact: false }).waitFor();
+    await screenshot(page, 'console-setup-checklist');
+    // Each item links to its page; the project's own address opens the checklist while it is not done.
+    await checklist.getByRole('link', { name: 'Set up the ontology' }).click();
+    await page.waitForURL(`**/projects/${projectId}/ontology`);
+    await page.goto(`/projects/${projectId}`);
+    await page.waitForURL(`**/projects/${projectId}/setup`);
     await page.getByRole('link', { name: 'Projects', exact: true }).click();
     await page.getByLabel('Search projects by name').fill('STREET');
     await page.getByRole('link', { name: 'Street scenes' }).waitFor();
@@ -153,13 +203,18 @@ describe('the console: projects, ontology and the workflow editor', () => {
     await page.getByLabel('Next stage').selectOption({ label: 'Complete' });
     await page.getByLabel('Retries').fill('0');
     await page.getByLabel('Timeout (milliseconds)').fill('5000');
-    // Label -> Review: picked on the diagram itself.
+    // Label -> Review and Review's Rejected -> Label: dragged on the diagram, from an output dot
+    // to anywhere on the other stage's box. Notify was added with Review selected, so it already
+    // follows Review's Accepted output.
+    await dragOutput(page, 'Label', 0, 'Review');
+    await dragOutput(page, 'Review', 1, 'Label');
     await page.locator('.react-flow__node[data-id="Label"]').click();
-    await page.getByRole('region', { name: 'Settings of Label' }).waitFor();
-    await page.getByLabel('Next stage').selectOption({ label: 'Review' });
+    const labelNext = page.getByRole('region', { name: 'Settings of Label' }).getByLabel('Next stage');
+    await expect.poll(() => labelNext.inputValue()).toBe('Review');
     await page.getByLabel('Edit stage').selectOption({ label: 'Review (Review)' });
-    await page.getByLabel('Accepted goes to').selectOption({ label: 'Notify' });
-    await page.getByLabel('Rejected goes to').selectOption({ label: 'Label' });
+    expect(await page.getByLabel('Accepted goes to').inputValue()).toBe('Notify');
+    expect(await page.getByLabel('Rejected goes to').inputValue()).toBe('Label');
+    await screenshot(page, 'console-workflow-connected');
     await page.getByRole('button', { name: 'Save workflow' }).click();
     // The webhook URL is still empty: the server names it, the form shows it on the field.
     await page.getByText('The workflow was not saved:').waitFor();
@@ -180,6 +235,19 @@ describe('the console: projects, ontology and the workflow editor', () => {
     await page.mouse.down();
     await page.mouse.move(notify.x + 20, notify.y + notify.height + 70, { steps: 8 });
     await page.mouse.up();
+    await expect.poll(async () => (await complete.boundingBox())?.y).toBeGreaterThan(before.y + 20);
+    await screenshot(page, 'console-workflow-untidy');
+    // Tidy up: the flow from left to right, and Rejected runs back under the boxes, never through one.
+    await page.getByRole('button', { name: 'Tidy up the layout' }).click();
+    const lefts = async () =>
+      Promise.all(
+        ['Start', 'Label', 'Review', 'Notify', 'Complete'].map(
+          async (id) => (await page.locator(`.react-flow__node[data-id="${id}"]`).boundingBox())?.x ?? 0,
+        ),
+      );
+    await expect.poll(async () => (await lefts()).every((x, i, all) => i === 0 || x > (all[i - 1] ?? 0))).toBe(true);
+    await expect.poll(() => stagesOutOfView(page)).toEqual([]);
+    expect(await backRoutesThroughBoxes(page)).toBe(0);
     await page.getByRole('button', { name: 'Save workflow' }).click();
     await page.getByText('Workflow saved.').waitFor();
     await screenshot(page, 'console-workflow');
@@ -187,7 +255,7 @@ describe('the console: projects, ontology and the workflow editor', () => {
       id: string;
       type: string;
       next: string[];
-      position: { y: number };
+      position: { x: number; y: number };
       webhook?: { url: string; retryCount: number };
     }[];
     const byId = new Map(stages.map((s) => [s.id, s]));
@@ -196,7 +264,9 @@ describe('the console: projects, ontology and the workflow editor', () => {
     expect(byId.get('Review')?.next).toEqual(['Notify', 'Label']);
     expect(byId.get('Notify')).toMatchObject({ type: 'Webhook', next: ['Complete'] });
     expect(byId.get('Notify')?.webhook).toMatchObject({ url: receiver.url, retryCount: 0 });
-    expect(byId.get('Complete')?.position.y).toBeGreaterThan(100);
+    // The tidy positions were saved: along the flow, left to right.
+    const xs = ['Start', 'Label', 'Review', 'Notify', 'Complete'].map((id) => byId.get(id)?.position.x ?? 0);
+    expect(xs).toEqual([...xs].sort((a, b) => a - b));
   });
 
   it('imports three assets on the Assets page and shows them as counts on the diagram', async () => {

@@ -11,7 +11,7 @@ import { StageForm } from './StageForm';
 import { WorkflowDiagram } from './WorkflowDiagram';
 import { WorkflowView } from './WorkflowView';
 import { addStageAfter } from './workflow-insert';
-import { blankStage, removeStage, stageIndexOfField } from './workflow-model';
+import { blankStage, outputKind, removeStage, stageIndexOfField } from './workflow-model';
 
 /**
  * The workflow editor: the diagram, the selected stage's settings beside it, and a save bar.
@@ -125,7 +125,7 @@ function WorkflowEditor({ project }: { project: Project }) {
         />
         <aside className="workflow-side">
           <AddStageForm
-            after={selected ? selected.name || selected.id : undefined}
+            after={selected && outputKind(selected.type) !== 'none' ? selected.name || selected.id : undefined}
             onAdd={(type, name) => {
               const stage = blankStage(type, name, draft);
               edit(addStageAfter(draft, selectedId, stage));
