@@ -121,56 +121,87 @@ describe('the console: projects, ontology and the workflow editor', () => {
     await screenshot(page, 'console-projects-search');
   });
 
-  it('sets the ontology: an untitled tool is refused, the server names a bad colour, then saves', async () => {
+  it('sets the ontology: readable ids from titles, an untitled tool refused, the server naming a bad colour', async () => {
     await page.goto(`/projects/${projectId}/ontology`);
+    // "Add tool" sits below the empty state, not over it.
+    const empty = await page.getByText('No tools yet: add one for each kind of object to mark.').boundingBox();
+    const add = await page.getByRole('button', { name: 'Add tool' }).boundingBox();
+    if (!empty || !add) throw new Error('no empty state or no Add tool button');
+    expect(add.y).toBeGreaterThanOrEqual(empty.y + empty.height);
     await page.getByRole('button', { name: 'Add tool' }).click();
-    await page.getByLabel('Tool 1 title').fill('Car');
-    await page.getByLabel('Tool 1 colour', { exact: true }).fill('red');
-    await page.getByLabel('Tool 1 shortcut key').fill('c');
+    const tool1 = page.getByRole('group', { name: 'Tool 1', exact: true });
+    // Kinds are offered by their names, not the contract's ids.
+    expect(await tool1.getByLabel('Kind').locator('option').allTextContents()).toContain('Rotated box');
+    await tool1.getByLabel('Title', { exact: true }).fill('Car');
+    const car = page.getByRole('group', { name: 'Car', exact: true });
+    expect(await car.getByLabel('Id', { exact: true }).inputValue()).toBe('car');
+    await car.getByLabel('Colour', { exact: true }).fill('red');
+    await car.getByLabel('Shortcut key').fill('c');
     // A new tool allows many objects per task; the second one is set to a single object.
-    expect(await page.getByLabel('Tool 1: many objects per task').isChecked()).toBe(true);
+    expect(await car.getByLabel('Many objects per task').isChecked()).toBe(true);
     await page.getByRole('button', { name: 'Add tool' }).click();
-    expect(await page.getByLabel('Tool 2: many objects per task').isChecked()).toBe(true);
-    await page.getByLabel('Tool 2: many objects per task').uncheck();
+    const tool2 = page.getByRole('group', { name: 'Tool 2', exact: true });
+    expect(await tool2.getByLabel('Many objects per task').isChecked()).toBe(true);
+    await tool2.getByLabel('Many objects per task').uncheck();
     await page.getByRole('button', { name: 'Add question', exact: true }).click();
-    await page.getByLabel('Question 1 title').fill('Weather');
-    await page.getByRole('button', { name: 'Add option to Question 1' }).click();
-    await page.getByLabel('Question 1 option 1', { exact: true }).fill('Sunny');
-    await page.getByRole('button', { name: 'Add option to Question 1' }).click();
-    await page.getByLabel('Question 1 option 2', { exact: true }).fill('Rainy');
-    await page.getByRole('button', { name: 'Add question to Question 1 option 2' }).click();
-    await page.getByLabel('Question 1 option 2 › Question 1 title').fill('How hard?');
+    await page.getByRole('group', { name: 'Question 1', exact: true }).getByLabel('Title', { exact: true }).fill('Weather');
+    const weather = page.getByRole('group', { name: 'Weather', exact: true });
+    await weather.getByRole('button', { name: 'Add option to Weather' }).click();
+    await weather.getByLabel('Option 1', { exact: true }).fill('Sunny');
+    await weather.getByRole('button', { name: 'Add option to Weather' }).click();
+    await weather.getByLabel('Option 2', { exact: true }).fill('Rainy');
+    await page.getByRole('button', { name: 'Add question to Rainy' }).click();
+    await page
+      .getByRole('group', { name: 'Option Rainy of Weather', exact: true })
+      .getByRole('group', { name: 'Question 1', exact: true })
+      .getByLabel('Title', { exact: true })
+      .fill('How hard?');
     await page.getByRole('button', { name: 'Add relation' }).click();
-    await page.getByLabel('Relation 1 title').fill('Follows');
+    await page.getByRole('group', { name: 'Relation 1', exact: true }).getByLabel('Title', { exact: true }).fill('Follows');
     // Tool 2 has no title: the form refuses before asking the server, and points at the box.
     await page.getByRole('button', { name: 'Save ontology' }).click();
-    const title2 = page.getByLabel('Tool 2 title');
+    const title2 = tool2.getByLabel('Title', { exact: true });
     await expect.poll(() => title2.getAttribute('aria-invalid')).toBe('true');
     await page.getByRole('alert').getByText('tools[1].title: a title is required').waitFor();
     expect(await page.getByText('Ontology saved.').count()).toBe(0);
     await screenshot(page, 'console-ontology-untitled');
-    await title2.fill('Sun');
+    // Two tools of one title: the second id is told apart.
+    await title2.fill('Car');
+    expect(await page.getByRole('group', { name: 'Car', exact: true }).nth(1).getByLabel('Id', { exact: true }).inputValue()).toBe(
+      'car-2',
+    );
+    await page.getByRole('group', { name: 'Car', exact: true }).nth(1).getByLabel('Title', { exact: true }).fill('Sun');
     await page.getByRole('button', { name: 'Save ontology' }).click();
-    const colour = page.getByLabel('Tool 1 colour', { exact: true });
+    const colour = car.getByLabel('Colour', { exact: true });
     await expect.poll(() => colour.getAttribute('aria-invalid')).toBe('true');
     await screenshot(page, 'console-ontology-error');
     await colour.fill('#d92d20');
+    // An id may be typed: it then stays as typed.
+    await page.getByRole('group', { name: 'Sun', exact: true }).getByLabel('Id', { exact: true }).fill('sun-glare');
     await page.getByRole('button', { name: 'Save ontology' }).click();
     await page.getByText('Ontology saved.').waitFor();
     await screenshot(page, 'console-ontology');
     const saved = (await server.call('GET', `/v2/project/${projectId}`)).json().data.project.categorySchema;
     expect(saved.tools).toMatchObject([
-      { title: 'Car', tool: 'bounding-box', color: '#d92d20', shortcutKey: 'c', multiple: true },
-      { title: 'Sun', multiple: false },
+      { schemaId: 'car', title: 'Car', tool: 'bounding-box', color: '#d92d20', shortcutKey: 'c', multiple: true },
+      { schemaId: 'sun-glare', title: 'Sun', multiple: false },
     ]);
-    expect(saved.classifications[0].options.map((o: { value: string }) => o.value)).toEqual(['Sunny', 'Rainy']);
-    expect(saved.classifications[0].options[1].children[0].title).toBe('How hard?');
-    expect(saved.relations).toMatchObject([{ title: 'Follows', tool: 'one-to-one' }]);
+    // The editor's own marks never reach the server.
+    expect(JSON.stringify(saved)).not.toContain('__');
+    const [question] = saved.classifications;
+    expect(question.schemaId).toBe('weather');
+    expect(question.options.map((o: { schemaId: string; value: string }) => [o.schemaId, o.value])).toEqual([
+      ['sunny', 'Sunny'],
+      ['rainy', 'Rainy'],
+    ]);
+    expect(question.options[1].children[0]).toMatchObject({ schemaId: 'how-hard', title: 'How hard?' });
+    expect(saved.relations).toMatchObject([{ schemaId: 'follows', title: 'Follows', tool: 'one-to-one' }]);
     // Reopened, each tool shows its stored flag; Sun goes back to many objects and is removed again.
     await page.reload();
-    expect(await page.getByLabel('Tool 1: many objects per task').isChecked()).toBe(true);
-    expect(await page.getByLabel('Tool 2: many objects per task').isChecked()).toBe(false);
-    await page.getByLabel('Tool 2: many objects per task').check();
+    expect(await car.getByLabel('Many objects per task').isChecked()).toBe(true);
+    const sun = page.getByRole('group', { name: 'Sun', exact: true });
+    expect(await sun.getByLabel('Many objects per task').isChecked()).toBe(false);
+    await sun.getByLabel('Many objects per task').check();
     await page.getByRole('button', { name: 'Save ontology' }).click();
     await page.getByText('Ontology saved.').waitFor();
     const again = (await server.call('GET', `/v2/project/${projectId}`)).json().data.project.categorySchema;
@@ -178,7 +209,7 @@ describe('the console: projects, ontology and the workflow editor', () => {
       { title: 'Car', multiple: true },
       { title: 'Sun', multiple: true },
     ]);
-    await page.getByRole('button', { name: 'Remove Tool 2' }).click();
+    await page.getByRole('button', { name: 'Remove tool Sun' }).click();
     await page.getByRole('button', { name: 'Save ontology' }).click();
     await page.getByText('Ontology saved.').waitFor();
     const last = (await server.call('GET', `/v2/project/${projectId}`)).json().data.project.categorySchema;

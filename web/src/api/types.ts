@@ -85,6 +85,7 @@ export interface ClassificationOption {
   schemaId: string;
   value: string;
   children?: Classification[];
+  [extra: string]: unknown;
 }
 
 export interface Classification {

@@ -42,6 +42,7 @@ interface TextFieldProps {
   multiline?: boolean;
   placeholder?: string;
   autoFocus?: boolean;
+  readOnly?: boolean;
 }
 
 export function TextField({ label, value, onChange, error, hint, type = 'text', multiline, ...rest }: TextFieldProps) {

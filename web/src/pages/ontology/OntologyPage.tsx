@@ -6,18 +6,22 @@ import type { CategorySchema, Project, Relation, Tool } from '../../api/types';
 import { CheckboxField, SelectField, TextField } from '../../components/Field';
 import { errorLookup, fieldErrorsOf } from '../../components/field-errors';
 import { Empty, errorText } from '../../components/States';
-import { ClassificationList } from './ClassificationEditor';
+import { ClassificationList, type IdLocked } from './ClassificationEditor';
 import { ColourField } from './ColourField';
+import { IdField } from './IdField';
 import {
   blankRelation,
   blankTool,
   emptySchema,
+  kindOptions,
   RELATION_KINDS,
   removeAt,
   replaceAt,
   TOOL_KINDS,
   untitled,
 } from './ontology-model';
+import { keyOf, withDraftKeys, withoutDraftMarks, withReadableIds } from './readable-ids';
+import { useIdLock } from './useIdLock';
 
 type ErrorOf = (field: string) => string | undefined;
 
@@ -27,54 +31,58 @@ function ToolEditor({
   onChange,
   onRemove,
   errorOf,
+  idLocked,
 }: {
   tool: Tool;
   i: number;
   onChange: (t: Tool) => void;
   onRemove: () => void;
   errorOf: ErrorOf;
+  idLocked: IdLocked;
 }) {
-  const label = `Tool ${i + 1}`;
+  const name = tool.title.trim() || `Tool ${i + 1}`;
   const path = `categorySchema.tools[${i}]`;
   const set = (patch: Partial<Tool>) => onChange({ ...tool, ...patch });
   return (
     <fieldset className="ontology-item">
-      <legend>{tool.title || label}</legend>
+      <legend>{name}</legend>
       <div className="row">
         <TextField
-          label={`${label} title`}
+          label="Title"
           value={tool.title}
           onChange={(title) => set({ title })}
           error={errorOf(`${path}.title`)}
         />
+        <IdField
+          value={tool.schemaId}
+          locked={idLocked(tool)}
+          onChange={(schemaId) => set({ schemaId, __auto: false })}
+          error={errorOf(`${path}.schemaId`)}
+        />
         <SelectField
-          label={`${label} kind`}
+          label="Kind"
           value={tool.tool}
-          options={TOOL_KINDS}
+          options={kindOptions(TOOL_KINDS, tool.tool)}
           onChange={(kind) => set({ tool: kind })}
           error={errorOf(`${path}.tool`)}
         />
         <ColourField
-          label={`${label} colour`}
+          label="Colour"
           value={tool.color ?? ''}
           onChange={(color) => set({ color })}
           error={errorOf(`${path}.color`)}
         />
         <TextField
-          label={`${label} shortcut key`}
+          label="Shortcut key"
           value={tool.shortcutKey ?? ''}
           onChange={(shortcutKey) => set({ shortcutKey })}
           error={errorOf(`${path}.shortcutKey`)}
         />
       </div>
       <div className="row">
+        <CheckboxField label="Required" checked={tool.required ?? false} onChange={(required) => set({ required })} />
         <CheckboxField
-          label={`${label} is required`}
-          checked={tool.required ?? false}
-          onChange={(required) => set({ required })}
-        />
-        <CheckboxField
-          label={`${label}: many objects per task`}
+          label="Many objects per task"
           checked={tool.multiple === true}
           onChange={(multiple) => set({ multiple })}
         />
@@ -83,11 +91,12 @@ function ToolEditor({
         items={tool.classifications ?? []}
         onChange={(classifications) => set({ classifications })}
         errorOf={errorOf}
+        idLocked={idLocked}
         path={`${path}.classifications`}
-        label={`${label} › `}
+        owner={name}
         actions={
-          <button type="button" className="danger" onClick={onRemove}>
-            Remove {label}
+          <button type="button" className="danger" aria-label={`Remove tool ${name}`} onClick={onRemove}>
+            Remove tool
           </button>
         }
       />
@@ -101,48 +110,56 @@ function RelationEditor({
   onChange,
   onRemove,
   errorOf,
+  idLocked,
 }: {
   relation: Relation;
   i: number;
   onChange: (r: Relation) => void;
   onRemove: () => void;
   errorOf: ErrorOf;
+  idLocked: IdLocked;
 }) {
-  const label = `Relation ${i + 1}`;
+  const name = relation.title.trim() || `Relation ${i + 1}`;
   const path = `categorySchema.relations[${i}]`;
   const set = (patch: Partial<Relation>) => onChange({ ...relation, ...patch });
   return (
     <fieldset className="ontology-item">
-      <legend>{relation.title || label}</legend>
+      <legend>{name}</legend>
       <div className="row">
         <TextField
-          label={`${label} title`}
+          label="Title"
           value={relation.title}
           onChange={(title) => set({ title })}
           error={errorOf(`${path}.title`)}
         />
+        <IdField
+          value={relation.schemaId}
+          locked={idLocked(relation)}
+          onChange={(schemaId) => set({ schemaId, __auto: false })}
+          error={errorOf(`${path}.schemaId`)}
+        />
         <SelectField
-          label={`${label} kind`}
+          label="Kind"
           value={relation.tool}
-          options={RELATION_KINDS}
+          options={kindOptions(RELATION_KINDS, relation.tool)}
           onChange={(tool) => set({ tool })}
           error={errorOf(`${path}.tool`)}
         />
         <ColourField
-          label={`${label} colour`}
+          label="Colour"
           value={relation.color ?? ''}
           onChange={(color) => set({ color })}
           error={errorOf(`${path}.color`)}
         />
         <TextField
-          label={`${label} shortcut key`}
+          label="Shortcut key"
           value={relation.shortcutKey ?? ''}
           onChange={(shortcutKey) => set({ shortcutKey })}
           error={errorOf(`${path}.shortcutKey`)}
         />
       </div>
-      <button type="button" className="danger" onClick={onRemove}>
-        Remove {label}
+      <button type="button" className="danger" aria-label={`Remove relation ${name}`} onClick={onRemove}>
+        Remove relation
       </button>
     </fieldset>
   );
@@ -151,7 +168,8 @@ function RelationEditor({
 /** The project's ontology: tools, questions (classifications) with nested children, relations. */
 export default function OntologyPage() {
   const project = useOutletContext<Project>();
-  const [draft, setDraft] = useState<CategorySchema>(() => emptySchema(project.categorySchema));
+  const [draft, setDraft] = useState<CategorySchema>(() => withDraftKeys(emptySchema(project.categorySchema)));
+  const idLocked = useIdLock(project);
   const [dirty, setDirty] = useState(false);
   const update = useUpdateProject(project._id);
   // The form's own refusals (an item without a title) come before the server's.
@@ -159,7 +177,7 @@ export default function OntologyPage() {
   const errors = refused.length > 0 ? refused : fieldErrorsOf(update.error);
   const errorOf = errorLookup(errors);
   const edit = (next: CategorySchema) => {
-    setDraft(next);
+    setDraft(withReadableIds(next));
     setDirty(true);
   };
   const save = () => {
@@ -169,7 +187,16 @@ export default function OntologyPage() {
       update.reset();
       return;
     }
-    update.mutate({ categorySchema: draft }, { onSuccess: () => setDirty(false) });
+    update.mutate(
+      { categorySchema: withoutDraftMarks(draft) },
+      {
+        // Saved ids stay as they are from now on: the draft starts again from what was stored.
+        onSuccess: (saved) => {
+          setDraft(withDraftKeys(emptySchema(saved.categorySchema)));
+          setDirty(false);
+        },
+      },
+    );
   };
   return (
     <div className="ontology-page">
@@ -201,15 +228,21 @@ export default function OntologyPage() {
           )}
         </div>
       )}
+      <p className="muted">
+        Each tool, question, option and relation has an id that answers and exports name: made from its title (“Car” is{' '}
+        <code>car</code>) unless you type one.
+        {idLocked.active && ' The project has answers now: the ids already saved are fixed.'}
+      </p>
       <section className="card" aria-labelledby="ontology-tools">
         <h2 id="ontology-tools">Tools</h2>
         {draft.tools.length === 0 && <Empty title="No tools yet: add one for each kind of object to mark." />}
         {draft.tools.map((t, i) => (
           <ToolEditor
-            key={t.schemaId}
+            key={keyOf(t)}
             tool={t}
             i={i}
             errorOf={errorOf}
+            idLocked={idLocked.locked}
             onChange={(tool) => edit({ ...draft, tools: replaceAt(draft.tools, i, tool) })}
             onRemove={() => edit({ ...draft, tools: removeAt(draft.tools, i) })}
           />
@@ -227,18 +260,19 @@ export default function OntologyPage() {
           items={draft.classifications}
           onChange={(classifications) => edit({ ...draft, classifications })}
           errorOf={errorOf}
+          idLocked={idLocked.locked}
           path="categorySchema.classifications"
-          label=""
         />
       </section>
       <section className="card" aria-labelledby="ontology-relations">
         <h2 id="ontology-relations">Relations</h2>
         {draft.relations.map((r, i) => (
           <RelationEditor
-            key={r.schemaId}
+            key={keyOf(r)}
             relation={r}
             i={i}
             errorOf={errorOf}
+            idLocked={idLocked.locked}
             onChange={(relation) => edit({ ...draft, relations: replaceAt(draft.relations, i, relation) })}
             onRemove={() => edit({ ...draft, relations: removeAt(draft.relations, i) })}
           />

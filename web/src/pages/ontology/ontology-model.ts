@@ -6,6 +6,7 @@ import {
 } from '../../api/contract';
 import type { FieldError } from '../../api/client';
 import type { CategorySchema, Classification, ClassificationOption, Relation, Tool } from '../../api/types';
+import { draftKey } from './readable-ids';
 
 /** Every tool but `pct`, which belongs to point-cloud projects (made by the API, not here). */
 export const TOOL_KINDS = [
@@ -39,16 +40,47 @@ export const WITH_OPTIONS: ReadonlySet<string> = new Set(['radio', 'checkbox', '
 /** The editor draws one-to-one and group relations; `one-to-many` is kept as the API stores it. */
 export const RELATION_KINDS = ['one-to-one', 'group'] as const satisfies readonly ContractRelationKind[];
 
-/** A fresh schemaId: the id answers and exports refer to; short and random, never reused. */
-export function newSchemaId(): string {
-  return crypto.randomUUID().replace(/-/g, '').slice(0, 12);
+/** What each kind is called in the editor: the contract's ids are for machines. */
+export const KIND_NAMES: Readonly<Record<string, string>> = {
+  'bounding-box': 'Box',
+  polygon: 'Polygon',
+  polyline: 'Polyline',
+  point: 'Point',
+  'rotated-bounding-box': 'Rotated box',
+  segmentation: 'Segmentation',
+  brush: 'Brush',
+  'medical-brush': 'Medical brush',
+  ner: 'Text span (NER)',
+  pdf: 'PDF area',
+  angle: 'Angle',
+  pct: 'Point cloud',
+  radio: 'One choice (radio)',
+  checkbox: 'Several choices (checkboxes)',
+  'single-dropdown': 'One choice (dropdown)',
+  'multi-dropdown': 'Several choices (dropdown)',
+  'tree-dropdown': 'Several choices (tree)',
+  'single-tree-dropdown': 'One choice (tree)',
+  text: 'Free text',
+  boolean: 'Yes or no',
+  'one-to-one': 'One to one',
+  group: 'Group',
+  'one-to-many': 'One to many',
+};
+
+/** A kind list as a select's options, each by its name; a stored kind the list lacks is kept. */
+export function kindOptions(kinds: readonly string[], current: string): { value: string; label: string }[] {
+  const all = kinds.includes(current) ? kinds : [...kinds, current];
+  return all.map((k) => ({ value: k, label: KIND_NAMES[k] ?? k }));
 }
+
+/** A new item's marks: its id follows its title (readable-ids.ts) until someone types one. */
+const fresh = () => ({ schemaId: '', __key: draftKey(), __auto: true });
 
 /** A palette to start from, so neighbouring tools differ at a glance. */
 const PALETTE = ['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#9a6324'];
 
 export const blankTool = (n: number): Tool => ({
-  schemaId: newSchemaId(),
+  ...fresh(),
   title: '',
   tool: 'bounding-box',
   color: PALETTE[n % PALETTE.length],
@@ -59,17 +91,17 @@ export const blankTool = (n: number): Tool => ({
 });
 
 export const blankClassification = (): Classification => ({
-  schemaId: newSchemaId(),
+  ...fresh(),
   title: '',
   tool: 'radio',
   options: [],
   classifications: [],
 });
 
-export const blankOption = (): ClassificationOption => ({ schemaId: newSchemaId(), value: '', children: [] });
+export const blankOption = (): ClassificationOption => ({ ...fresh(), value: '', children: [] });
 
 export const blankRelation = (n: number): Relation => ({
-  schemaId: newSchemaId(),
+  ...fresh(),
   title: '',
   tool: 'one-to-one',
   color: PALETTE[(n + 4) % PALETTE.length],
