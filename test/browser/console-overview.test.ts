@@ -114,6 +114,14 @@ describe('the console: overview filters and the performance table', () => {
     // The chart's legend tells the two kinds of work apart.
     await people.locator('svg text', { hasText: 'Submitted' }).first().waitFor();
     await people.locator('svg text', { hasText: 'Reviewed' }).first().waitFor();
+    // At 1440 px every column of the table is in view: none is cut off at the card's edge.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const cut = () =>
+      page.evaluate(`(() => {
+        const box = document.querySelector('.performance .table-scroll');
+        return box ? box.scrollWidth - box.clientWidth : -1;
+      })()`) as Promise<number>;
+    await expect.poll(cut).toBeLessThanOrEqual(0);
     await screenshot(page, 'console-overview-performance');
     // At 1024 px the table scrolls inside its card: the page itself does not overflow sideways.
     await page.setViewportSize({ width: 1024, height: 800 });

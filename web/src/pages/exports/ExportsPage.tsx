@@ -1,12 +1,11 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useOutletContext } from 'react-router';
-import { useRunExport } from '../../api/exports';
+import { useExportHistory, useRunExport } from '../../api/exports';
 import type { Project } from '../../api/types';
 import { CheckboxField, SelectField } from '../../components/Field';
 import { fieldErrorsOf } from '../../components/field-errors';
-import { Empty, errorText } from '../../components/States';
-import { DEFAULT_CHOICES, describeChoices, type ExportChoices, exportQuery, linkExpiry } from './export-query';
-import { loadExports, type MadeExport, rememberExport } from './exports-history';
+import { Empty, ErrorNotice, errorText, Loading } from '../../components/States';
+import { DEFAULT_CHOICES, describeRecord, type ExportChoices, exportQuery, linkExpiry, sizeOf } from './export-query';
 import { stagesInFlowOrder } from '../workflow/flow-order';
 import './exports.css';
 
@@ -113,46 +112,59 @@ function DateRange({
   );
 }
 
-function MadeExports({ made }: { made: MadeExport[] }) {
+/** The project's exports, newest first, as the server keeps them: who, what, and the zip while it lasts. */
+function MadeExports({ project }: { project: Project }) {
+  const history = useExportHistory(project._id);
+  const stageName = (id: string) => project.stages.find((s) => s.id === id || s.name === id)?.name ?? id;
+  const batchName = (id: string) => project.batches.find((b) => (b._id ?? b.name) === id)?.name ?? id;
   return (
     <section className="card" aria-labelledby="made-title">
-      <h2 id="made-title">Exports made here</h2>
-      {made.length === 0 ? (
-        <Empty title="No export yet from this browser." />
-      ) : (
-        <table className="table compact">
-          <thead>
-            <tr>
-              <th scope="col">Made</th>
-              <th scope="col">What</th>
-              <th scope="col">Took</th>
-              <th scope="col">Link good until</th>
-              <th scope="col">Download</th>
-            </tr>
-          </thead>
-          <tbody>
-            {made.map((e) => (
-              <tr key={e.exportPath}>
-                <td>{new Date(e.madeAt).toLocaleString()}</td>
-                <td>{e.summary}</td>
-                <td>{e.seconds} s</td>
-                <td>{e.expiresAt ? new Date(e.expiresAt).toLocaleString() : 'about an hour (own storage)'}</td>
-                <td>
-                  <a
-                    href={e.exportPath}
-                    download
-                    aria-label={`Download zip of the export made ${new Date(e.madeAt).toLocaleString()}`}
-                  >
-                    Download zip
-                  </a>
-                </td>
+      <h2 id="made-title">Exports of this project</h2>
+      {history.isPending && <Loading what="the exports" />}
+      {history.isError && <ErrorNotice error={history.error} onRetry={() => void history.refetch()} />}
+      {history.data?.exports.length === 0 && <Empty title="No export yet." />}
+      {!!history.data?.exports.length && (
+        <div className="table-scroll">
+          <table className="table compact">
+            <thead>
+              <tr>
+                <th scope="col">Made</th>
+                <th scope="col">By</th>
+                <th scope="col">What</th>
+                <th scope="col">Size</th>
+                <th scope="col">Download</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {history.data.exports.map((e) => {
+                const made = new Date(e.createdAt).toLocaleString();
+                return (
+                  <tr key={e._id}>
+                    <td>{made}</td>
+                    <td>{e.createdBy}</td>
+                    <td>{describeRecord(e, stageName, batchName)}</td>
+                    <td>{sizeOf(e.bytes)}</td>
+                    <td>
+                      {e.exportPath ? (
+                        <a href={e.exportPath} download aria-label={`Download the zip of the export made ${made}`}>
+                          Zip
+                        </a>
+                      ) : (
+                        <span className="muted">expired</span>
+                      )}
+                      {e.expiresAt && e.exportPath && (
+                        <div className="muted small">until {new Date(e.expiresAt).toLocaleString()}</div>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
       <p className="muted">
-        The server keeps no list of exports: this browser remembers the links it made until they expire (24 hours).
+        The server keeps the newest 50 exports of a project; a zip it keeps itself can be downloaded for 24 hours.
       </p>
     </section>
   );
@@ -162,8 +174,7 @@ function MadeExports({ made }: { made: MadeExport[] }) {
 export default function ExportsPage() {
   const project = useOutletContext<Project>();
   const [c, setC] = useState<ExportChoices>(DEFAULT_CHOICES);
-  const [made, setMade] = useState<MadeExport[]>(() => loadExports(project._id));
-  const run = useRunExport();
+  const run = useRunExport(project._id);
   const seconds = useElapsed(run.isPending);
   const set = (changes: Partial<ExportChoices>) => setC({ ...c, ...changes });
   const errors = fieldErrorsOf(run.error);
@@ -172,24 +183,9 @@ export default function ExportsPage() {
       .filter((e) => e.field === field || e.field.startsWith(`${field}.`) || e.field.startsWith(`${field}[`))
       .map((e) => (e.field === field ? e.message : `${e.field}: ${e.message}`))
       .join('; ') || undefined;
-  const stageName = (id: string) => project.stages.find((s) => s.id === id)?.name ?? id;
-  const batchName = (id: string) => project.batches.find((b) => (b._id ?? b.name) === id)?.name ?? id;
-
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const started = Date.now();
-    run.mutate(exportQuery(project._id, c), {
-      onSuccess: ({ exportPath }) =>
-        setMade(
-          rememberExport(project._id, {
-            exportPath,
-            summary: describeChoices(c, stageName, batchName),
-            madeAt: new Date().toISOString(),
-            expiresAt: linkExpiry(exportPath)?.toISOString(),
-            seconds: Math.max(0, Math.round((Date.now() - started) / 1000)),
-          }),
-        ),
-    });
+    run.mutate(exportQuery(project._id, c));
   };
   const tasks = c.type === 'task';
   return (
@@ -213,9 +209,10 @@ export default function ExportsPage() {
               label="Format"
               value={c.format}
               options={[
-                { value: 'json', label: 'JSON (one array)' },
-                { value: 'ndjson', label: 'NDJSON (one item a line)' },
+                { value: 'json', label: 'JSON in a zip (one array)' },
+                { value: 'ndjson', label: 'NDJSON in a zip (one item a line)' },
               ]}
+              hint="The download is a zip holding one file: tasks.json, issues.ndjson…"
               onChange={(format) => set({ format })}
               error={errorOf('format')}
             />
@@ -316,13 +313,13 @@ export default function ExportsPage() {
                   .
                 </p>
                 <a className="button-link" href={run.data.exportPath} download>
-                  Download the export (zip)
+                  Download the export (zip of {c.type}s.{c.format})
                 </a>
               </div>
             )}
           </div>
         </form>
-        <MadeExports made={made} />
+        <MadeExports project={project} />
       </div>
     </div>
   );

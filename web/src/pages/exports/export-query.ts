@@ -65,20 +65,55 @@ export function linkExpiry(exportPath: string): Date | undefined {
   return m?.[1] ? new Date(Number(m[1]) * 1000) : undefined;
 }
 
-/** The choices in a few words, for the list of exports made. */
-export function describeChoices(
-  c: ExportChoices,
+/** A size in bytes, in the unit a person reads. */
+export function sizeOf(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+}
+
+const listOf = (json: string | undefined): string[] => {
+  try {
+    const value: unknown = JSON.parse(json ?? '[]');
+    return Array.isArray(value) ? value.map(String) : [];
+  } catch {
+    return [];
+  }
+};
+
+/** A `{"$gte", "$lt"}` day range back as the UTC days it covers ("2026-11-01 to 2026-11-03"). */
+function daysOf(json: string | undefined): string | undefined {
+  if (!json) return undefined;
+  try {
+    const r = JSON.parse(json) as Record<string, string>;
+    const from = (r.$gte ?? r.$gt)?.slice(0, 10) ?? '…';
+    const end = r.$lt ?? r.$lte;
+    const to = end ? new Date(Date.parse(end) - (r.$lt ? 1 : 0)).toISOString().slice(0, 10) : '…';
+    return `${from} to ${to}`;
+  } catch {
+    return json;
+  }
+}
+
+/** An export of the project's history in a few words, from the filters it was asked with. */
+export function describeRecord(
+  e: { type: string; format: string; filters: Record<string, string> },
   stageName: (id: string) => string,
   batchName: (id: string) => string,
 ): string {
-  const parts = [c.type === 'issue' ? 'issues' : 'tasks', c.format.toUpperCase()];
-  if (c.type === 'task' && c.stages.length) parts.push(`stages ${c.stages.map(stageName).join(', ')}`);
-  if (c.type === 'task' && c.batches.length) parts.push(`batches ${c.batches.map(batchName).join(', ')}`);
-  if (c.status) parts.push(`status ${c.status}`);
-  if (c.createdFrom || c.createdTo) parts.push(`created ${c.createdFrom || '…'} to ${c.createdTo || '…'}`);
-  if (c.updatedFrom || c.updatedTo) parts.push(`updated ${c.updatedFrom || '…'} to ${c.updatedTo || '…'}`);
-  if (c.type === 'task' && !c.includeHistory) parts.push('no history');
-  if (c.type === 'task' && !c.includeMetadata) parts.push('no metadata');
-  if (c.type === 'task' && c.consensusCopies) parts.push('with consensus copies');
+  const f = e.filters;
+  const parts = [e.type === 'issue' ? 'issues' : 'tasks', e.format.toUpperCase()];
+  const stages = listOf(f.stage);
+  const batches = listOf(f.batches);
+  if (stages.length) parts.push(`stages ${stages.map(stageName).join(', ')}`);
+  if (batches.length) parts.push(`batches ${batches.map(batchName).join(', ')}`);
+  if (f.status) parts.push(`status ${f.status}`);
+  const created = daysOf(f.createdAt);
+  const updated = daysOf(f.updatedAt);
+  if (created) parts.push(`created ${created}`);
+  if (updated) parts.push(`updated ${updated}`);
+  if (f.includeHistory?.toLowerCase() === 'false') parts.push('no history');
+  if (f.includeMetadata?.toLowerCase() === 'false') parts.push('no metadata');
+  if (listOf(f.taskTypes).includes('consensus')) parts.push('with consensus copies');
   return parts.join(' · ');
 }
