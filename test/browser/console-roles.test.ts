@@ -5,6 +5,7 @@ import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/bro
 import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
 import { apiAs } from './helpers/project-data.js';
 import { signInWithKey } from './helpers/editor-page.js';
+import { signInAsOwner } from './helpers/sign-in.js';
 
 /*
  * The console by role (DECISIONS 2): each page and control is shown only to the roles that may
@@ -155,5 +156,66 @@ describe('the console by role', () => {
     expect(await page.getByRole('button', { name: 'Run export' }).count()).toBe(0);
     expect(errors).toEqual([]);
     await close();
+  });
+
+  it('shows a Manager the list with progress, archive and delete, and fixes saved ids once there are answers', async () => {
+    const api = apiAs(server);
+    const { project: old } = await api<{ project: { _id: string } }>('POST', '/v2/project', { name: 'Old signs' });
+    const { tasks } = await api<{ tasks: { _id: string }[] }>('GET', `/v2/project/${projectId}/tasks?limit=1`);
+    await api('POST', `/v2/annotate/${tasks[0]?._id}`, {
+      answer: { tools: [{ schemaId: 'sign', objectId: 'o1', 'bounding-box': { x: 1, y: 2, width: 30, height: 40 } }] },
+    });
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await signInAsOwner(page, server, '/projects');
+    const errors = pageErrors(page);
+    await page.getByRole('progressbar', { name: 'Street signs: 0 of 3 tasks done' }).waitFor();
+    await page.getByRole('button', { name: 'Archive Old signs' }).click();
+    await page.getByRole('link', { name: 'Old signs' }).waitFor({ state: 'detached' });
+    await screenshot(page, 'console-projects');
+    await page.getByLabel('Show archived projects').check();
+    await page.getByRole('link', { name: 'Old signs' }).waitFor();
+    await page.getByRole('button', { name: 'Delete Old signs' }).click();
+    await page
+      .getByRole('group', { name: 'Delete Old signs?' })
+      .getByRole('button', { name: 'Delete project' })
+      .click();
+    await page.getByText('No project is archived.').waitFor();
+    expect((await server.call('GET', `/v2/project/${old._id}`)).statusCode).toBe(404);
+
+    // The project has an answer naming `sign`: its id is fixed, and says why; a new tool's is not.
+    await page.goto(`/projects/${projectId}/ontology`);
+    const sign = page.getByRole('group', { name: 'Sign', exact: true });
+    const id = sign.getByLabel('Id', { exact: true });
+    await expect.poll(() => id.getAttribute('readonly')).not.toBeNull();
+    await sign.getByText('Fixed: the project has answers').waitFor();
+    await page.getByRole('button', { name: 'Add tool' }).click();
+    await page.getByRole('group', { name: 'Tool 2', exact: true }).getByLabel('Title', { exact: true }).fill('Sign');
+    const second = page.getByRole('group', { name: 'Sign', exact: true }).nth(1).getByLabel('Id', { exact: true });
+    expect(await second.inputValue()).toBe('sign-2');
+    expect(await second.getAttribute('readonly')).toBeNull();
+    await screenshot(page, 'console-ontology-locked');
+
+    // Dark mode, as the system asks: the same pages on dark surfaces.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const surface = () =>
+      page.evaluate('getComputedStyle(document.querySelector(".card")).backgroundColor') as Promise<string>;
+    await expect.poll(surface).toBe('rgb(24, 28, 33)');
+    await screenshot(page, 'console-dark-ontology');
+    await page.goto(`/projects/${projectId}/workflow`);
+    await page
+      .getByLabel('3 tasks in Label')
+      .or(page.getByLabel('2 tasks in Label'))
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await screenshot(page, 'console-dark-workflow');
+    await page.goto(`/projects/${projectId}/setup`);
+    await page.getByRole('list', { name: 'Setup checklist' }).waitFor();
+    await screenshot(page, 'console-dark-setup');
+    await page.goto('/projects');
+    await page.getByRole('link', { name: 'Street signs' }).waitFor();
+    await screenshot(page, 'console-dark-projects');
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });
