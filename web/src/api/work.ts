@@ -63,7 +63,8 @@ async function fetchQueue(): Promise<QueueStage[]> {
   const { projects } = await unwrap<{ projects: ProjectListItem[] }>(
     'GET',
     '/v2/listProjects',
-    api.GET('/v2/listProjects', { params: { query: { page: 1, limit: 100, sort: 'name' } } }),
+    // Archived projects hand out no work here.
+    api.GET('/v2/listProjects', { params: { query: { page: 1, limit: 100, sort: 'name', archived: 'false' } } }),
   );
   const perProject = await Promise.all(projects.map(fetchProjectQueue));
   return perProject.flat();
