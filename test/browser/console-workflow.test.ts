@@ -144,7 +144,10 @@ describe('the console: projects, ontology and the workflow editor', () => {
     expect(await tool2.getByLabel('Many objects per task').isChecked()).toBe(true);
     await tool2.getByLabel('Many objects per task').uncheck();
     await page.getByRole('button', { name: 'Add question', exact: true }).click();
-    await page.getByRole('group', { name: 'Question 1', exact: true }).getByLabel('Title', { exact: true }).fill('Weather');
+    await page
+      .getByRole('group', { name: 'Question 1', exact: true })
+      .getByLabel('Title', { exact: true })
+      .fill('Weather');
     const weather = page.getByRole('group', { name: 'Weather', exact: true });
     await weather.getByRole('button', { name: 'Add option to Weather' }).click();
     await weather.getByLabel('Option 1', { exact: true }).fill('Sunny');
@@ -157,7 +160,10 @@ describe('the console: projects, ontology and the workflow editor', () => {
       .getByLabel('Title', { exact: true })
       .fill('How hard?');
     await page.getByRole('button', { name: 'Add relation' }).click();
-    await page.getByRole('group', { name: 'Relation 1', exact: true }).getByLabel('Title', { exact: true }).fill('Follows');
+    await page
+      .getByRole('group', { name: 'Relation 1', exact: true })
+      .getByLabel('Title', { exact: true })
+      .fill('Follows');
     // Tool 2 has no title: the form refuses before asking the server, and points at the box.
     await page.getByRole('button', { name: 'Save ontology' }).click();
     const title2 = tool2.getByLabel('Title', { exact: true });
@@ -167,9 +173,9 @@ describe('the console: projects, ontology and the workflow editor', () => {
     await screenshot(page, 'console-ontology-untitled');
     // Two tools of one title: the second id is told apart.
     await title2.fill('Car');
-    expect(await page.getByRole('group', { name: 'Car', exact: true }).nth(1).getByLabel('Id', { exact: true }).inputValue()).toBe(
-      'car-2',
-    );
+    expect(
+      await page.getByRole('group', { name: 'Car', exact: true }).nth(1).getByLabel('Id', { exact: true }).inputValue(),
+    ).toBe('car-2');
     await page.getByRole('group', { name: 'Car', exact: true }).nth(1).getByLabel('Title', { exact: true }).fill('Sun');
     await page.getByRole('button', { name: 'Save ontology' }).click();
     const colour = car.getByLabel('Colour', { exact: true });

@@ -31,7 +31,9 @@ export function AddStageForm({
         Add stage
       </button>
       <p id="add-stage-where" className="muted field-hint">
-        {after ? `It goes after ${after}, connected from it.` : 'Select a stage with an output first to add the new one after it, connected.'}
+        {after
+          ? `It goes after ${after}, connected from it.`
+          : 'Select a stage with an output first to add the new one after it, connected.'}
       </p>
     </form>
   );
