@@ -85,7 +85,8 @@ describe('the console is served at /', () => {
     expect(await page.getByRole('option', { name: /^Street scenes/ }).count()).toBe(2);
     await screenshot(page, 'console-switcher-namesakes');
     await choice.click();
-    await page.waitForURL(`**/projects/${newer}/workflow`);
+    // The project opens where its caller starts: a Manager of a new project on its checklist.
+    await page.waitForURL(`**/projects/${newer}/setup`);
     await expect.poll(() => switcher.inputValue()).toBe(newer);
     expect(errors).toEqual([]);
     await context.close();

@@ -333,6 +333,7 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   // Exports, their download, metrics.
   const link = (await get(`/v2/export?project=${pid}&format=json&includeMetadata=true`)).exportPath as string;
   await get(`/v2/exportV3?project=${pid}&format=ndjson&type=issue`);
+  await get(`/v2/project/${pid}/exports`);
   const download = await t.app.inject({ method: 'GET', url: new URL(link).pathname });
   expect(download.statusCode).toBe(200);
   for (const metric of METRICS) {
