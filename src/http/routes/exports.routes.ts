@@ -38,7 +38,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     },
     async (req) => {
       const { page = 1, limit = 20 } = req.query;
-      return ok(await listExports(ctx, principalOf(req), req.params.projectId, { page, limit }));
+      return ok(await listExports(ctx, principalOf(req), req.params.projectId, { page, limit }, linkBase(ctx, req)));
     },
   );
 

@@ -56,16 +56,16 @@ export async function recordExport(ctx: AppContext, p: Principal, projectId: str
 
 /**
  * A link to the record's zip while there is one: a local zip's link is signed again as it was
- * made (same expiry); a zip in the project's storage gets a fresh signed URL, or none when the
+ * made (same expiry), on the address the list was asked at; a zip in the project's storage gets a fresh signed URL, or none when the
  * storage no longer answers.
  */
-async function linkOf(ctx: AppContext, orgId: string, r: ExportRecordTable, now: number) {
+async function linkOf(ctx: AppContext, orgId: string, r: ExportRecordTable, now: number, linkBase: string) {
   const made = Date.parse(r.created_at);
   if (r.file_name) {
     const expiresAt = new Date((Math.floor(made / 1000) + EXPORT_LINK_SECONDS) * 1000).toISOString();
     const live = Date.parse(expiresAt) > now;
     return {
-      exportPath: live ? signExportLink(ctx.config.publicUrl, ctx.secretKey, r.file_name, made) : null,
+      exportPath: live ? signExportLink(linkBase, ctx.secretKey, r.file_name, made) : null,
       expiresAt,
     };
   }
@@ -87,6 +87,7 @@ export async function listExports(
   p: Principal,
   projectId: string,
   q: { page: number; limit: number },
+  linkBase = ctx.config.publicUrl,
 ) {
   const { row } = await loadProject(ctx.store.db, p, projectId, 'manage');
   const { rows, total } = await listExportRecords(ctx.store.db, row.id, (q.page - 1) * q.limit, q.limit);
@@ -102,7 +103,7 @@ export async function listExports(
       bytes: Number(r.bytes),
       ms: Number(r.ms),
       storage: r.storage_ref !== null,
-      ...(await linkOf(ctx, row.organization_id, r, now)),
+      ...(await linkOf(ctx, row.organization_id, r, now, linkBase)),
     })),
   );
   return { exports, total };
