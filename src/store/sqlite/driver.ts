@@ -36,7 +36,9 @@ export function loadSqliteModule(name: string): typeof BetterSqlite3 {
   }
 }
 
-const SQLite = loadSqliteModule(sqliteModuleFor(process.versions.node));
+// The assertion keeps the type's public name: without it the declaration build (tsc -p
+// tsconfig.build.json) cannot name `BetterSqlite3.DatabaseConstructor` for this export (TS4023).
+const SQLite = loadSqliteModule(sqliteModuleFor(process.versions.node)) as typeof BetterSqlite3;
 // eslint-disable-next-line @typescript-eslint/no-namespace -- the types under the same name, as better-sqlite3's own
 declare namespace SQLite {
   type Database = BetterSqlite3.Database;
