@@ -4552,29 +4552,52 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description column naming the batch */
+          /** @description column naming the batches (`;`-separated); empty: none */
           batchColumn?: string;
           /** @description the columns of the rows the template is filled from */
-          data_config: {
+          data_config?: {
             [key: string]: {
-              /** @description export the column with the asset (default true) */
+              /** @description snake_case form of includeInExport */
               include_in_export?: boolean;
-              /** @description where the value lives: public, a storage id, ... */
+              /** @description the column goes into the asset contextData */
+              includeInExport?: boolean;
+              /** @description where media live: `Public` or a storage id */
               storage?: string;
-              /** @description kind of value: text, image, video, url, ... */
+              /** @description kind of value: text, link, image, audio, video, iframe, pdf (checked in the camelCase shape) */
+              type: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+          /** @description the columns of the rows the template is filled from */
+          dataConfig?: {
+            [key: string]: {
+              /** @description snake_case form of includeInExport */
+              include_in_export?: boolean;
+              /** @description the column goes into the asset contextData */
+              includeInExport?: boolean;
+              /** @description where media live: `Public` or a storage id */
+              storage?: string;
+              /** @description kind of value: text, link, image, audio, video, iframe, pdf (checked in the camelCase shape) */
               type: string;
             } & {
               [key: string]: unknown;
             };
           };
           description?: string;
-          /** @description column giving the externalId */
-          external_id_column: string;
+          /** @description snake_case selectedExternalId */
+          external_id_column?: string;
           name: string;
-          /** @description how columns become pre-labels; kept as sent */
+          /** @description how columns become pre-labels (`{key: {cla, value: column}}`); kept as sent */
           pre_label_config?: {
             [key: string]: unknown;
           };
+          /** @description how columns become pre-labels (`{key: {cla, value: column}}`); kept as sent */
+          preLabelConfig?: {
+            [key: string]: unknown;
+          };
+          /** @description column giving the externalId */
+          selectedExternalId?: string;
           /** @description HTML with {{column}} placeholders */
           template: string;
         };
@@ -4839,8 +4862,8 @@ export interface operations {
             storage?: string;
           }[];
           priority?: number;
-          /** @description each asset's data is its content (built by the client, e.g. from an asset builder template): stored in the server's file store and served by a signed URL */
-          uploadLocal?: boolean;
+          /** @description the assets were uploaded by the client: a `data` that is not an http(s) URL is the asset's content (built by the client, e.g. from an asset builder template), stored in the server's file store and served by a signed URL. `true`/`false`, or the strings `"true"`/`"false"` the Python client sends */
+          uploadLocal?: boolean | string;
         };
       };
     };

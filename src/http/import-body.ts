@@ -34,6 +34,16 @@ interface Issue {
 const frameworkError = (status: 400 | 413, code: string) =>
   new AppError(status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST', FRAMEWORK_MESSAGES[code] ?? 'bad request');
 
+/**
+ * `uploadLocal` as sent: `true`/`false`, or the strings `"true"`/`"false"` in any case (what the
+ * Python client sends [client]); `null` counts as absent. Another string is refused by the schema
+ * check and counts as false here.
+ */
+function uploadLocalOf(value: unknown): boolean | undefined {
+  if (value === null || value === undefined) return undefined;
+  return typeof value === 'string' ? value.toLowerCase() === 'true' : value === true;
+}
+
 /** A stand-in of a top-level value's JSON type, for the request-wide schema check. */
 function standIn(kind: ValueKind): unknown {
   if (kind === 'object') return {};
@@ -139,7 +149,7 @@ export class ImportBodyReader implements ScanSink {
   value(value: unknown) {
     const key = this.topKey;
     if (key === 'priority') this.priority = value === null ? undefined : (value as number);
-    if (key === 'uploadLocal') this.uploadLocal = value === null ? undefined : (value as boolean);
+    if (key === 'uploadLocal') this.uploadLocal = uploadLocalOf(value);
     if (value !== null && (key === 'priority' || key === 'uploadLocal')) {
       for (const issue of checkTop.Errors({ assets: [0], [key]: value })) this.addIssue(issue as Issue);
     }

@@ -28,9 +28,9 @@ export const ImportAssetsRequest = Type.Object({
   assets: Type.Array(AssetInput, { minItems: 1, maxItems: 200_000 }),
   priority: Type.Optional(Type.Integer({ minimum: -1000, maximum: 1000 })),
   uploadLocal: Type.Optional(
-    Type.Boolean({
+    Type.Union([Type.Boolean(), Type.String({ pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$' })], {
       description:
-        "each asset's data is its content (built by the client, e.g. from an asset builder template): stored in the server's file store and served by a signed URL",
+        'the assets were uploaded by the client: a `data` that is not an http(s) URL is the asset\'s content (built by the client, e.g. from an asset builder template), stored in the server\'s file store and served by a signed URL. `true`/`false`, or the strings `"true"`/`"false"` the Python client sends',
     }),
   ),
 });

@@ -60,11 +60,27 @@ describe.each(ENGINES)('asset builder templates and inline assets on %s', (engin
   });
   afterAll(() => t.close());
 
-  it('adds a template and lists it in the project answer', async () => {
+  it('adds a template (snake_case shape) and lists it in the project answer in camelCase', async () => {
     const res = await addTemplate(TEMPLATE);
     expect(res.statusCode, res.body).toBe(201);
     const added = res.json().data.assetBuilderTemplate;
-    expect(added).toMatchObject({ ...TEMPLATE, createdBy: 'admin@annotary.local' });
+    expect(added).toEqual({
+      _id: expect.any(String),
+      name: TEMPLATE.name,
+      description: TEMPLATE.description,
+      template: TEMPLATE.template,
+      batchColumn: 'shelf',
+      selectedExternalId: 'sku',
+      dataConfig: {
+        title: { type: 'text', storage: 'public', includeInExport: true },
+        picture: { type: 'image', storage: 'public', includeInExport: false },
+        sku: { type: 'text', includeInExport: false },
+        shelf: { type: 'text', includeInExport: false },
+      },
+      preLabelConfig: TEMPLATE.pre_label_config,
+      createdBy: 'admin@annotary.local',
+      createdAt: expect.any(String),
+    });
     expect(added._id).toMatch(/^[0-9a-f]{24}$/);
     const project = (await t.call('GET', `/v2/project/${pid}`)).json().data.project;
     expect(project.assetBuilderTemplates).toEqual([added]);
@@ -80,15 +96,28 @@ describe.each(ENGINES)('asset builder templates and inline assets on %s', (engin
       expect(res.json().errors.map((e: { field: string }) => e.field)).toContain(field);
     };
     await bad({ ...TEMPLATE, name: 'x', template: '<p>{{price}}</p>' }, 'template');
-    await bad({ ...TEMPLATE, name: 'x', template: '<p>no placeholder</p>' }, 'template');
+    await bad({ ...TEMPLATE, name: 'x', template: '<p>{{Sky}}</p>' }, 'template');
     await bad({ ...TEMPLATE, name: 'x', external_id_column: 'id' }, 'external_id_column');
     await bad({ ...TEMPLATE, name: 'x', batchColumn: 'aisle' }, 'batchColumn');
     await bad({ ...TEMPLATE, name: 'x', data_config: { sku: { storage: 'public' } } }, 'data_config.sku.type');
     await bad({ ...TEMPLATE, name: 'x', data_config: {} }, 'data_config');
     const { template: _t, ...noTemplate } = TEMPLATE;
     await bad({ ...noTemplate, name: 'x' }, 'template');
+    // The client's camelCase shape: column kinds and their storage are checked.
+    const camel = { name: 'y', template: '<p>{{a}}</p>', selectedExternalId: 'a' };
+    await bad({ ...camel, dataConfig: { a: { type: 'img', includeInExport: true } } }, 'dataConfig.a.type');
+    await bad({ ...camel, dataConfig: { a: { type: 'video', includeInExport: true } } }, 'dataConfig.a.storage');
+    await bad({ ...camel, dataConfig: { a: { type: 'text' } }, selectedExternalId: 'b' }, 'selectedExternalId');
+    await bad({ name: 'y', template: '<p>{{a}}</p>', dataConfig: { a: { type: 'text' } } }, 'selectedExternalId');
     expect((await addTemplate({ ...TEMPLATE, name: 'lead' }, users.key.Lead)).statusCode).toBe(403);
     expect((await t.call('GET', `/v2/project/${pid}`)).json().data.project.assetBuilderTemplates).toHaveLength(1);
+    // A placeholder may name a classification by its title (the client fills it with the question).
+    const withQuestion = await addTemplate({
+      ...camel,
+      template: '<p>{{a}}</p><div>{{Weather}}</div>',
+      dataConfig: { a: { type: 'text' } },
+    });
+    expect(withQuestion.statusCode, withQuestion.body).toBe(201);
   });
 
   it('imports inline content with uploadLocal: stored, served by a signed link, pre-labelled', async () => {
@@ -145,5 +174,29 @@ describe.each(ENGINES)('asset builder templates and inline assets on %s', (engin
     });
     expect(denied.statusCode).toBe(403);
     expect(filesUnder(`${pid}/assets`)).toHaveLength(before);
+  });
+
+  it('takes uploadLocal as a boolean, the strings "true"/"false" in any case, or null [client]', async () => {
+    const cloud = (body: string) => t.call('POST', `/v2/project/${pid}/cloud`, { body });
+    const dataOf = async (taskId: string) => (await t.call('GET', `/v2/task/${taskId}`)).json().data.task.asset.data;
+    for (const [i, flag] of ['"false"', '"False"', 'false', 'null'].entries()) {
+      const res = await cloud(`{"uploadLocal": ${flag}, "assets": [{"data": "https://cdn.example.com/${i}.jpg"}]}`);
+      expect(res.statusCode, `${flag}: ${res.body}`).toBe(201);
+      expect(await dataOf(res.json().data.assets[0].taskId)).toBe(`https://cdn.example.com/${i}.jpg`);
+    }
+    // "true" before or after the assets: content stored, a link kept as a link.
+    for (const body of [
+      '{"uploadLocal": "TRUE", "assets": [{"data": "<p>a</p>"}, {"data": "https://cdn.example.com/x.jpg"}]}',
+      '{"assets": [{"data": "<p>a</p>"}, {"data": "https://cdn.example.com/y.jpg"}], "uploadLocal": "true"}',
+    ]) {
+      const res = await cloud(body);
+      expect(res.statusCode, res.body).toBe(201);
+      const [content, link] = res.json().data.assets as { taskId: string }[];
+      expect(await dataOf(content?.taskId as string)).toMatch(/^http:\/\/annotary\.test\/files\//);
+      expect(await dataOf(link?.taskId as string)).toMatch(/^https:\/\/cdn\.example\.com\/[xy]\.jpg$/);
+    }
+    const bad = await cloud('{"uploadLocal": "yes", "assets": [{"data": "https://cdn.example.com/z.jpg"}]}');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0].field).toBe('uploadLocal');
   });
 });

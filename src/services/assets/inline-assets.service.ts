@@ -13,12 +13,22 @@ import { loadProject } from '../projects/project.service.js';
 const WRITE_CONCURRENCY = 16;
 
 /**
- * POST /project/{id}/cloud with `uploadLocal: true` [client]: each asset's `data` is its content
- * (the client builds it, typically from an asset builder template). Each content is stored in
- * the server's file store as `<id>.html` and the asset is imported with a long-lived signed link
- * to it as its `data` (its `externalId`, when not given, is that file name). Per-asset
- * `classifications` become the new task's pre-label, as on any import. All or nothing: a failed
- * import removes the files written.
+ * A `data` that is a link, not content: an http(s) URL alone. The Python client's `upload_files`
+ * sends the upload URL of each file it PUT, with `uploadLocal: "true"` [client].
+ */
+function isLink(data: string): boolean {
+  if (data.length > 4096 || !/^https?:\/\/\S+$/i.test(data)) return false;
+  return URL.canParse(data);
+}
+
+/**
+ * POST /project/{id}/cloud with `uploadLocal: true` [client]: the client uploaded the assets.
+ * A `data` that is an http(s) URL is a link to a file it uploaded (`upload_files`) and is
+ * imported as any link; any other `data` is the asset's content (the client builds it, typically
+ * from an asset builder template). Each content is stored in the server's file store as
+ * `<id>.html` and the asset is imported with a long-lived signed link to it as its `data` (its
+ * `externalId`, when not given, is that file name). Per-asset `classifications` become the new
+ * task's pre-label, as on any import. All or nothing: a failed import removes the files written.
  */
 export async function importInlineAssets(
   ctx: AppContext,
@@ -32,24 +42,26 @@ export async function importInlineAssets(
   const { row } = await loadProject(ctx.store.db, p, projectId, 'import');
   const store = fileStoreOf(ctx);
   const folder = `${row.id}/assets/${randomBytes(12).toString('hex')}`;
-  const keys = input.assets.map(() => `${folder}/${newId(ctx.clock.now())}.html`);
+  // One key per content asset; links keep their place with no key.
+  const keys = input.assets.map((a) => (isLink(a.data) ? undefined : `${folder}/${newId(ctx.clock.now())}.html`));
+  const written = keys.flatMap((key, i) => (key === undefined ? [] : [{ key, data: input.assets[i]?.data ?? '' }]));
   try {
-    for (let i = 0; i < keys.length; i += WRITE_CONCURRENCY) {
-      const slice = keys.slice(i, i + WRITE_CONCURRENCY);
+    for (let i = 0; i < written.length; i += WRITE_CONCURRENCY) {
+      const slice = written.slice(i, i + WRITE_CONCURRENCY);
       // allSettled: no write may still be running when a failure removes the files.
       const results = await Promise.allSettled(
-        slice.map((key, j) => store.put(key, Readable.from([Buffer.from(input.assets[i + j]?.data ?? '', 'utf8')]))),
+        slice.map(({ key, data }) => store.put(key, Readable.from([Buffer.from(data, 'utf8')]))),
       );
       const failed = results.find((r) => r.status === 'rejected');
       if (failed) throw failed.reason;
     }
-    const assets = input.assets.map((a, i) => ({
-      ...a,
-      data: signedFileUrl(ctx, 'GET', keys[i] as string, LONG_LIVED_SECONDS, base),
-    }));
+    const assets = input.assets.map((a, i) => {
+      const key = keys[i];
+      return key === undefined ? a : { ...a, data: signedFileUrl(ctx, 'GET', key, LONG_LIVED_SECONDS, base) };
+    });
     return await importAssets(ctx, p, row.id, { ...input, assets });
   } catch (err) {
-    await Promise.all(keys.map((key) => store.delete(key)));
+    await Promise.all(written.map(({ key }) => store.delete(key)));
     throw err;
   }
 }
