@@ -9,7 +9,13 @@ import { QueryBoolean, StringEnum } from './common.js';
  */
 export const ExportQuery = Type.Object({
   project: Type.String({ minLength: 1, maxLength: 64, description: 'project id' }),
-  format: Type.Optional(StringEnum(['json', 'ndjson'] as const, { default: 'json' })),
+  format: Type.Optional(
+    StringEnum(['json', 'ndjson', 'coco', 'yolo', 'voc', 'masks', 'cvat'] as const, {
+      default: 'json',
+      description:
+        'json or ndjson (the task items); coco, yolo, voc, masks or cvat: a dataset zip of the task answers (type task only)',
+    }),
+  ),
   type: Type.Optional(Type.String({ maxLength: 16, description: 'task (default) or issue' })),
   stage: Type.Optional(
     Type.String({ maxLength: 100_000, description: 'JSON list of stage ids or names; omitted = every stage' }),

@@ -3,11 +3,12 @@ import { parseQueryBoolean } from '../../schemas/common.js';
 import type { ExportQuery } from '../../schemas/export.js';
 import type { Stage } from '../../schemas/stage.js';
 import type { TimeRange } from '../../store/repositories/export.repository.js';
+import { type DatasetFormat, isDatasetFormat } from './datasets/dataset-formats.js';
 
 /** What an export request asks for, checked against the project. */
 export interface ExportPlan {
   type: 'task' | 'issue';
-  format: 'json' | 'ndjson';
+  format: 'json' | 'ndjson' | DatasetFormat;
   /** Stage ids; undefined = every stage. */
   stageIds?: string[] | undefined;
   /** Batch ids; undefined = every task. */
@@ -111,6 +112,9 @@ export function exportPlan(
     includeHistory: parseQueryBoolean(q.includeHistory, true),
     taskTypes: ['default'],
   };
+  if (plan.type === 'issue' && isDatasetFormat(plan.format)) {
+    errors.push({ field: 'format', message: 'issue exports are json or ndjson' });
+  }
   if (q.status !== undefined && !ABSENT.has(q.status.trim().toLowerCase())) {
     const allowed = plan.type === 'task' ? TASK_STATUSES : ISSUE_STATUSES;
     if (allowed.includes(q.status)) plan.status = q.status;

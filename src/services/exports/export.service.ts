@@ -16,6 +16,9 @@ import { exportPlan, type ExportPlan } from './export-options.js';
 import { framed } from './export-chunks.js';
 import { recordExport } from './export-records.js';
 import { writeSingleEntryZip } from './export-zip.js';
+import { datasetEntries } from './datasets/dataset-export.js';
+import { writeZipEntries } from './datasets/dataset-zip.js';
+import type { CategorySchema } from '../../schemas/category-schema.js';
 import { loadProject } from '../projects/project.service.js';
 import { parseJson, projectStorage } from '../projects/project-view.js';
 import { folderPrefix, storageUrlSigner } from '../storages/storage.service.js';
@@ -49,9 +52,8 @@ export async function createExport(
   const exportId = newId(now);
   const fileName = exportFileName(exportId);
   const file = path.join(dir, fileName);
-  const pages = plan.type === 'task' ? taskPages(db, row.id, plan, stages) : issuePages(db, row.id, plan, stages);
   const started = Date.now();
-  const { bytes } = await writeSingleEntryZip(file, entryName(plan), framed(pages, plan.format), new Date(now));
+  const bytes = await writeExportZip(ctx, row, plan, stages, file, new Date(now));
   ctx.log.info(
     { projectId: row.id, exportId, type: plan.type, format: plan.format, bytes, ms: Date.now() - started },
     'export written',
@@ -73,9 +75,26 @@ export async function createExport(
   }
 }
 
-/** The zip's one entry: `tasks.json`, `issues.ndjson`... (clients read the first entry). */
-function entryName(plan: ExportPlan): string {
-  return `${plan.type}s.${plan.format}`;
+/**
+ * json and ndjson: a zip of one entry, `tasks.json`, `issues.ndjson`... (clients read the first
+ * entry); a dataset format: the format's files and a README.
+ */
+async function writeExportZip(
+  ctx: AppContext,
+  row: ProjectRow,
+  plan: ExportPlan,
+  stages: Stage[],
+  file: string,
+  mtime: Date,
+): Promise<number> {
+  const db = ctx.store.db;
+  if (plan.format === 'json' || plan.format === 'ndjson') {
+    const pages = plan.type === 'task' ? taskPages(db, row.id, plan, stages) : issuePages(db, row.id, plan, stages);
+    const format = plan.format;
+    return (await writeSingleEntryZip(file, `${plan.type}s.${format}`, framed(pages, format), mtime)).bytes;
+  }
+  const schema = parseJson<CategorySchema>(row.category_schema, { tools: [], classifications: [], relations: [] });
+  return writeZipEntries(file, datasetEntries(ctx, plan.format, { projectId: row.id, ...plan }, schema), mtime);
 }
 
 type ExportTarget = { kind: 'local' } | { kind: 'storage'; storageId: string; bucket: string; folder: string };

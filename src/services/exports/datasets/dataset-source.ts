@@ -1,0 +1,59 @@
+import type { AppContext } from '../../../context.js';
+import type { CategorySchema } from '../../../schemas/category-schema.js';
+import type { Executor } from '../../../store/db.js';
+import { type Cursor, taskPage, type TaskExportFilter } from '../../../store/repositories/export.repository.js';
+import { EXPORT_PAGE_LIMITS } from '../export-items.js';
+import { type BrushLayer, readBrushLayer } from './brush-layers.js';
+import { DatasetReport } from './dataset-report.js';
+import { datasetTask, type DatasetTask, FileNames } from './dataset-task.js';
+import { type DatasetOntology, datasetOntology } from './ontology-classes.js';
+
+/*
+ * What every dataset format reads: the project's ontology as classes, the tasks of the export's
+ * filters one at a time (read in the JSON export's pages, so memory holds a page), their brush
+ * layers on demand, and the report the README is written from.
+ */
+
+export interface DatasetSource {
+  ontology: DatasetOntology;
+  report: DatasetReport;
+  tasks(): AsyncGenerator<DatasetTask>;
+  /** The task's brush layer, or undefined (a layer that cannot be read is counted in the report). */
+  brush(task: DatasetTask): Promise<BrushLayer | undefined>;
+}
+
+export function datasetSource(
+  ctx: AppContext,
+  db: Executor,
+  filter: TaskExportFilter,
+  schema: CategorySchema,
+): DatasetSource {
+  const ontology = datasetOntology(schema);
+  const report = new DatasetReport();
+  return {
+    ontology,
+    report,
+    async *tasks() {
+      const names = new FileNames();
+      let after: Cursor | undefined;
+      for (;;) {
+        const rows = await taskPage(db, filter, after, EXPORT_PAGE_LIMITS, false);
+        const last = rows[rows.length - 1];
+        if (!last) return;
+        after = { createdAt: last.created_at, id: last.id };
+        for (const row of rows) {
+          const task = datasetTask(row, ontology, names);
+          report.drop('objects of tools no longer in the ontology', task.unknownObjects);
+          report.drop('relations (no dataset format holds them)', task.relations);
+          yield task;
+        }
+        if (Number(last.candidates) < EXPORT_PAGE_LIMITS.tasks && rows.length === Number(last.candidates)) return;
+      }
+    },
+    async brush(task) {
+      const outcome = await readBrushLayer(ctx, ontology, task.brushDataUrl);
+      if (outcome && 'skipped' in outcome) report.drop(outcome.skipped);
+      return outcome && 'layer' in outcome ? outcome.layer : undefined;
+    },
+  };
+}

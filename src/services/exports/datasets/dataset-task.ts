@@ -1,0 +1,141 @@
+import type { TaskPageRow } from '../../../store/repositories/export.repository.js';
+import { attributesOf, type DatasetClass, type DatasetOntology } from './ontology-classes.js';
+
+/*
+ * A task as the dataset formats read it: its asset's file name and size, its objects with their
+ * class, and its classification answers as readable attributes. Video (and paged) assets hold
+ * one entry per object and frame, `page` counted from 0 (DECISIONS 10).
+ */
+
+export interface DatasetObject {
+  objectId: string;
+  cls: DatasetClass;
+  /** The geometry under the tool kind's key, as stored. */
+  geometry: unknown;
+  /** The frame (or page) of the entry, from 0; undefined on still images. */
+  page: number | undefined;
+  /** The object is gone from this frame on (a track's end). */
+  stopped: boolean;
+  attributes: Record<string, unknown>;
+}
+
+export interface DatasetTask {
+  taskId: string;
+  assetId: string;
+  externalId: string;
+  url: string;
+  /** A file name unique in the export, from the externalId. */
+  fileName: string;
+  /** fileName without its extension: the name of per-image files (labels, XML, masks). */
+  stem: string;
+  width: number | undefined;
+  height: number | undefined;
+  frameTotal: number | undefined;
+  /** True for assets with frames: metadata.frameTotal, or entries carrying `page`. */
+  framed: boolean;
+  objects: DatasetObject[];
+  attributes: Record<string, unknown>;
+  brushDataUrl: string | null;
+  /** Entries whose schemaId is no tool of the ontology (counted, not exported). */
+  unknownObjects: number;
+  /** Relations between objects: no dataset format holds them (counted). */
+  relations: number;
+}
+
+const positive = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.round(v) : undefined;
+
+function parse(text: string | null): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Gives every asset a distinct, safe file name: the last segment of its externalId. */
+export class FileNames {
+  private readonly seen = new Set<string>();
+
+  name(externalId: string, assetId: string): string {
+    const last = externalId.split(/[\\/]/).pop() ?? '';
+    let name = last.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '') || assetId;
+    if (this.seen.has(name)) name = `${assetId}_${name}`;
+    this.seen.add(name);
+    return name;
+  }
+}
+
+export function stemOf(fileName: string): string {
+  const dot = fileName.lastIndexOf('.');
+  return dot > 0 ? fileName.slice(0, dot) : fileName;
+}
+
+export function datasetTask(row: TaskPageRow, ontology: DatasetOntology, names: FileNames): DatasetTask {
+  const metadata = parse(row.metadata);
+  const answer = parse(row.answer);
+  const tools = (Array.isArray(answer.tools) ? answer.tools : Array.isArray(answer.objects) ? answer.objects : []) as
+    Record<string, unknown>[] | never[];
+  const objects: DatasetObject[] = [];
+  let unknownObjects = 0;
+  for (const obj of tools) {
+    const cls = obj && typeof obj === 'object' ? ontology.byId.get(String(obj.schemaId)) : undefined;
+    if (!cls) {
+      unknownObjects++;
+      continue;
+    }
+    const page = typeof obj.page === 'number' && Number.isInteger(obj.page) && obj.page >= 0 ? obj.page : undefined;
+    objects.push({
+      objectId: typeof obj.objectId === 'string' ? obj.objectId : `${row.id}-${objects.length}`,
+      cls,
+      geometry: obj[cls.tool],
+      page,
+      stopped: obj.interpolationStopped === true,
+      attributes: attributesOf(
+        ontology,
+        Array.isArray(obj.classifications) ? (obj.classifications as Record<string, unknown>[]) : [],
+      ),
+    });
+  }
+  const frameTotal = positive(metadata.frameTotal);
+  const fileName = names.name(row.external_id, row.asset_id);
+  return {
+    taskId: row.id,
+    assetId: row.asset_id,
+    externalId: row.external_id,
+    url: row.data,
+    fileName,
+    stem: stemOf(fileName),
+    width: positive(metadata.width),
+    height: positive(metadata.height),
+    frameTotal,
+    framed: frameTotal !== undefined || objects.some((o) => o.page !== undefined),
+    objects,
+    attributes: attributesOf(
+      ontology,
+      Array.isArray(answer.classifications) ? (answer.classifications as Record<string, unknown>[]) : [],
+    ),
+    brushDataUrl: row.brush_data_url,
+    unknownObjects,
+    relations: Array.isArray(answer.relations) ? answer.relations.length : 0,
+  };
+}
+
+/**
+ * The frames of a task with their objects, in frame order: one (frame undefined) for a still
+ * image. A stopped entry ends its object: it is not drawn on that frame.
+ */
+export function framesOf(task: DatasetTask): { frame: number | undefined; objects: DatasetObject[] }[] {
+  if (!task.framed) return [{ frame: undefined, objects: task.objects }];
+  const byFrame = new Map<number, DatasetObject[]>();
+  for (const o of task.objects) {
+    const frame = o.page ?? 0;
+    if (o.stopped) continue;
+    const list = byFrame.get(frame);
+    if (list) list.push(o);
+    else byFrame.set(frame, [o]);
+  }
+  return [...byFrame.entries()].sort((a, b) => a[0] - b[0]).map(([frame, objects]) => ({ frame, objects }));
+}
