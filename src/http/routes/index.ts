@@ -7,6 +7,7 @@ import { exportRoutes } from './exports.routes.js';
 import { fileExplorerRoutes } from './file-explorer.routes.js';
 import { issueRoutes } from './issues.routes.js';
 import { labelRoutes } from './labels.routes.js';
+import { labelImportRoutes } from './label-import.routes.js';
 import { memberRoutes } from './members.routes.js';
 import { performanceRoutes } from './performance.routes.js';
 import { pluginRoutes } from './plugins.routes.js';
@@ -33,6 +34,7 @@ export async function registerRoutes(v2: FastifyInstance, ctx: AppContext): Prom
   await v2.register(issueRoutes, { ctx });
   await v2.register(attachmentRoutes, { ctx });
   await v2.register(labelRoutes, { ctx });
+  await v2.register(labelImportRoutes, { ctx });
   await v2.register(exportRoutes, { ctx });
   await v2.register(performanceRoutes, { ctx });
 }

@@ -1,0 +1,69 @@
+import type { Executor } from '../db.js';
+
+/*
+ * The reads and writes of a label import: the project's assets to match files against, the
+ * tasks of the matched assets (locked on PostgreSQL so a forward cannot move them out of Start
+ * under the import), and the answers written onto them.
+ */
+
+export interface IndexedAsset {
+  id: string;
+  external_id: string;
+  metadata: string | null;
+}
+
+/** Every live asset of the project: id, external id and metadata (for its size). */
+export function projectAssets(db: Executor, projectId: string): Promise<IndexedAsset[]> {
+  return db
+    .selectFrom('assets')
+    .select(['id', 'external_id', 'metadata'])
+    .where('project_id', '=', projectId)
+    .where('deleted', '=', 0)
+    .execute();
+}
+
+export interface ImportTaskRef {
+  id: string;
+  asset_id: string;
+  stage_id: string;
+}
+
+/** The default (not consensus) tasks of the assets. */
+export async function defaultTasksOf(
+  trx: Executor,
+  engine: string,
+  projectId: string,
+  assetIds: readonly string[],
+): Promise<ImportTaskRef[]> {
+  if (!assetIds.length) return [];
+  const query = trx
+    .selectFrom('tasks')
+    .select(['id', 'asset_id', 'stage_id'])
+    .where('project_id', '=', projectId)
+    .where('deleted', '=', 0)
+    .where('type', '=', 'default')
+    .where('asset_id', 'in', assetIds);
+  return engine === 'postgres' ? query.forUpdate().execute() : query.execute();
+}
+
+/** Writes a pre-label (and its brush layer, when it has one) onto a task. */
+export async function writePreLabel(
+  trx: Executor,
+  taskId: string,
+  answer: string,
+  brushDataUrl: string | undefined,
+  now: string,
+  by: string,
+): Promise<void> {
+  await trx
+    .updateTable('tasks')
+    .set({
+      answer,
+      is_pre_labeled: 1,
+      updated_at: now,
+      updated_by: by,
+      ...(brushDataUrl !== undefined ? { brush_data_url: brushDataUrl } : {}),
+    })
+    .where('id', '=', taskId)
+    .execute();
+}
