@@ -119,6 +119,11 @@ async function convertAll(
     const image = raw.normalised ? scaled(raw, asset) : raw;
     const size = { width: asset.width ?? image.width, height: asset.height ?? image.height };
     const mapped = mapper.answer(image, size);
+    if (!mapped.tools.length && !mapped.classifications.length && !mapped.brush.length) {
+      // Nothing to write: an empty pre-label would only erase what the task holds.
+      report.skipImage(raw.source, 'none of its labels could be taken');
+      continue;
+    }
     const checked = validateAnswer(
       { tools: mapped.tools, classifications: mapped.classifications, relations: [] },
       schema,
