@@ -7,6 +7,7 @@ const load = {
   read: () => import('./read-commands.js'),
   import: () => import('./import.js'),
   export: () => import('./export.js'),
+  importLabels: () => import('./import-labels.js'),
 };
 
 function api(cmd: Command): Command {
@@ -84,6 +85,18 @@ export function registerUserCommands(program: Command): void {
     .option('--priority <n>', 'priority of the new tasks (-1000 to 1000)', intInRange(-1000, 1000))
     .option('--chunk <n>', 'assets per request (at most 50,000)', intInRange(1, 50_000), 10_000)
     .action(async (id, file, o) => (await load.import()).importAssets(id, file, o));
+
+  api(program.command('import-labels <projectId> <file>'))
+    .description(
+      "import another tool's labels as pre-labels of the tasks in the Start stage: a COCO or Label Studio " +
+        'JSON file, a Pascal VOC or CVAT XML file, or a zip of a dataset folder (YOLO, VOC, COCO)',
+    )
+    .addOption(
+      new Option('--format <format>', 'the file format')
+        .choices(['coco', 'yolo', 'voc', 'labelstudio', 'cvat'])
+        .makeOptionMandatory(),
+    )
+    .action(async (id, file, o) => (await load.importLabels()).importLabels(id, file, o));
 
   api(program.command('export <projectId>'))
     .description('export tasks (or issues) to a .zip, .json or .ndjson file')

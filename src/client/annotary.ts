@@ -244,5 +244,19 @@ export class Annotary {
       const qs = search.size ? `?${search}` : '';
       return this.t.sendJson('POST', `/v2/project/${encodeURIComponent(projectId)}/instructions${qs}`, { body: form });
     },
+    /**
+     * Imports another tool's label file (COCO or Label Studio JSON, VOC or CVAT XML, or a dataset
+     * zip) as pre-labels; answers the import's report.
+     */
+    importLabels: (
+      projectId: string,
+      format: 'coco' | 'yolo' | 'voc' | 'labelstudio' | 'cvat',
+      body: NonNullable<RequestInit['body']>,
+    ): Promise<unknown> =>
+      this.t.sendJson(
+        'POST',
+        `/v2/project/${encodeURIComponent(projectId)}/import/labels?format=${encodeURIComponent(format)}`,
+        { body, headers: { 'content-type': 'application/octet-stream' } },
+      ),
   };
 }

@@ -241,6 +241,47 @@ describe.each(ENGINES)('the built annotary command against a server on %s', (eng
     }
   });
 
+  it('imports a COCO file of labels as pre-labels and prints the report', async () => {
+    const keyEnv = { ...env, ANNOTARY_API_KEY: KEY, ANNOTARY_URL_EU: `${server.url}/v2` };
+    const api = (p: string, body: unknown) =>
+      fetch(`${server.url}/v2${p}`, {
+        method: 'POST',
+        headers: { apikey: KEY, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(async (r) => (await r.json()) as { data: Record<string, any> }); // eslint-disable-line @typescript-eslint/no-explicit-any
+    const pid = String((await api('/project', { name: 'Labels' })).data.project._id);
+    await api(`/project/${pid}`, {
+      categorySchema: { tools: [{ schemaId: 'car', title: 'Car', tool: 'bounding-box' }] },
+      stages: [
+        { id: 'Start', type: 'Start', next: ['Complete'], autoForward: false },
+        { id: 'Complete', type: 'Complete', next: [] },
+      ],
+    });
+    await api(`/project/${pid}/cloud`, { assets: [{ data: 'https://cdn.example.com/a/street.jpg' }] });
+    const file = path.join(dir, 'instances.json');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        images: [{ id: 1, file_name: 'street.jpg', width: 100, height: 100 }],
+        categories: [
+          { id: 1, name: 'car' },
+          { id: 2, name: 'Bus' },
+        ],
+        annotations: [
+          { id: 1, image_id: 1, category_id: 1, bbox: [1, 2, 30, 40] },
+          { id: 2, image_id: 1, category_id: 2, bbox: [1, 2, 3, 4] },
+        ],
+      }),
+    );
+    const out = await runBuilt(['import-labels', pid, file, '--format', 'coco'], keyEnv);
+    expect(out.stderr).toBe('');
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain('1 task(s) pre-labelled with 1 object(s) from 1 image(s)');
+    expect(out.stdout).toContain('category "Bus" matches no tool: 1 object(s) left out');
+    const usage = await runBuilt(['import-labels', pid, file], keyEnv);
+    expect(usage.code).toBe(2);
+  });
+
   it('exports to NDJSON and to a zip, and filters task lists', async () => {
     const out = path.join(dir, 'tasks.ndjson');
     const run = await runBuilt(['export', projectId, '-o', out, '--batches', 'odd', '--json'], env);
