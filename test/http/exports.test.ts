@@ -1,11 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
-import { BOX, type ExportFixture, exportFixture, SUN } from '../helpers/export-fixture.js';
+import { BOX, type ExportFixture, exportFixture } from '../helpers/export-fixture.js';
 import { download, onServer, unzip } from '../helpers/exports.js';
 import type { RoleUsers } from '../helpers/roles.js';
 import { ENGINES } from '../helpers/stores.js';
 
 type Item = Record<string, unknown> & { externalId: string; task: Record<string, unknown> };
+
+// The export names what answers hold, as the original's export documents it: tool titles, and
+// classification titles, kinds and option values (the stored answer keeps the option's id).
+const BOX_OUT = { ...BOX, title: 'Car' };
+const SUN_OUT = { schemaId: 'weather', tool: 'radio', title: 'Weather', answer: 'Sunny' };
 
 describe.each(ENGINES)('exports on %s', (engine) => {
   let clock: ExportFixture['clock'];
@@ -57,8 +62,8 @@ describe.each(ENGINES)('exports on %s', (engine) => {
         stageId: 'done',
         updatedAt: '2025-03-01T12:00:00.000Z',
         updatedBy: ownerEmail,
-        tools: [BOX],
-        classifications: [SUN],
+        tools: [BOX_OUT],
+        classifications: [SUN_OUT],
         relations: [],
         brushDataUrl: null,
         stageHistory: [
@@ -73,8 +78,8 @@ describe.each(ENGINES)('exports on %s', (engine) => {
             reviewStatus: null,
             consensusId: null,
             isSkipped: false,
-            tools: [BOX],
-            classifications: [SUN],
+            tools: [BOX_OUT],
+            classifications: [SUN_OUT],
             relations: [],
           }),
           expect.objectContaining({ stage: 'QA', stageId: 'rev', duration: 300, reviewStatus: 'Accepted' }),

@@ -36,14 +36,22 @@ export function consensusAverage(score: number | null): number | null {
   return score === null ? null : Math.round(score * 10_000) / 100;
 }
 
-function writeHistoryEntry(out: JsonSink, h: HistoryPageRow, stageNames: Map<string, string>): void {
+/** A stored answer's three lists as item JSON (export-readable.ts names what they hold). */
+export type AnswerWriter = (text: string) => string;
+
+function writeHistoryEntry(
+  out: JsonSink,
+  h: HistoryPageRow,
+  stageNames: Map<string, string>,
+  fields: AnswerWriter,
+): void {
   out.write(
     `{"_id":${q(h.id)},"taskHistory":${q(h.id)},"stage":${q(stageNames.get(h.stage_id) ?? h.stage_name)}` +
       `,"stageId":${q(h.stage_id)},"duration":${h.duration},"idleDuration":0,"completedAt":${q(h.completed_at)}` +
       `,"completedBy":${q(h.completed_by)},"submittedBy":${q(h.completed_by)},"reviewStatus":${q(h.review_status)}` +
       `,"consensusId":${q(h.consensus_id)},"isSkipped":${h.is_skipped === 1},`,
   );
-  out.write(answerFields(h.answer));
+  out.write(fields(h.answer));
   out.write('}');
 }
 
@@ -53,9 +61,12 @@ export interface TaskItemOptions {
   history: HistoryPageRow[] | undefined;
   stageNames: Map<string, string>;
   batchNames: string[];
+  /** The answer's lists; answerFields (the stored text as it is) unless told. */
+  fields?: AnswerWriter | undefined;
 }
 
 export function writeTaskItem(out: JsonSink, t: TaskPageRow, o: TaskItemOptions): void {
+  const fields = o.fields ?? answerFields;
   out.write(`{"asset":${q(t.data)},"assetId":${q(t.asset_id)},"externalId":${q(t.external_id)},"dataset":[]`);
   if (o.includeMetadata) {
     out.write(',"metadata":');
@@ -67,14 +78,14 @@ export function writeTaskItem(out: JsonSink, t: TaskPageRow, o: TaskItemOptions)
     `,"task":{"taskId":${q(t.id)},"stage":${q(o.stageNames.get(t.stage_id) ?? t.stage_id)},"stageId":${q(t.stage_id)}` +
       `,"updatedAt":${q(t.updated_at)},"updatedBy":${q(t.updated_by)},`,
   );
-  out.write(answerFields(t.answer));
+  out.write(fields(t.answer));
   out.write(',"brushDataUrl":');
   out.write(q(t.brush_data_url));
   if (o.history) {
     out.write(',"stageHistory":[');
     o.history.forEach((h, i) => {
       if (i) out.write(',');
-      writeHistoryEntry(out, h, o.stageNames);
+      writeHistoryEntry(out, h, o.stageNames, fields);
     });
     out.write(']');
   }

@@ -11,7 +11,7 @@ import {
   taskPage,
 } from '../../store/repositories/export.repository.js';
 import type { NextPage } from './export-chunks.js';
-import { writeIssueItem, writeTaskItem } from './export-item-json.js';
+import { type AnswerWriter, writeIssueItem, writeTaskItem } from './export-item-json.js';
 import type { ExportPlan } from './export-options.js';
 
 /*
@@ -40,6 +40,7 @@ export function taskPages(
   plan: ExportPlan,
   stages: readonly Stage[],
   limits: PageLimits = EXPORT_PAGE_LIMITS,
+  fields?: AnswerWriter,
 ): NextPage {
   const stageNames = new Map(stages.map((s) => [s.id, s.name ?? s.id]));
   const filter = { projectId, ...plan };
@@ -67,6 +68,7 @@ export function taskPages(
           history: history ? (history.get(t.id) ?? []) : undefined,
           stageNames,
           batchNames: batches.get(t.asset_id) ?? [],
+          fields,
         });
       },
     };

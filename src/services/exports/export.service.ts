@@ -18,6 +18,7 @@ import { recordExport } from './export-records.js';
 import { writeSingleEntryZip } from './export-zip.js';
 import { datasetEntries } from './datasets/dataset-export.js';
 import { writeZipEntries } from './datasets/dataset-zip.js';
+import { ReadableAnswers } from './export-readable.js';
 import type { CategorySchema } from '../../schemas/category-schema.js';
 import { loadProject } from '../projects/project.service.js';
 import { parseJson, projectStorage } from '../projects/project-view.js';
@@ -88,12 +89,16 @@ async function writeExportZip(
   mtime: Date,
 ): Promise<number> {
   const db = ctx.store.db;
+  const schema = parseJson<CategorySchema>(row.category_schema, { tools: [], classifications: [], relations: [] });
   if (plan.format === 'json' || plan.format === 'ndjson') {
-    const pages = plan.type === 'task' ? taskPages(db, row.id, plan, stages) : issuePages(db, row.id, plan, stages);
+    const readable = new ReadableAnswers(schema);
+    const pages =
+      plan.type === 'task'
+        ? taskPages(db, row.id, plan, stages, undefined, (text) => readable.fields(text))
+        : issuePages(db, row.id, plan, stages);
     const format = plan.format;
     return (await writeSingleEntryZip(file, `${plan.type}s.${format}`, framed(pages, format), mtime)).bytes;
   }
-  const schema = parseJson<CategorySchema>(row.category_schema, { tools: [], classifications: [], relations: [] });
   return writeZipEntries(file, datasetEntries(ctx, plan.format, { projectId: row.id, ...plan }, schema), mtime);
 }
 

@@ -1,0 +1,71 @@
+import type { CategorySchema, Classification } from '../../schemas/category-schema.js';
+import { answerFields } from './export-item-json.js';
+
+/*
+ * The answers of the JSON export as the original documents its export: every tools entry
+ * carries its tool's `title`; every classification entry its question's `title` and `tool`
+ * kind, and an option answer is the option's value ("Sunny"), not its schemaId; nested
+ * classifications of objects and of options the same way. Stored answers keep the ids: only the
+ * export is made readable. An ontology with nothing to name keeps the fast path (stored text as
+ * it is).
+ */
+
+type Json = Record<string, unknown>;
+const OPTION_KINDS = new Set(['radio', 'single-dropdown', 'checkbox', 'multi-dropdown']);
+
+export class ReadableAnswers {
+  private readonly tools = new Map<string, string>();
+  private readonly questions = new Map<string, Classification>();
+
+  constructor(schema: CategorySchema) {
+    const walk = (list: readonly Classification[] | undefined) => {
+      for (const c of list ?? []) {
+        this.questions.set(c.schemaId, c);
+        walk(c.classifications);
+        for (const o of c.options ?? []) walk(o.children);
+      }
+    };
+    for (const t of schema.tools ?? []) {
+      this.tools.set(t.schemaId, t.title);
+      walk(t.classifications);
+    }
+    walk(schema.classifications);
+  }
+
+  /** `"tools":[...],"classifications":[...],"relations":[...]` of a stored answer, readable. */
+  fields(text: string): string {
+    if (!this.tools.size && !this.questions.size) return answerFields(text);
+    const a = JSON.parse(text) as Json;
+    const list = (v: unknown) => (Array.isArray(v) ? (v as unknown[]) : []);
+    const tools = list(a.tools ?? a.objects).map((t) => this.tool(t));
+    const classifications = list(a.classifications).map((c) => this.classification(c));
+    return `"tools":${JSON.stringify(tools)},"classifications":${JSON.stringify(classifications)},"relations":${JSON.stringify(list(a.relations))}`;
+  }
+
+  private tool(entry: unknown): unknown {
+    if (!entry || typeof entry !== 'object') return entry;
+    const t = entry as Json;
+    const title = this.tools.get(String(t.schemaId));
+    const nested = Array.isArray(t.classifications)
+      ? { classifications: t.classifications.map((c) => this.classification(c)) }
+      : {};
+    return { ...t, ...nested, ...(title !== undefined ? { title } : {}) };
+  }
+
+  private classification(entry: unknown): unknown {
+    if (!entry || typeof entry !== 'object') return entry;
+    const c = entry as Json;
+    const q = this.questions.get(String(c.schemaId));
+    if (!q) return c;
+    const nested = Array.isArray(c.classifications)
+      ? { classifications: c.classifications.map((n) => this.classification(n)) }
+      : {};
+    return { schemaId: c.schemaId, tool: q.tool, title: q.title, ...c, answer: this.answer(q, c.answer), ...nested };
+  }
+
+  private answer(q: Classification, answer: unknown): unknown {
+    if (!OPTION_KINDS.has(q.tool)) return answer;
+    const value = (id: unknown) => q.options?.find((o) => o.schemaId === id)?.value ?? id;
+    return Array.isArray(answer) ? answer.map(value) : value(answer);
+  }
+}
