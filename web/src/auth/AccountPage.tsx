@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useProjectList } from '../api/projects';
-import { ApiErrorNotice } from './ApiErrorNotice';
+import { ErrorNotice } from '../components/ErrorNotice';
 import { listOrganizationPeople, type SessionView } from './session-api';
 import { useSession } from './useSession';
 
@@ -68,7 +68,7 @@ function People({ me }: { me: SessionView }) {
     <section aria-labelledby="people-title">
       <h2 id="people-title">People in {me.organization.name}</h2>
       {people.isPending && <p role="status">Loading…</p>}
-      {people.isError && <ApiErrorNotice error={people.error} what="the organization's people" />}
+      {people.isError && <ErrorNotice error={people.error} what="the organization's people" />}
       {people.data && (
         <table className="account-people">
           <thead>

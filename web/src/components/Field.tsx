@@ -77,7 +77,8 @@ export function TextField({ label, value, onChange, error, hint, type = 'text', 
 
 interface NumberFieldProps {
   label: string;
-  value: number | undefined;
+  /** null, as the document allows a stored stage to hold, shows as empty. */
+  value: number | null | undefined;
   onChange: (value: number | undefined) => void;
   error?: string | undefined;
   hint?: string;

@@ -3,7 +3,8 @@ import { Navigate, NavLink, Outlet, useLocation, useOutletContext, useParams } f
 import { useProject } from '../api/projects';
 import type { Project } from '../api/types';
 import { landingSection, maySee, sectionsFor } from './project-sections';
-import { ErrorNotice, Loading } from './States';
+import { Loading } from './States';
+import { ErrorNotice } from './ErrorNotice';
 
 /** Inside a project: its name, the left navigation of the sections the caller may use, and the section. */
 export function ProjectLayout() {

@@ -1,8 +1,8 @@
+import { ErrorNotice } from '../components/ErrorNotice';
 import { useId, useState } from 'react';
 import type { Project } from '../api/types';
 import { useCreateIssue, useSetIssueStatus, type Issue } from '../api/work';
 import { useSession } from '../auth/useSession';
-import { errorText } from '../components/States';
 import type { Ontology } from '../editor/model/ontology';
 import type { EditorObject, Vec } from '../editor/model/types';
 import { errorCodesOf } from './error-codes';
@@ -103,11 +103,7 @@ export function IssueList({
           );
         })}
       </ol>
-      {setStatus.isError && (
-        <p className="field-error" role="alert">
-          {errorText(setStatus.error)}
-        </p>
-      )}
+      {setStatus.isError && <ErrorNotice place="form" error={setStatus.error} />}
     </section>
   );
 }
@@ -171,11 +167,7 @@ export function IssueForm(props: {
           ))}
         </fieldset>
       )}
-      {create.isError && (
-        <p className="field-error" role="alert">
-          {errorText(create.error)}
-        </p>
-      )}
+      {create.isError && <ErrorNotice place="form" error={create.error} />}
       <div className="issue-form-actions">
         <button type="submit" className="primary" disabled={create.isPending || !content.trim()}>
           Save issue

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { takeNext, workKeys, workTaskPath, type QueueStage } from '../api/work';
-import { errorText } from '../components/States';
+import { errorText } from '../components/error-text';
 
 /**
  * The stages a person may take tasks from, with what waits there and a Start button each: the

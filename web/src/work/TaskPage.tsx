@@ -14,7 +14,9 @@ import {
   workTaskPath,
   type WorkTask,
 } from '../api/work';
-import { ErrorNotice, Loading, errorText } from '../components/States';
+import { Loading } from '../components/States';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { errorText } from '../components/error-text';
 import { ClassificationsOnly } from '../editor/ClassificationsOnly';
 import { ImageEditor } from '../editor/ImageEditor';
 import type { Pin } from '../editor/canvas/ImageCanvas';
@@ -260,11 +262,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
 
   const actions = (
     <>
-      {failure && (
-        <p className="field-error work-failure" role="alert">
-          {failure}
-        </p>
-      )}
+      {failure && <ErrorNotice place="form" className="work-failure" error={failure} />}
       {isLabel && (
         <button type="button" className="primary" disabled={busy} onClick={submit}>
           Submit

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { useWorkQueue } from '../api/work';
-import { Empty, ErrorNotice, Loading } from '../components/States';
+import { Empty, Loading } from '../components/States';
+import { ErrorNotice } from '../components/ErrorNotice';
 import { QueueTable } from './QueueTable';
 import './work.css';
 

@@ -1,9 +1,10 @@
+import { ErrorNotice } from '../../components/ErrorNotice';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { type AssetInput, importChunk } from '../../api/assets';
 import type { Project } from '../../api/types';
 import { SelectField, TextField } from '../../components/Field';
-import { errorText } from '../../components/States';
+import { errorText } from '../../components/error-text';
 import { AssetFileError, fromFile, fromPastedUrls } from './asset-files';
 
 /** Assets per request: big imports go in parts, so the bar moves and one failure stops early. */
@@ -97,11 +98,12 @@ export function ImportAssets({ project }: { project: Project }) {
           </small>
         </div>
       )}
-      {message && (
-        <p className={message.ok ? 'form-ok' : 'form-error'} role={message.ok ? 'status' : 'alert'}>
+      {message?.ok && (
+        <p className="form-ok" role="status">
           {message.text}
         </p>
       )}
+      {message && !message.ok && <ErrorNotice place="form" error={message.text} />}
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { importChunk, uploadUrlFor } from '../../api/assets';
 import { ApiError, currentCsrfToken } from '../../api/client';
-import { errorText } from '../../components/States';
+import { errorText } from '../../components/error-text';
 import { makeThumbnail, thumbnailName } from './thumbnail';
 
 /*

@@ -4,7 +4,8 @@ import { useExportHistory, useRunExport } from '../../api/exports';
 import type { Project } from '../../api/types';
 import { CheckboxField, SelectField } from '../../components/Field';
 import { fieldErrorsOf } from '../../components/field-errors';
-import { Empty, ErrorNotice, errorText, Loading } from '../../components/States';
+import { Empty, Loading } from '../../components/States';
+import { ErrorNotice } from '../../components/ErrorNotice';
 import { DEFAULT_CHOICES, describeRecord, type ExportChoices, exportQuery, linkExpiry, sizeOf } from './export-query';
 import { stagesInFlowOrder } from '../workflow/flow-order';
 import './exports.css';
@@ -298,11 +299,7 @@ export default function ExportsPage() {
                 {seconds} s so far). Large projects take a while (about 10 s per 100,000 tasks).
               </p>
             )}
-            {run.isError && (
-              <div className="form-error" role="alert">
-                <p>The export did not run: {errorText(run.error)}</p>
-              </div>
-            )}
+            {run.isError && <ErrorNotice place="form" lead="The export did not run:" error={run.error} />}
             {run.isSuccess && (
               <div className="export-ready" role="status">
                 <p>

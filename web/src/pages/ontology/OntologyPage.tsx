@@ -1,3 +1,4 @@
+import { ErrorNotice } from '../../components/ErrorNotice';
 import { useState } from 'react';
 import { useOutletContext } from 'react-router';
 import type { FieldError } from '../../api/client';
@@ -5,7 +6,7 @@ import { useUpdateProject } from '../../api/projects';
 import type { CategorySchema, Project, Relation, Tool } from '../../api/types';
 import { CheckboxField, SelectField, TextField } from '../../components/Field';
 import { errorLookup, fieldErrorsOf } from '../../components/field-errors';
-import { Empty, errorText } from '../../components/States';
+import { Empty } from '../../components/States';
 import { ClassificationList, type IdLocked } from './ClassificationEditor';
 import { ColourField } from './ColourField';
 import { IdField } from './IdField';
@@ -211,12 +212,10 @@ export default function OntologyPage() {
         </div>
       </div>
       {(update.isError || refused.length > 0) && (
-        <div className="form-error" role="alert">
-          <p>
-            {errors.length > 0
-              ? 'The ontology was not saved: the fields marked below need fixing.'
-              : errorText(update.error)}
-          </p>
+        <ErrorNotice
+          place="form"
+          error={errors.length > 0 ? 'The ontology was not saved: the fields marked below need fixing.' : update.error}
+        >
           {errors.length > 0 && (
             <ul>
               {errors.map((e) => (
@@ -226,7 +225,7 @@ export default function OntologyPage() {
               ))}
             </ul>
           )}
-        </div>
+        </ErrorNotice>
       )}
       <p className="muted">
         Each tool, question, option and relation has an id that answers and exports name: made from its title (“Car” is{' '}

@@ -68,7 +68,7 @@ export const KIND_NAMES: Readonly<Record<string, string>> = {
 };
 
 /** A kind list as a select's options, each by its name; a stored kind the list lacks is kept. */
-export function kindOptions(kinds: readonly string[], current: string): { value: string; label: string }[] {
+export function kindOptions<K extends string>(kinds: readonly K[], current: K): { value: K; label: string }[] {
   const all = kinds.includes(current) ? kinds : [...kinds, current];
   return all.map((k) => ({ value: k, label: KIND_NAMES[k] ?? k }));
 }

@@ -1,6 +1,7 @@
+import { ErrorNotice } from '../../components/ErrorNotice';
 import { useState } from 'react';
 import { useNewApiKey } from '../../api/org';
-import { CopyField, WriteError } from './widgets';
+import { CopyField } from './widgets';
 
 /** The signed-in person's API key, for scripts: a new one replaces the old at once, shown once. */
 export function ApiKeyTab({ email }: { email: string }) {
@@ -38,7 +39,7 @@ export function ApiKeyTab({ email }: { email: string }) {
           </button>
         </div>
       )}
-      <WriteError error={renew.error} />
+      <ErrorNotice place="form" error={renew.error} fieldsShown />
       {renew.data && (
         <div className="one-time" role="region" aria-label="Your new API key">
           <p role="alert">

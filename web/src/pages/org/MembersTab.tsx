@@ -13,8 +13,9 @@ import { useProjectList } from '../../api/projects';
 import { PROJECT_ROLES, type ProjectRole } from '../../api/types';
 import { SelectField, TextField } from '../../components/Field';
 import { errorLookup, fieldErrorsOf } from '../../components/field-errors';
-import { Empty, ErrorNotice, Loading } from '../../components/States';
-import { ConfirmButton, CopyField, wordsOf, WriteError, MadeBy, TableHead, ProjectSelect } from './widgets';
+import { Empty, Loading } from '../../components/States';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { ConfirmButton, CopyField, wordsOf, MadeBy, TableHead, ProjectSelect } from './widgets';
 
 const ORG_ROLES: readonly AssignableOrgRole[] = ['member', 'admin'];
 
@@ -56,7 +57,7 @@ function MemberRow({
             ))}
           </select>
         )}
-        <WriteError error={setRole.error} />
+        <ErrorNotice place="form" error={setRole.error} fieldsShown />
       </td>
       <td>
         {!isOwner && !isMe && (
@@ -68,7 +69,7 @@ function MemberRow({
             onConfirm={() => remove.mutate(user.email)}
           />
         )}
-        <WriteError error={remove.error} />
+        <ErrorNotice place="form" error={remove.error} fieldsShown />
       </td>
     </tr>
   );
@@ -182,7 +183,7 @@ function InviteForm({ orgId }: { orgId: string }) {
           {invite.isPending ? 'Inviting…' : list.length > 1 ? `Invite ${list.length} people` : 'Invite'}
         </button>
       </form>
-      <WriteError error={invite.error} />
+      <ErrorNotice place="form" error={invite.error} fieldsShown />
       {invite.data && <InviteLinks answer={invite.data} />}
     </section>
   );
@@ -230,7 +231,7 @@ function PendingInvites({ orgId }: { orgId: string }) {
           </tbody>
         </table>
       )}
-      <WriteError error={remove.error} />
+      <ErrorNotice place="form" error={remove.error} fieldsShown />
       <p className="muted">A lost link is replaced by inviting the same e-mail again (the old link stops working).</p>
     </section>
   );

@@ -3,8 +3,9 @@ import { type Plugin, useCreatePlugin, useDeletePlugin, usePluginLog, usePlugins
 import { useProject } from '../../api/projects';
 import { SelectField, TextField } from '../../components/Field';
 import { errorLookup, fieldErrorsOf } from '../../components/field-errors';
-import { Empty, ErrorNotice, Loading } from '../../components/States';
-import { ConfirmButton, Pager, RoleNote, WriteError, MadeBy, TableHead, ProjectSelect } from './widgets';
+import { Empty, Loading } from '../../components/States';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { ConfirmButton, Pager, RoleNote, MadeBy, TableHead, ProjectSelect } from './widgets';
 
 const LIMIT = 20;
 const LOG_LIMIT = 50;
@@ -51,7 +52,7 @@ function PluginForm() {
       <button type="submit" disabled={create.isPending || !name.trim() || !url.trim() || !secret}>
         {create.isPending ? 'Registering…' : 'Register plugin'}
       </button>
-      <WriteError error={create.error} />
+      <ErrorNotice place="form" error={create.error} fieldsShown />
       {create.data && (
         <p className="form-ok" role="status">
           {create.data.plugin.name} is registered: name it in a Plugin stage of a workflow.
@@ -195,7 +196,7 @@ export function PluginsTab({ isAdmin }: { isAdmin: boolean }) {
               </tbody>
             </table>
           )}
-          <WriteError error={remove.error} />
+          <ErrorNotice place="form" error={remove.error} fieldsShown />
           {list.data && (
             <Pager label="Plugin pages" page={page} total={list.data.total} limit={LIMIT} onPage={setPage} />
           )}

@@ -1,11 +1,13 @@
+import { ErrorNotice } from '../../components/ErrorNotice';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { exploreFolder, type Storage, useImportFolder } from '../../api/org';
 import { TextField } from '../../components/Field';
 import { errorLookup, fieldErrorsOf } from '../../components/field-errors';
 import { ApiError } from '../../api/client';
-import { Empty, errorText, Loading } from '../../components/States';
-import { wordsOf, WriteError, ProjectSelect } from './widgets';
+import { Empty, Loading } from '../../components/States';
+import { errorText } from '../../components/error-text';
+import { wordsOf, ProjectSelect } from './widgets';
 
 const PAGE = 100;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -81,7 +83,7 @@ function ImportFolder({ storage, bucket, folder }: { storage: Storage; bucket: s
           {run.isPending ? 'Importing…' : 'Import folder'}
         </button>
       </div>
-      <WriteError error={run.error} />
+      <ErrorNotice place="form" error={run.error} fieldsShown />
       {answer && (
         <p className="form-ok" role="status">
           {answer.queued

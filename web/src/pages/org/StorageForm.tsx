@@ -1,8 +1,8 @@
+import { ErrorNotice } from '../../components/ErrorNotice';
 import { type FormEvent, useState } from 'react';
 import { type StorageBody, useCreateStorage } from '../../api/org';
 import { CheckboxField, SelectField, TextField } from '../../components/Field';
 import { fieldErrorsOf } from '../../components/field-errors';
-import { WriteError } from './widgets';
 
 type Provider = StorageBody['provider'];
 const PROVIDERS: readonly { value: Provider; label: string }[] = [
@@ -192,7 +192,7 @@ export function StorageForm({ onCreated }: { onCreated: (storage: { _id: string;
       <button type="submit" disabled={create.isPending || !text.name.trim()}>
         {create.isPending ? 'Connecting…' : 'Connect storage'}
       </button>
-      <WriteError error={create.error} />
+      <ErrorNotice place="form" error={create.error} fieldsShown />
       <p className="muted">Annotary does not contact the provider now: problems show when you browse the files.</p>
     </form>
   );

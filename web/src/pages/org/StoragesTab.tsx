@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { type Storage, useDeleteStorage, useStorages } from '../../api/org';
-import { Empty, ErrorNotice, Loading } from '../../components/States';
+import { Empty, Loading } from '../../components/States';
+import { ErrorNotice } from '../../components/ErrorNotice';
 import { StorageBrowser } from './StorageBrowser';
 import { StorageForm } from './StorageForm';
-import { ConfirmButton, Pager, RoleNote, WriteError, MadeBy, TableHead } from './widgets';
+import { ConfirmButton, Pager, RoleNote, MadeBy, TableHead } from './widgets';
 
 const LIMIT = 20;
 
@@ -79,7 +80,7 @@ export function StoragesTab({ isAdmin }: { isAdmin: boolean }) {
               </tbody>
             </table>
           )}
-          <WriteError error={remove.error} />
+          <ErrorNotice place="form" error={remove.error} fieldsShown />
           {list.data && (
             <Pager label="Storage pages" page={page} total={list.data.total} limit={LIMIT} onPage={setPage} />
           )}

@@ -1,8 +1,6 @@
 import { type ReactNode, useId, useState } from 'react';
 import { useProjectList } from '../../api/projects';
 import { SelectField } from '../../components/Field';
-import { fieldErrorsOf } from '../../components/field-errors';
-import { errorText } from '../../components/States';
 
 /**
  * A one-time secret (an invite link, a new API key) in a read-only box with a copy button. The
@@ -86,16 +84,6 @@ export function ConfirmButton({
         Cancel
       </button>
     </span>
-  );
-}
-
-/** A failed write's message when no field took it (field errors are shown on their fields). */
-export function WriteError({ error }: { error: unknown }) {
-  if (!error || fieldErrorsOf(error).length > 0) return null;
-  return (
-    <p className="form-error" role="alert">
-      {errorText(error)}
-    </p>
   );
 }
 

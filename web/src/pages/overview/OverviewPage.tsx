@@ -9,7 +9,8 @@ import {
   usePerformance,
 } from '../../api/metrics';
 import type { Project, Stage } from '../../api/types';
-import { Empty, ErrorNotice, Loading } from '../../components/States';
+import { Empty, Loading } from '../../components/States';
+import { ErrorNotice } from '../../components/ErrorNotice';
 import { sortByFlow } from '../workflow/flow-order';
 import { Chart, type ChartOption } from './Chart';
 import { OverviewFilters } from './OverviewFilters';

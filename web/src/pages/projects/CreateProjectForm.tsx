@@ -1,9 +1,9 @@
+import { ErrorNotice } from '../../components/ErrorNotice';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useCreateProject } from '../../api/projects';
 import { TextField } from '../../components/Field';
 import { errorLookup, fieldErrorsOf } from '../../components/field-errors';
-import { errorText } from '../../components/States';
 
 /** A new project with the default workflow (Start, Label, Complete); opens its setup checklist when made. */
 export function CreateProjectForm() {
@@ -31,11 +31,7 @@ export function CreateProjectForm() {
           error={errorOf('description')}
           multiline
         />
-        {create.isError && fieldErrorsOf(create.error).length === 0 && (
-          <p className="form-error" role="alert">
-            {errorText(create.error)}
-          </p>
-        )}
+        {create.isError && <ErrorNotice place="form" error={create.error} fieldsShown />}
         <button type="submit" className="primary" disabled={create.isPending}>
           {create.isPending ? 'Creating…' : 'Create project'}
         </button>

@@ -3,7 +3,8 @@ import { onlyWorks } from '../../api/access';
 import { useProjectList } from '../../api/projects';
 import { useSession } from '../../auth/useSession';
 import { CheckboxField } from '../../components/Field';
-import { Empty, ErrorNotice, Loading } from '../../components/States';
+import { Empty, Loading } from '../../components/States';
+import { ErrorNotice } from '../../components/ErrorNotice';
 import { CreateProjectForm } from './CreateProjectForm';
 import { ProjectRow } from './ProjectRow';
 

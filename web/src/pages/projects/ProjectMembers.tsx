@@ -1,9 +1,10 @@
+import { ErrorNotice } from '../../components/ErrorNotice';
 import { type FormEvent, useState } from 'react';
 import { useAssignMembers } from '../../api/projects';
 import { PROJECT_ROLES, type Project, type ProjectRole } from '../../api/types';
 import { SelectField, TextField } from '../../components/Field';
 import { errorLookup, fieldErrorsOf } from '../../components/field-errors';
-import { Empty, errorText } from '../../components/States';
+import { Empty } from '../../components/States';
 
 /** The people of the project and their roles; adding someone again with another role changes it. */
 export function ProjectMembers({ project }: { project: Project }) {
@@ -52,11 +53,7 @@ export function ProjectMembers({ project }: { project: Project }) {
           Add or change role
         </button>
       </form>
-      {assign.isError && fieldErrorsOf(assign.error).length === 0 && (
-        <p className="form-error" role="alert">
-          {errorText(assign.error)}
-        </p>
-      )}
+      {assign.isError && <ErrorNotice place="form" error={assign.error} fieldsShown />}
     </section>
   );
 }

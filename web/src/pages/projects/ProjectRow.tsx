@@ -1,8 +1,8 @@
+import { ErrorNotice } from '../../components/ErrorNotice';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useArchiveProject, useDeleteProject } from '../../api/projects';
 import type { ProjectListItem } from '../../api/types';
-import { errorText } from '../../components/States';
 
 /** "40 of 120 done" with a bar; the counts are the live ones the database keeps. */
 function Progress({ p }: { p: ProjectListItem }) {
@@ -36,7 +36,7 @@ function ManagerActions({ p }: { p: ProjectListItem }) {
         <button type="button" onClick={() => setConfirming(false)}>
           Keep it
         </button>
-        {failed && <span className="form-error">{errorText(failed)}</span>}
+        {failed && <ErrorNotice place="inline" error={failed} />}
       </div>
     );
   }
@@ -53,7 +53,7 @@ function ManagerActions({ p }: { p: ProjectListItem }) {
       <button type="button" className="danger" aria-label={`Delete ${p.name}`} onClick={() => setConfirming(true)}>
         Delete
       </button>
-      {failed && <span className="form-error">{errorText(failed)}</span>}
+      {failed && <ErrorNotice place="inline" error={failed} />}
     </div>
   );
 }

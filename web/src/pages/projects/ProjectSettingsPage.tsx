@@ -1,10 +1,10 @@
+import { ErrorNotice } from '../../components/ErrorNotice';
 import { type FormEvent, useState } from 'react';
 import { useOutletContext } from 'react-router';
 import { useUpdateProject } from '../../api/projects';
 import type { Project } from '../../api/types';
 import { CheckboxField, NumberField, TextField } from '../../components/Field';
 import { errorLookup, fieldErrorsOf } from '../../components/field-errors';
-import { errorText } from '../../components/States';
 import { ProjectMembers } from './ProjectMembers';
 
 /** Name, description and the project settings a manager changes most; then the members. */
@@ -69,11 +69,7 @@ export default function ProjectSettingsPage() {
             min={0}
             error={errorOf('idleTimeout')}
           />
-          {update.isError && fieldErrorsOf(update.error).length === 0 && (
-            <p className="form-error" role="alert">
-              {errorText(update.error)}
-            </p>
-          )}
+          {update.isError && <ErrorNotice place="form" error={update.error} fieldsShown />}
           {update.isSuccess && (
             <p className="form-ok" role="status">
               Settings saved.

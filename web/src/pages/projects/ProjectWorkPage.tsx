@@ -2,7 +2,8 @@ import { useOutletContext } from 'react-router';
 import { projectRole } from '../../api/access';
 import type { Project } from '../../api/types';
 import { useProjectQueue } from '../../api/work';
-import { Empty, ErrorNotice, Loading } from '../../components/States';
+import { Empty, Loading } from '../../components/States';
+import { ErrorNotice } from '../../components/ErrorNotice';
 import { QueueTable } from '../../work/QueueTable';
 import '../../work/work.css';
 

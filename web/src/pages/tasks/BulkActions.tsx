@@ -1,8 +1,8 @@
+import { ErrorNotice } from '../../components/ErrorNotice';
 import { type FormEvent, useState } from 'react';
 import { type BulkAction, type TaskFilters, type TaskSelection, useBulkAction } from '../../api/tasks';
 import type { Project } from '../../api/types';
 import { NumberField, SelectField, TextField } from '../../components/Field';
-import { errorText } from '../../components/States';
 
 /**
  * Requeue, priority, assign and forward on the selected tasks, or on every task the filter
@@ -134,11 +134,7 @@ export function BulkActions({
           {done}
         </p>
       )}
-      {bulk.isError && (
-        <p role="alert" className="form-error">
-          {errorText(bulk.error)}
-        </p>
-      )}
+      {bulk.isError && <ErrorNotice place="form" error={bulk.error} />}
     </section>
   );
 }

@@ -1,8 +1,8 @@
+import { ErrorNotice } from '../../components/ErrorNotice';
 import { type FormEvent, useState } from 'react';
 import { type BulkAction, type TaskDetail, useBulkAction } from '../../api/tasks';
 import type { Project } from '../../api/types';
 import { NumberField, SelectField, TextField } from '../../components/Field';
-import { errorText } from '../../components/States';
 
 /** The table's bulk actions (requeue, priority, assign, forward) for this one task. */
 export function TaskActions({ project, task }: { project: Project; task: TaskDetail }) {
@@ -67,11 +67,7 @@ export function TaskActions({ project, task }: { project: Project; task: TaskDet
           {done}
         </p>
       )}
-      {bulk.isError && (
-        <p role="alert" className="form-error">
-          {errorText(bulk.error)}
-        </p>
-      )}
+      {bulk.isError && <ErrorNotice place="form" error={bulk.error} />}
     </section>
   );
 }

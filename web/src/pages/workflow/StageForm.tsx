@@ -1,3 +1,4 @@
+import { ErrorNotice } from '../../components/ErrorNotice';
 import type { Project, Stage, StageStatus } from '../../api/types';
 import { CheckboxField, TextField } from '../../components/Field';
 import { ListField } from '../../components/ListField';
@@ -35,11 +36,7 @@ export function StageForm({
         {stage.name || stage.id} <span className="muted">({stage.type})</span>
       </h2>
       <p className="muted">Stage id: {stage.id}</p>
-      {errorOf('') && (
-        <p className="form-error" role="alert">
-          {errorOf('')}
-        </p>
-      )}
+      {errorOf('') && <ErrorNotice place="form" error={errorOf('')} />}
       <TextField
         label="Stage name"
         value={stage.name ?? ''}

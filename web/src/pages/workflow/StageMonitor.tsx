@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { StageStatus } from '../../api/types';
 import { useRerunStage, useWebhookLogs } from '../../api/workflow';
-import { Empty, ErrorNotice, errorText, Loading } from '../../components/States';
+import { Empty, Loading } from '../../components/States';
+import { ErrorNotice } from '../../components/ErrorNotice';
 
 /** The delivery log of a Webhook stage, newest first, a page of ten at a time. */
 function WebhookLog({ projectId, stageId }: { projectId: string; stageId: string }) {
@@ -79,11 +80,7 @@ export function StageMonitor({ projectId, stage }: { projectId: string; stage: S
             : 'Re-run requested.'}
         </p>
       )}
-      {rerun.isError && (
-        <p className="form-error" role="alert">
-          {errorText(rerun.error)}
-        </p>
-      )}
+      {rerun.isError && <ErrorNotice place="form" error={rerun.error} />}
       {stage.type === 'Webhook' && (
         <>
           <h4>Webhook log</h4>

@@ -1,3 +1,4 @@
+import { ErrorNotice } from '../../components/ErrorNotice';
 import { useMemo, useState } from 'react';
 import { useOutletContext } from 'react-router';
 import { may } from '../../api/access';
@@ -5,7 +6,7 @@ import { useUpdateProject } from '../../api/projects';
 import type { Project, Stage, StageStatus } from '../../api/types';
 import { useStageStatus } from '../../api/workflow';
 import { errorLookup, errorsUnder, fieldErrorsOf } from '../../components/field-errors';
-import { errorText } from '../../components/States';
+import { errorText } from '../../components/error-text';
 import { AddStageForm } from './AddStageForm';
 import { StageForm } from './StageForm';
 import { WorkflowDiagram } from './WorkflowDiagram';
@@ -91,8 +92,7 @@ function WorkflowEditor({ project }: { project: Project }) {
         </div>
       </div>
       {update.isError && (
-        <div className="form-error" role="alert">
-          <p>{stageErrors.length > 0 ? 'The workflow was not saved:' : errorText(update.error)}</p>
+        <ErrorNotice place="form" error={stageErrors.length > 0 ? 'The workflow was not saved:' : update.error}>
           {stageErrors.length > 0 && (
             <ul>
               {stageErrors.map((e) => {
@@ -112,7 +112,7 @@ function WorkflowEditor({ project }: { project: Project }) {
               })}
             </ul>
           )}
-        </div>
+        </ErrorNotice>
       )}
       <div className="workflow-body">
         <WorkflowDiagram
