@@ -104,6 +104,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
         route: req.routeOptions.url ?? '(none)',
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime),
+        // Who asked, by ids only: the key's id (or `session:<id>`), never the key or the cookie.
+        ip: req.ip,
+        userId: req.principal?.userId,
+        keyId: req.principal?.keyId,
       },
       'request',
     );

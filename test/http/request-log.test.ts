@@ -51,8 +51,8 @@ async function appLogging(level: LogLevel, opts: { storeDown?: boolean } = {}) {
   const boot = await bootstrap(store.db, ctx.clock, { plan: config.defaultPlan });
   const app = await buildApp(ctx);
   cleanups.push(() => app.close());
-  const get = (url: string) => app.inject({ method: 'GET', url, headers: { apikey: boot!.apiKey! } });
-  return { lines, get, children };
+  const get = (url: string, apikey = boot!.apiKey!) => app.inject({ method: 'GET', url, headers: { apikey } });
+  return { lines, get, children, key: boot!.apiKey! };
 }
 
 describe('the request log', () => {
@@ -69,6 +69,19 @@ describe('the request log', () => {
     ]);
     // Neither logged anything through req.log: no child logger was made for them.
     expect(children.made).toBe(0);
+  });
+
+  it('names the client address and the caller by user and key ids, never by the key', async () => {
+    const { lines, get, key } = await appLogging('info');
+    expect((await get('/v2/listProjects')).statusCode).toBe(200);
+    expect((await get('/v2/listProjects', 'ak_a-wrong-key')).statusCode).toBe(401);
+    const [served, refused] = lines.filter((l) => l.msg === 'request');
+    expect(served).toMatchObject({ ip: '127.0.0.1', userId: expect.any(String), keyId: expect.any(String) });
+    expect(refused).toMatchObject({ ip: '127.0.0.1', status: 401 });
+    expect(refused?.userId).toBeUndefined();
+    const written = JSON.stringify(lines);
+    expect(written).not.toContain(key);
+    expect(written).not.toContain('ak_a-wrong-key');
   });
 
   it("keeps the request's id on what a request logs through req.log, at every level", async () => {

@@ -33,8 +33,9 @@ function headerOf(req: FastifyRequest, name: string): string | undefined {
 
 /**
  * Resolves the caller: the apikey header (scripts) wins over the session cookie (the console).
- * Refuses only an address over its budget of invalid keys (before the lookup); a missing or
- * invalid key is refused later, after the rate limiter.
+ * An invalid key is counted against its address's and its prefix's budgets, and refused with
+ * 429 once one is spent; otherwise a missing or invalid key is refused later, after the rate
+ * limiter. A valid key is never refused here.
  */
 export function identifyHook(ctx: AppContext) {
   const failures = authFailureLimiter(ctx);
@@ -42,9 +43,9 @@ export function identifyHook(ctx: AppContext) {
     const key = headerOf(req, 'apikey');
     req.principal = undefined;
     if (key) {
-      await failures.check(req);
-      req.principal = await authenticateCached(ctx.store.db, ctx.principals, key.trim());
-      if (!req.principal) await failures.failed(req);
+      const trimmed = key.trim();
+      req.principal = await authenticateCached(ctx.store.db, ctx.principals, trimmed);
+      if (!req.principal) await failures.failed(req, trimmed);
       return;
     }
     const cookie = req.cookies[SESSION_COOKIE];

@@ -1,8 +1,8 @@
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { AppError } from '../../errors.js';
 import { describeError } from '../../log-safe.js';
 import type { Principal } from '../../services/identity/access.js';
+import { type Budget, budgetHeaders, budgetSpent, spendBudget } from '../../services/rate-budget.js';
 
 export const RATE_WINDOW_MS = 60_000;
 
@@ -15,41 +15,56 @@ export function limitFor(p: Principal | undefined): number {
   return PLAN_LIMITS[p.plan] ?? PLAN_LIMITS.standard ?? 100;
 }
 
-/** Requests with an invalid API key one client address may send per minute. */
+/** Invalid API keys one client address may send per minute. */
 export const AUTH_FAILURES_PER_MINUTE = 20;
+/** Invalid API keys starting with the same characters (from any address) per minute. */
+export const AUTH_FAILURES_PER_PREFIX_PER_MINUTE = 20;
+/** How many leading characters of a key make its prefix (what the store keeps of a key, too). */
+export const KEY_PREFIX_LENGTH = 8;
+
+const perAddress: Budget = { policy: 'invalid-key', limit: AUTH_FAILURES_PER_MINUTE, windowMs: RATE_WINDOW_MS };
+const perPrefix: Budget = {
+  policy: 'invalid-key-prefix',
+  limit: AUTH_FAILURES_PER_PREFIX_PER_MINUTE,
+  windowMs: RATE_WINDOW_MS,
+};
 
 /**
- * Key guessing is limited per client address (req.ip: the socket's address unless
- * ANNOTARY_TRUST_PROXY names the proxy in front). `check` runs before the key lookup and refuses
- * an address that used its budget of invalid keys this minute (a valid key from it waits too:
- * the lookup is what the limit protects); `failed` counts one invalid key. The counters live in
- * the rate-limit store, so replicas sharing Redis share them.
+ * Key guessing is slowed per client address (req.ip: the socket's address unless
+ * ANNOTARY_TRUST_PROXY names the proxy in front) and per key prefix tried (guesses at one key
+ * spread over many addresses). Only invalid keys are counted and refused: a valid key is always
+ * looked up and served, so a script with a wrong key behind an office's NAT cannot lock out the
+ * office. The lookup itself stays cheap (a hash, an index probe, a negative cache of hashes known
+ * to be invalid: principal-cache.ts). The counters live in the rate-limit store, so replicas
+ * sharing Redis share them.
  */
 export function authFailureLimiter(ctx: AppContext) {
-  const bucket = (req: FastifyRequest) => `authfail:${req.ip}`;
   return {
-    async check(req: FastifyRequest): Promise<void> {
+    /** Counts one invalid key; throws the 429 once its address or its prefix spent the budget. */
+    async failed(req: FastifyRequest, rawKey: string): Promise<void> {
       const now = ctx.clock.now();
-      let seen: { count: number; resetAt: number };
-      try {
-        seen = await ctx.rateLimits.peek(bucket(req), RATE_WINDOW_MS, now);
-      } catch (err) {
-        req.log.warn({ error: describeError(err) }, 'rate-limit store unavailable; key failures not checked');
-        return;
-      }
-      if (seen.count < AUTH_FAILURES_PER_MINUTE) return;
-      const retryAfter = Math.max(1, Math.ceil((seen.resetAt - now) / 1000));
-      throw new AppError(
-        'RATE_LIMITED',
-        `too many requests with an invalid API key from this address (${AUTH_FAILURES_PER_MINUTE} per minute)`,
-        undefined,
-        { 'retry-after': String(retryAfter) },
-      );
-    },
-    async failed(req: FastifyRequest): Promise<void> {
-      await ctx.rateLimits.hit(bucket(req), RATE_WINDOW_MS, ctx.clock.now()).catch((err: unknown) => {
+      const onDown = (err: unknown) =>
         req.log.warn({ error: describeError(err) }, 'rate-limit store unavailable; key failure not counted');
-      });
+      const [byAddress, byPrefix] = await Promise.all([
+        spendBudget(
+          ctx.rateLimits,
+          `authfail:${req.ip}`,
+          perAddress,
+          now,
+          `too many requests with an invalid API key from this address (${perAddress.limit} per minute)`,
+          onDown,
+        ),
+        spendBudget(
+          ctx.rateLimits,
+          `authfail-prefix:${rawKey.slice(0, KEY_PREFIX_LENGTH)}`,
+          perPrefix,
+          now,
+          `too many requests with an invalid API key starting with these characters (${perPrefix.limit} per minute)`,
+          onDown,
+        ),
+      ]);
+      const refusal = byAddress ?? byPrefix;
+      if (refusal) throw refusal;
     },
   };
 }
@@ -76,21 +91,8 @@ export function rateLimitHook(ctx: AppContext) {
       req.log.warn({ error: describeError(err) }, 'rate-limit store unavailable; request not counted');
       return;
     }
-    const remaining = Math.max(0, limit - hit.count);
-    const resetSeconds = Math.max(0, Math.ceil((hit.resetAt - now) / 1000));
-    const headers: Record<string, string> = {
-      'x-ratelimit-limit': String(limit),
-      'x-ratelimit-remaining': String(remaining),
-      'x-ratelimit-reset': String(Math.ceil(hit.resetAt / 1000)),
-      'ratelimit-policy': `"default";q=${limit};w=${RATE_WINDOW_MS / 1000}`,
-      ratelimit: `"default";r=${remaining};t=${resetSeconds}`,
-    };
-    void reply.headers(headers);
-    if (hit.count > limit) {
-      throw new AppError('RATE_LIMITED', `rate limit of ${limit} requests per minute exceeded`, undefined, {
-        ...headers,
-        'retry-after': String(Math.max(1, resetSeconds)),
-      });
-    }
+    const budget: Budget = { policy: 'default', limit, windowMs: RATE_WINDOW_MS };
+    void reply.headers(budgetHeaders(budget, hit, now));
+    if (hit.count > limit) throw budgetSpent(`rate limit of ${limit} requests per minute exceeded`, budget, hit, now);
   };
 }

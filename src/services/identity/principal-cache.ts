@@ -13,7 +13,9 @@ import type { Principal } from './access.js';
  * the call waits until Redis has taken the message. A replica whose subscription is not up (Redis
  * unreachable, reconnecting) uses no cache at all, since it could miss a message; once it is up
  * again it starts empty. A lookup that began before a change is never stored after it (a
- * generation counter). Only valid keys are kept; an unknown key is looked up every time.
+ * generation counter). Unknown keys are kept too, for the same time and under the same rules
+ * (a negative cache): a flood of one wrong key costs one lookup per TTL, not one per request,
+ * and a key issued later is never refused by it (issuing one is a change that empties it).
  *
  * A store that counts its own changes (SQLite: `Store.principalsVersion`, moved by triggers on
  * keys, users and organizations, migration 014) is asked on every request: a hit is used only
@@ -62,6 +64,13 @@ export async function principalsChanged(db: Executor): Promise<void> {
   if (caches) await Promise.all([...caches].map((c) => c.changed()));
 }
 
+/** Sets `key` as the newest entry of `map`, dropping the oldest one when the map is full. */
+function keep<V>(map: Map<string, V>, key: string, value: V): void {
+  if (map.size >= MAX_ENTRIES) map.delete(map.keys().next().value as string);
+  map.delete(key);
+  map.set(key, value);
+}
+
 export function createPrincipalCache(
   db: Executor,
   opts: {
@@ -75,12 +84,15 @@ export function createPrincipalCache(
   const ttlMs = opts.ttlMs ?? PRINCIPAL_CACHE_TTL_MS;
   const { bus, version } = opts;
   const entries = new Map<string, Entry>();
+  /** Hashes known not to be a valid key, with when that knowledge expires. */
+  const invalid = new Map<string, number>();
   let generation = 0;
   /** The store's counter when the entries were kept. */
   let seenVersion: number | undefined;
   const dropAll = () => {
     generation += 1;
     entries.clear();
+    invalid.clear();
   };
   // Anything may have changed while the bus was not listening: `reset` drops everything too.
   bus?.subscribe({ changed: dropAll, reset: dropAll });
@@ -100,16 +112,17 @@ export function createPrincipalCache(
       }
       const hit = entries.get(keyHash);
       if (hit && hit.expiresAt > now && versionKnown && usable()) return { ...hit.principal };
+      if ((invalid.get(keyHash) ?? 0) > now && versionKnown && usable()) return undefined;
       const before = generation;
       const principal = await load();
       if (!principal) {
         entries.delete(keyHash);
+        if (before === generation && versionKnown && usable()) keep(invalid, keyHash, now + ttlMs);
         return undefined;
       }
       if (before === generation && versionKnown && usable()) {
-        if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-        entries.delete(keyHash);
-        entries.set(keyHash, { principal, expiresAt: now + ttlMs });
+        invalid.delete(keyHash);
+        keep(entries, keyHash, { principal, expiresAt: now + ttlMs });
       }
       return principal;
     },

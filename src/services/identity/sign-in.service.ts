@@ -1,12 +1,14 @@
 import { hashPassword, needsRehash, verifyNothing, verifyPassword } from '../../adapters/crypto/password-hash.js';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../config.js';
 import type { AppContext } from '../../context.js';
+import { windowOf } from '../../adapters/rate-limit/rate-limit-store.js';
 import { AppError, invalidField } from '../../errors.js';
 import { describeError } from '../../log-safe.js';
 import * as identityRepo from '../../store/repositories/identity.repository.js';
 import * as repo from '../../store/repositories/session.repository.js';
 import type { Executor } from '../../store/db.js';
 import { authenticate, normalizeEmail } from './identity.service.js';
+import { spendBudget } from '../rate-budget.js';
 import { createSession } from './session.service.js';
 
 /** Sign-in attempts per minute: per account (e-mail) and per client address. */
@@ -35,19 +37,18 @@ export async function setPassword(db: Executor, ctx: AppContext, userId: string,
 /** Counts one attempt against a budget; over it, 429 with Retry-After. Counters are shared through Redis. */
 async function spend(ctx: AppContext, key: string, limit: number): Promise<void> {
   const now = ctx.clock.now();
-  let hit: { count: number; resetAt: number };
-  try {
-    hit = await ctx.rateLimits.hit(key, SIGN_IN_LIMITS.windowMs, now);
-  } catch (err) {
-    // Like the request limiter: a counter store that is down must not lock everyone out.
-    ctx.log.warn({ error: describeError(err) }, 'rate-limit store unavailable; sign-in attempt not counted');
-    return;
-  }
-  if (hit.count <= limit) return;
-  const seconds = Math.max(1, Math.ceil((hit.resetAt - now) / 1000));
-  throw new AppError('RATE_LIMITED', `too many sign-in attempts: try again in ${seconds} s`, undefined, {
-    'retry-after': String(seconds),
-  });
+  const budget = { policy: 'sign-in', limit, windowMs: SIGN_IN_LIMITS.windowMs };
+  const seconds = Math.max(1, Math.ceil((windowOf(now, budget.windowMs).resetAt - now) / 1000));
+  // Like the request limiter: a counter store that is down must not lock everyone out.
+  const refusal = await spendBudget(
+    ctx.rateLimits,
+    key,
+    budget,
+    now,
+    `too many sign-in attempts: try again in ${seconds} s`,
+    (err) => ctx.log.warn({ error: describeError(err) }, 'rate-limit store unavailable; sign-in attempt not counted'),
+  );
+  if (refusal) throw refusal;
 }
 
 async function userIdByPassword(ctx: AppContext, rawEmail: string, password: string): Promise<string> {
