@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ApiBody, ApiData } from '../../../src/client/types';
-import type { ApiAnswer } from '../editor/model/codec';
+import type { ApiAnswer } from '../editor/core/codec';
 import { api, unwrap } from './client';
 import type { Project, ProjectListItem } from './types';
 

@@ -1,7 +1,7 @@
 import { type ReactNode, useState } from 'react';
-import type { Ontology } from './model/ontology';
-import type { EditorAnswer } from './model/types';
-import type { Problem } from './model/validate';
+import type { Ontology } from './core/ontology';
+import type { EditorAnswer } from './core/answer';
+import type { Problem } from './core/validate';
 import { AnswerPanel } from './panels/AnswerPanel';
 
 export interface ClassificationsOnlyProps {

@@ -3,8 +3,8 @@ import { useId, useState } from 'react';
 import type { Project } from '../api/types';
 import { useCreateIssue, useSetIssueStatus, type Issue } from '../api/work';
 import { useSession } from '../auth/useSession';
-import type { Ontology } from '../editor/model/ontology';
-import type { EditorObject, Vec } from '../editor/model/types';
+import type { Ontology } from '../editor/core/ontology';
+import type { EditorObject, Vec } from '../editor/core/answer';
 import { errorCodesOf } from './error-codes';
 
 /** Where a reviewer clicked: a point of the image (image pixels), a character, or an object. */

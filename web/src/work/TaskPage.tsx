@@ -18,15 +18,14 @@ import { Loading } from '../components/States';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { errorText } from '../components/error-text';
 import { ClassificationsOnly } from '../editor/ClassificationsOnly';
-import { ImageEditor } from '../editor/ImageEditor';
-import type { Pin } from '../editor/canvas/ImageCanvas';
-import { fromApi, toApi } from '../editor/model/codec';
-import { bounds } from '../editor/model/geometry';
-import type { Ontology } from '../editor/model/ontology';
-import type { EditorAnswer, Vec } from '../editor/model/types';
-import { defaultAnswers, submitProblems, type Problem } from '../editor/model/validate';
-import { TextEditor } from '../editor/TextEditor';
-import { useWorkClock } from '../editor/useWorkClock';
+import type { Pin } from '../editor/core/surface';
+import { fromApi, toApi } from '../editor/core/codec';
+import { bounds } from '../editor/core/objects';
+import type { Ontology } from '../editor/core/ontology';
+import type { EditorAnswer, Vec } from '../editor/core/answer';
+import { defaultAnswers, submitProblems, type Problem } from '../editor/core/validate';
+import { surfaceFor } from '../editor/media/surfaces';
+import { useWorkClock } from '../editor/shell/useWorkClock';
 import '../editor/editor.css';
 import { assetKind } from './asset-kind';
 import { IssueForm, IssueList, parsePosition, type PickedSpot } from './Issues';
@@ -288,30 +287,29 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
   );
 
   const common = { initial: start.value, onChange, problems, readOnly, actions, aside };
+  // The medium's editor, from the registry: each medium is a folder of editor/media/.
+  const surface = kind.kind === 'unsupported' ? undefined : surfaceFor(kind.kind);
   return (
     <div className="work-task">
       <h1 className="visually-hidden">
         {task.stageName}: {task.externalId}
       </h1>
-      {kind.kind === 'image' && (
-        <ImageEditor
+      {surface && (
+        <surface.Editor
           {...common}
           ontology={editorOntology}
-          imageUrl={task.asset.data ?? undefined}
+          asset={{ url: task.asset.data ?? undefined, text: text.text, textError: text.error }}
           pins={pins}
-          onPick={picking ? (position, objectId) => setSpot(objectId ? { objectId } : { position }) : undefined}
+          onPick={picking ? setSpot : undefined}
         />
       )}
-      {kind.kind === 'text' && (
-        <TextEditor
+      {!surface && (
+        <ClassificationsOnly
           {...common}
           ontology={editorOntology}
-          text={text.text}
-          textError={text.error}
-          onPickChar={picking ? (index) => setSpot({ position: index }) : undefined}
+          message={kind.kind === 'unsupported' ? kind.what : 'this kind of file'}
         />
       )}
-      {kind.kind === 'unsupported' && <ClassificationsOnly {...common} ontology={editorOntology} message={kind.what} />}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { imageTools, textTools, type Ontology } from '../editor/model/ontology';
+import { imageTools, textTools, type Ontology } from '../editor/core/ontology';
 
 /** What the editor does with an asset: draws on an image, tags a text, or asks questions only. */
 export type AssetKind = { kind: 'image' } | { kind: 'text' } | { kind: 'unsupported'; what: string };

@@ -1,7 +1,7 @@
 import { projectQuery } from '../api/projects';
 import { queryClient } from '../api/query-client';
 import { workTaskQuery } from '../api/work';
-import { loadImage } from '../editor/canvas/useImage';
+import { loadImage } from '../editor/media/image/useImage';
 import { namesAnImage } from './asset-kind';
 
 /**

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { setObjectClassifications } from '../model/edit';
-import type { Ontology } from '../model/ontology';
-import type { EditorAnswer } from '../model/types';
-import type { Problem } from '../model/validate';
+import { setObjectClassifications } from '../core/edit';
+import type { Ontology } from '../core/ontology';
+import type { EditorAnswer } from '../core/answer';
+import type { Problem } from '../core/validate';
 import { ObjectsPanel } from './ObjectsPanel';
 import { Questions } from './Questions';
 

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
-import type { EditorObject } from '../model/types';
+import type { EditorObject } from '../core/answer';
 
 export interface ObjectListProps {
   objects: EditorObject[];

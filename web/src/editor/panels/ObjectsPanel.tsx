@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { addRelation, deleteObject, deleteRelation } from '../model/edit';
-import type { Ontology } from '../model/ontology';
-import type { ClassificationAnswer, EditorAnswer } from '../model/types';
-import type { Problem } from '../model/validate';
+import { addRelation, deleteObject, deleteRelation } from '../core/edit';
+import type { Ontology } from '../core/ontology';
+import type { ClassificationAnswer, EditorAnswer } from '../core/answer';
+import type { Problem } from '../core/validate';
 import { ObjectList } from './ObjectList';
 import { Questions } from './Questions';
 

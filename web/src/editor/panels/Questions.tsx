@@ -1,8 +1,8 @@
 import { useId } from 'react';
-import { setNested, setQuestion } from '../model/edit';
-import type { OntologyClassification, OntologyOption } from '../model/ontology';
-import type { AnswerValue, ClassificationAnswer } from '../model/types';
-import type { Problem } from '../model/validate';
+import { setNested, setQuestion } from '../core/edit';
+import type { OntologyClassification, OntologyOption } from '../core/ontology';
+import type { AnswerValue, ClassificationAnswer } from '../core/answer';
+import type { Problem } from '../core/validate';
 
 export interface QuestionsProps {
   questions: OntologyClassification[] | undefined;

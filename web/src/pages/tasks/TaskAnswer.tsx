@@ -1,5 +1,5 @@
-import { indexClassifications, type Ontology } from '../../editor/model/ontology';
-import type { ClassificationAnswer, EditorObject } from '../../editor/model/types';
+import { indexClassifications, type Ontology } from '../../editor/core/ontology';
+import type { ClassificationAnswer, EditorObject } from '../../editor/core/answer';
 
 type Questions = ReturnType<typeof indexClassifications>;
 

@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { TaskIssue } from '../../api/tasks';
-import { ImageCanvas, type Pin } from '../../editor/canvas/ImageCanvas';
-import { toolColor, type Ontology } from '../../editor/model/ontology';
-import { segments, toUtf16 } from '../../editor/model/spans';
-import type { EditorObject, Vec } from '../../editor/model/types';
+import { ImageCanvas, type Pin } from '../../editor/media/image/ImageCanvas';
+import { toolColor, type Ontology } from '../../editor/core/ontology';
+import { segments, toUtf16 } from '../../editor/media/text/spans';
+import type { EditorObject, Vec } from '../../editor/core/answer';
 import '../../editor/editor.css';
 
 export type AssetKind = 'image' | 'text' | 'other';

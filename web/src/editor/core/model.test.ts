@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { fromApi, toApi } from './codec';
 import { addObject, addRelation, deleteObject, setQuestion } from './edit';
-import { boxFromCorners, hitObject, moveVertex, pointInPolygon, rotatedCorners, translate } from './geometry';
+import { boxCorners as rotatedCorners } from '../tools/shared/box-tool';
+import { hitObject, moveVertex, translate } from './objects';
+import { boxFromCorners, pointInPolygon } from './plane';
 import { commit, redo, startHistory, undo } from './history';
 import type { Ontology } from './ontology';
-import type { Geometry } from './types';
+import type { Geometry } from './answer';
 import { shortcutMap } from './ontology';
 import { submitProblems } from './validate';
-import { fitViewport, toImage, toScreen, zoomAt } from './viewport';
+import { fitViewport, toImage, toScreen, zoomAt } from '../media/image/viewport';
 
 const ontology: Ontology = {
   tools: [
@@ -229,12 +231,12 @@ describe('undo history and shortcuts', () => {
 
 describe('drawing gestures', () => {
   it('drags a box, ignores a click, and clicks a polygon closed on its first vertex', async () => {
-    const { pointerDown, pointerMove, pointerUp, IDLE } = await import('./drawing');
+    const { pointerDown, pointerMove, pointerUp, IDLE } = await import('../media/image/drawing');
     let s = pointerDown(IDLE, 'bounding-box', [10, 10], 1);
     s = pointerUp(pointerMove(s.drawing, [30, 50]), [40, 60], 1);
     expect(s.done).toEqual({ kind: 'bounding-box', value: { x: 10, y: 10, width: 30, height: 50 } });
     expect(pointerUp(pointerDown(IDLE, 'bounding-box', [5, 5], 1).drawing, [6, 6], 1).done).toBeUndefined();
-    let d = IDLE as import('./drawing').Drawing;
+    let d = IDLE as import('../media/image/drawing').Drawing;
     for (const p of [
       [0, 0],
       [100, 0],
@@ -255,7 +257,7 @@ describe('drawing gestures', () => {
 
 describe('text spans and the work clock', () => {
   it('counts NER offsets in code points and cuts overlapping spans', async () => {
-    const { segments, toCodePoints, toUtf16 } = await import('./spans');
+    const { segments, toCodePoints, toUtf16 } = await import('../media/text/spans');
     const text = 'I 😀 Paris and Rome';
     const paris = text.indexOf('Paris');
     expect(toCodePoints(text, paris)).toBe(paris - 1);
@@ -277,7 +279,7 @@ describe('text spans and the work clock', () => {
     ]);
   });
   it('counts idle time only up to the timeout and hidden time not at all', async () => {
-    const { activity, startClock, tick } = await import('./timer');
+    const { activity, startClock, tick } = await import('./work-clock');
     let c = startClock(0);
     c = tick(c, 10_000, 30_000, true);
     c = tick(c, 100_000, 30_000, true); // idle since 0: counted until 30 s

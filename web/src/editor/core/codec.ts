@@ -1,5 +1,6 @@
-import { isDrawable, type Ontology } from './ontology';
-import type { ClassificationAnswer, EditorAnswer, EditorObject, EditorRelation, Geometry, Vec } from './types';
+import type { ClassificationAnswer, EditorAnswer, EditorObject, EditorRelation, Geometry } from './answer';
+import type { Ontology } from './ontology';
+import { toolFor } from './tools';
 
 /** The answer as the API holds it: `{tools, classifications, relations}`. */
 export interface ApiAnswer {
@@ -10,35 +11,17 @@ export interface ApiAnswer {
 }
 
 const isRec = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-const isVec = (v: unknown): v is Vec =>
-  Array.isArray(v) && v.length >= 2 && typeof v[0] === 'number' && typeof v[1] === 'number';
-
 export function newId(): string {
   const bytes = new Uint8Array(8);
   crypto.getRandomValues(bytes);
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** The wire's value of a kind as the editor's geometry, read by the kind's tool; null when it has none. */
 function readGeometry(kind: string, raw: unknown): Geometry | null {
-  if (!isDrawable(kind)) return null;
-  switch (kind) {
-    case 'bounding-box':
-      return isRec(raw) ? { kind, value: { x: +raw.x!, y: +raw.y!, width: +raw.width!, height: +raw.height! } } : null;
-    case 'rotated-bounding-box':
-      return isRec(raw)
-        ? {
-            kind,
-            value: { x: +raw.x!, y: +raw.y!, width: +raw.width!, height: +raw.height!, rotation: +raw.rotation! || 0 },
-          }
-        : null;
-    case 'polygon':
-    case 'polyline':
-      return Array.isArray(raw) && raw.every(isVec) ? { kind, value: raw.map(([x, y]) => [x, y] as Vec) } : null;
-    case 'point':
-      return isVec(raw) ? { kind, value: [raw[0], raw[1]] } : null;
-    case 'ner':
-      return isRec(raw) ? { kind, value: { start: +raw.start!, end: +raw.end! } } : null;
-  }
+  const tool = toolFor(kind);
+  const value = tool?.read(raw);
+  return tool && value ? ({ kind: tool.kind, value } as Geometry) : null;
 }
 
 function readClassifications(list: unknown): ClassificationAnswer[] {
@@ -99,10 +82,11 @@ export function fromApi(
 }
 
 function writeGeometry(g: Geometry): unknown {
-  return g.value;
+  const tool = toolFor(g.kind);
+  return tool ? tool.write(g.value) : g.value;
 }
 
-/** The editor's answer as the API takes it (geometry in image pixels under its tool kind). */
+/** The editor's answer as the API takes it (geometry in the medium's coordinates under its tool kind). */
 export function toApi(
   answer: EditorAnswer,
   kept: Record<string, unknown>[] = [],

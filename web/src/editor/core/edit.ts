@@ -1,5 +1,5 @@
 import type { OntologyClassification, OntologyTool } from './ontology';
-import type { AnswerValue, ClassificationAnswer, EditorAnswer, EditorObject, Geometry } from './types';
+import type { AnswerValue, ClassificationAnswer, EditorAnswer, EditorObject, Geometry } from './answer';
 import { newId } from './codec';
 import { defaultAnswers } from './validate';
 

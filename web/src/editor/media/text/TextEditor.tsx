@@ -1,12 +1,15 @@
-import { type MouseEvent as ReactMouseEvent, type ReactNode, useMemo, useReducer, useRef, useState } from 'react';
-import { addObject, deleteObject } from './model/edit';
-import { commit, redo, startHistory, undo, type History } from './model/history';
-import { shortcutMap, textTools, toolColor, type Ontology } from './model/ontology';
-import { segments, toCodePoints } from './model/spans';
-import type { EditorAnswer } from './model/types';
-import type { Problem } from './model/validate';
-import { AnswerPanel } from './panels/AnswerPanel';
-import { useEditorKeys } from './useEditorKeys';
+import { type MouseEvent as ReactMouseEvent, type ReactNode, useMemo, useRef, useState } from 'react';
+import type { Geometry } from '../../core/answer';
+import { addObject, deleteObject } from '../../core/edit';
+import type { SurfaceEditorProps } from '../../core/surface';
+import { textTool } from '../../core/tools';
+import { shortcutMap, textTools, toolColor, type Ontology } from '../../core/ontology';
+import { segments, toCodePoints } from './spans';
+import type { EditorAnswer } from '../../core/answer';
+import type { Problem } from '../../core/validate';
+import { AnswerPanel } from '../../panels/AnswerPanel';
+import { useAnswerHistory } from '../../shell/useAnswerHistory';
+import { useEditorKeys } from '../../shell/useEditorKeys';
 
 export interface TextEditorProps {
   ontology: Ontology;
@@ -23,10 +26,6 @@ export interface TextEditorProps {
   onPickChar?(index: number): void;
 }
 
-type Action = { type: 'commit'; answer: EditorAnswer } | { type: 'undo' } | { type: 'redo' };
-const reducer = (h: History<EditorAnswer>, a: Action) =>
-  a.type === 'undo' ? undo(h) : a.type === 'redo' ? redo(h) : commit(h, a.answer);
-
 /** UTF-16 offset of a point in the text container (its text is the asset's text, in pieces). */
 function offsetIn(container: HTMLElement, node: Node, offset: number): number {
   const range = document.createRange();
@@ -41,19 +40,13 @@ function offsetIn(container: HTMLElement, node: Node, offset: number): number {
  */
 export function TextEditor(props: TextEditorProps) {
   const { ontology, text, readOnly, onChange } = props;
-  const [history, dispatch] = useReducer(reducer, props.initial, startHistory);
+  const { answer, change, travel } = useAnswerHistory(props.initial, onChange);
   const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
   const [hint, setHint] = useState<string | undefined>(undefined);
   const box = useRef<HTMLDivElement>(null);
-  const answer = history.present;
   const tools = useMemo(() => textTools(ontology), [ontology]);
   const colors = useMemo(() => new Map(tools.map((t, i) => [t.schemaId, toolColor(t, i)])), [tools]);
   const shortcuts = useMemo(() => shortcutMap({ tools }), [tools]);
-
-  const change = (next: EditorAnswer) => {
-    dispatch({ type: 'commit', answer: next });
-    onChange(next);
-  };
 
   const tag = (schemaId: string) => {
     const tool = tools.find((t) => t.schemaId === schemaId);
@@ -67,10 +60,12 @@ export function TextEditor(props: TextEditorProps) {
     }
     const from = offsetIn(container, range.startContainer, range.startOffset);
     const to = offsetIn(container, range.endContainer, range.endOffset);
-    const added = addObject(answer, tool, {
-      kind: 'ner',
-      value: { start: toCodePoints(text, from), end: toCodePoints(text, to) },
-    });
+    // The selection is the gesture: pressed where it starts, released where it ends (code points).
+    const marker = textTool(tool.tool);
+    const pressed = marker?.press(null, toCodePoints(text, from), { scale: 1 }).drawing;
+    const made = marker && pressed ? marker.release(pressed, toCodePoints(text, to), { scale: 1 }).done : undefined;
+    if (!marker || made === undefined) return;
+    const added = addObject(answer, tool, { kind: marker.kind, value: made } as Geometry);
     change(added.answer);
     setSelectedId(added.objectId);
     selection.removeAllRanges();
@@ -80,10 +75,7 @@ export function TextEditor(props: TextEditorProps) {
   useEditorKeys(shortcuts, (a) => {
     if (a.type === 'tool') tag(a.schemaId);
     else if (a.type === 'undo' || a.type === 'redo') {
-      if (readOnly) return;
-      const next = a.type === 'undo' ? undo(history) : redo(history);
-      dispatch({ type: a.type });
-      if (next !== history) onChange(next.present);
+      if (!readOnly) travel(a.type);
     } else if (a.type === 'delete' && selectedId && !readOnly) {
       change(deleteObject(answer, selectedId));
       setSelectedId(undefined);
@@ -176,5 +168,17 @@ export function TextEditor(props: TextEditorProps) {
         />
       </div>
     </div>
+  );
+}
+
+/** The text editor as the work page opens any medium's. */
+export function TextSurfaceEditor({ asset, onPick, pins: _pins, ...props }: SurfaceEditorProps) {
+  return (
+    <TextEditor
+      {...props}
+      text={asset.text}
+      textError={asset.textError}
+      onPickChar={onPick ? (index) => onPick({ position: index }) : undefined}
+    />
   );
 }

@@ -10,21 +10,28 @@ import {
   useRef,
   useState,
 } from 'react';
-import { Circle, Group, Image as KonvaImage, Layer, Line, Rect, Stage, Text, Transformer } from 'react-konva';
-import { IDLE, dropLastVertex, finishPath, pointerDown, pointerMove, pointerUp, type Drawing } from '../model/drawing';
-import { clampToImage, hitObject } from '../model/geometry';
-import type { DrawableKind, EditorObject, Geometry, Vec } from '../model/types';
-import { fitViewport, panBy, toImage, wheelFactor, zoomAt, type Viewport } from '../model/viewport';
+import { Circle, Group, Image as KonvaImage, Layer, Stage, Text, Transformer } from 'react-konva';
+import type { DrawableKind, EditorObject, Geometry, Vec } from '../../core/answer';
+import type { Pin } from '../../core/surface';
+import { hitObject } from '../../core/objects';
+import { clampTo } from '../../core/plane';
+import { planeTool } from '../../core/tools';
+import {
+  IDLE,
+  dropLastPress,
+  finishDrawing,
+  pointerDown,
+  pointerMove,
+  pointerUp,
+  type Drawing,
+  type Step,
+} from './drawing';
+import { fitViewport, panBy, toImage, wheelFactor, zoomAt, type Viewport } from './viewport';
 import { ObjectShape } from './ObjectShape';
 import { ObjectsBatch } from './ObjectsBatch';
 import { useImage } from './useImage';
 
-export interface Pin {
-  id: string;
-  position: Vec;
-  label: string;
-  resolved?: boolean;
-}
+export type { Pin };
 
 export interface ImageCanvasProps {
   imageUrl: string | undefined;
@@ -145,10 +152,9 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   // The transformer holds the selected box (resize; rotation only for rotated boxes).
   const selected = objects.find((o) => o.objectId === selectedId);
   const unselected = useMemo(() => objects.filter((o) => o.objectId !== selectedId), [objects, selectedId]);
-  const boxSelected =
-    editable &&
-    selected &&
-    (selected.geometry.kind === 'bounding-box' || selected.geometry.kind === 'rotated-bounding-box');
+  // Tools resized by the transformer say so (boxes); the others edit their own handles.
+  const transform = selected && planeTool(selected.geometry.kind)?.transform;
+  const boxSelected = editable && !!transform;
   useEffect(() => {
     const t = transformer.current;
     if (!t) return;
@@ -161,11 +167,11 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
     const p = stage?.getPointerPosition();
     if (!p || image.status !== 'ready') return null;
     // Hundredths of a pixel: finer than any screen shows, without float noise in the answer.
-    const [x, y] = clampToImage(toImage(view, [p.x, p.y]), image.width, image.height);
+    const [x, y] = clampTo(toImage(view, [p.x, p.y]), image.width, image.height);
     return [Math.round(x * 100) / 100, Math.round(y * 100) / 100];
   };
 
-  const finishWith = (step: { drawing: Drawing; done?: Geometry }) => {
+  const finishWith = (step: Step) => {
     setDrawing(step.drawing);
     if (step.done) onCreate(step.done);
   };
@@ -174,15 +180,16 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
     fit,
     zoom: (factor) => updateView(zoomAt(view, [size.width / 2, size.height / 2], factor)),
     pan: (dx, dy) => updateView(panBy(view, dx * PAN_STEP, dy * PAN_STEP)),
-    finish: () => finishWith(finishPath(drawing)),
+    finish: () => finishWith(finishDrawing(drawing)),
     cancel: () => {
       if (drawing.kind === 'idle') return false;
       setDrawing(IDLE);
       return true;
     },
     undoVertex: () => {
-      if (drawing.kind !== 'path') return false;
-      setDrawing(dropLastVertex(drawing));
+      const dropped = dropLastPress(drawing);
+      if (!dropped) return false;
+      setDrawing(dropped);
       return true;
     },
     viewport: () => view,
@@ -243,7 +250,7 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
       return;
     }
     const p = imagePoint(e.target.getStage());
-    if (p && drawing.kind === 'box') finishWith(pointerUp(drawing, p, view.scale));
+    if (p && drawing.kind === 'drawing') finishWith(pointerUp(drawing, p, view.scale));
   };
 
   const onWheel = (e: KonvaEventObject<WheelEvent>) => {
@@ -257,7 +264,7 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
     else updateView(panBy(view, -e.evt.deltaY, 0));
   };
 
-  const preview = drawingPreview(drawing, drawKind ? '#111' : '#111', view.scale);
+  const preview = drawing.kind === 'drawing' && <drawing.tool.Preview drawing={drawing.state} scale={view.scale} />;
   const cursor = onPick ? 'crosshair' : drawKind ? 'crosshair' : 'grab';
 
   return (
@@ -281,7 +288,7 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
           onMouseDown={onMouseDown}
           onMouseMove={onMouseMove}
           onMouseUp={onMouseUp}
-          onDblClick={() => drawing.kind === 'path' && finishWith(finishPath(drawing))}
+          onDblClick={() => drawing.kind === 'drawing' && finishWith(finishDrawing(drawing))}
           onWheel={onWheel}
           onContextMenu={(e) => e.evt.preventDefault()}
         >
@@ -338,7 +345,7 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
             </Group>
             <Transformer
               ref={transformer}
-              rotateEnabled={selected?.geometry.kind === 'rotated-bounding-box'}
+              rotateEnabled={transform ? transform.rotate : false}
               keepRatio={false}
               ignoreStroke
               flipEnabled={false}
@@ -383,45 +390,4 @@ function useSmallerCopies(image: HTMLImageElement | undefined): Copy[] {
     return () => window.clearTimeout(timer);
   }, [image]);
   return copies;
-}
-
-function drawingPreview(d: Drawing, color: string, scale: number) {
-  if (d.kind === 'box') {
-    const x = Math.min(d.start[0], d.current[0]);
-    const y = Math.min(d.start[1], d.current[1]);
-    return (
-      <Rect
-        x={x}
-        y={y}
-        width={Math.abs(d.current[0] - d.start[0])}
-        height={Math.abs(d.current[1] - d.start[1])}
-        stroke={color}
-        dash={[6, 4]}
-        strokeWidth={1.5}
-        strokeScaleEnabled={false}
-        listening={false}
-      />
-    );
-  }
-  if (d.kind === 'path') {
-    const pts = [...d.points, d.current].flatMap(([x, y]) => [x, y]);
-    return (
-      <Group listening={false}>
-        <Line points={pts} stroke={color} dash={[6, 4]} strokeWidth={1.5} strokeScaleEnabled={false} />
-        {d.points.map(([x, y], i) => (
-          <Circle
-            key={i}
-            x={x}
-            y={y}
-            radius={4 / scale}
-            fill="#fff"
-            stroke={color}
-            strokeWidth={1.5}
-            strokeScaleEnabled={false}
-          />
-        ))}
-      </Group>
-    );
-  }
-  return null;
 }

@@ -1,8 +1,9 @@
 import type Konva from 'konva';
 import { memo, useMemo } from 'react';
 import { Shape } from 'react-konva';
-import { outline } from '../model/geometry';
-import type { EditorObject } from '../model/types';
+import type { EditorObject } from '../../core/answer';
+import type { TracePaths } from '../../core/tool';
+import { planeTool } from '../../core/tools';
 
 export interface ObjectsBatchProps {
   /** The objects to draw: every object but the selected one. */
@@ -13,7 +14,7 @@ export interface ObjectsBatchProps {
 }
 
 /**
- * The objects nobody is touching, drawn as one konva shape in image pixels: one path per colour
+ * The objects nobody is touching, drawn as one konva shape in image pixels (each traced by its tool): one path per colour
  * for the fills and one for the outlines, the points as dots. It takes no events and has no hit
  * canvas (`listening={false}`); a click finds its object in the model (`hitObject`), and the
  * selected object is drawn by `ObjectShape` with its handles. With 500 konva nodes, one per object,
@@ -23,29 +24,19 @@ export interface ObjectsBatchProps {
 export const ObjectsBatch = memo(function ObjectsBatch({ objects, colorOf, scale }: ObjectsBatchProps) {
   // Built once per change of the objects or the zoom, not on each frame of a pan.
   const batches = useMemo(() => {
-    const byColor = new Map<string, { fill: Path2D; stroke: Path2D; dots: Path2D }>();
+    const byColor = new Map<string, TracePaths>();
     const radius = 5 / scale;
     for (const o of objects) {
-      const g = o.geometry;
-      if (g.kind === 'ner') continue;
+      const tool = planeTool(o.geometry.kind);
+      if (!tool) continue;
       const color = colorOf(o.schemaId);
       let batch = byColor.get(color);
       if (!batch) {
         batch = { fill: new Path2D(), stroke: new Path2D(), dots: new Path2D() };
         byColor.set(color, batch);
       }
-      if (g.kind === 'point') {
-        batch.dots.moveTo(g.value[0] + radius, g.value[1]);
-        batch.dots.arc(g.value[0], g.value[1], radius, 0, Math.PI * 2);
-        continue;
-      }
-      const path = new Path2D();
-      outline(g).forEach(([x, y], i) => (i === 0 ? path.moveTo(x, y) : path.lineTo(x, y)));
-      if (g.kind !== 'polyline') {
-        path.closePath();
-        batch.fill.addPath(path);
-      }
-      batch.stroke.addPath(path);
+      // Each tool traces its own outline into its colour's paths.
+      tool.trace(batch, o.geometry.value, radius);
     }
     return [...byColor];
   }, [objects, colorOf, scale]);

@@ -1,4 +1,4 @@
-import type { EditorObject } from './types';
+import type { EditorObject } from '../../core/answer';
 
 /**
  * NER offsets in the answer count Unicode code points, as Python's str does, so a script that

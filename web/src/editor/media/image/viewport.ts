@@ -1,4 +1,4 @@
-import type { Vec } from './types';
+import type { Vec } from '../../core/answer';
 
 /**
  * Image pixels <-> screen pixels, the one place the editor converts between them:

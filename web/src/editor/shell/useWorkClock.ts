@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { activity, startClock, tick, type WorkClock } from './model/timer';
+import { activity, startClock, tick, type WorkClock } from '../core/work-clock';
 
 const EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel'] as const;
 

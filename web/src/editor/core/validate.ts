@@ -1,5 +1,5 @@
 import type { Ontology, OntologyClassification } from './ontology';
-import type { AnswerValue, ClassificationAnswer, EditorAnswer } from './types';
+import type { AnswerValue, ClassificationAnswer, EditorAnswer } from './answer';
 
 /** One thing that stops a submit, said so a person can find it. */
 export interface Problem {

@@ -1,4 +1,4 @@
-import { DRAWABLE_KINDS, type DrawableKind } from './types';
+import { isDrawable, planeTool, textTool } from './tools';
 
 /** The parts of the project's ontology (categorySchema) the editor reads. */
 export interface OntologyOption {
@@ -52,17 +52,14 @@ export function toolColor(tool: OntologyTool, index: number): string {
   return tool.color ?? PALETTE[index % PALETTE.length] ?? '#e6194b';
 }
 
-export function isDrawable(kind: string): kind is DrawableKind {
-  return (DRAWABLE_KINDS as readonly string[]).includes(kind);
-}
-
-/** Tools the image editor draws (NER is for text assets). */
+/** The ontology's tools drawn on a plane (an image): boxes, polygons, points... */
 export function imageTools(ontology: Ontology): OntologyTool[] {
-  return (ontology.tools ?? []).filter((t) => isDrawable(t.tool) && t.tool !== 'ner');
+  return (ontology.tools ?? []).filter((t) => planeTool(t.tool));
 }
 
+/** The ontology's tools that mark a text: entity spans. */
 export function textTools(ontology: Ontology): OntologyTool[] {
-  return (ontology.tools ?? []).filter((t) => t.tool === 'ner');
+  return (ontology.tools ?? []).filter((t) => textTool(t.tool));
 }
 
 /**

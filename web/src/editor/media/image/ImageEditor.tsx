@@ -1,12 +1,13 @@
-import { memo, type ReactNode, useCallback, useMemo, useReducer, useRef, useState } from 'react';
-import { ImageCanvas, type ImageCanvasHandle, type Pin } from './canvas/ImageCanvas';
-import { addObject, deleteObject, updateGeometry } from './model/edit';
-import { commit, redo, startHistory, undo, type History } from './model/history';
-import { imageTools, shortcutMap, toolColor, type Ontology } from './model/ontology';
-import type { EditorAnswer, Geometry, Vec } from './model/types';
-import type { Problem } from './model/validate';
-import { AnswerPanel } from './panels/AnswerPanel';
-import { type KeyAction, useEditorKeys } from './useEditorKeys';
+import { memo, type ReactNode, useMemo, useRef, useState } from 'react';
+import { ImageCanvas, type ImageCanvasHandle } from './ImageCanvas';
+import { addObject, deleteObject, updateGeometry } from '../../core/edit';
+import type { Pin, SurfaceEditorProps } from '../../core/surface';
+import { imageTools, shortcutMap, toolColor, type Ontology } from '../../core/ontology';
+import type { EditorAnswer, Geometry, Vec } from '../../core/answer';
+import type { Problem } from '../../core/validate';
+import { AnswerPanel } from '../../panels/AnswerPanel';
+import { useAnswerHistory } from '../../shell/useAnswerHistory';
+import { type KeyAction, useEditorKeys } from '../../shell/useEditorKeys';
 
 export interface ImageEditorProps {
   ontology: Ontology;
@@ -29,41 +30,19 @@ export interface ImageEditorProps {
 /** The side panel lists every object: a zoom (which re-renders the editor) must not redo it. */
 const Panel = memo(AnswerPanel);
 
-type Action = { type: 'commit'; answer: EditorAnswer } | { type: 'undo' } | { type: 'redo' };
-
-function reducer(h: History<EditorAnswer>, a: Action): History<EditorAnswer> {
-  if (a.type === 'undo') return undo(h);
-  if (a.type === 'redo') return redo(h);
-  return commit(h, a.answer);
-}
-
 /** The image editor: tools, canvas, objects with their questions, and the task's questions. */
 export function ImageEditor(props: ImageEditorProps) {
   const { ontology, readOnly, onChange } = props;
-  const [history, dispatch] = useReducer(reducer, props.initial, startHistory);
+  const { answer, canUndo, canRedo, change, travel } = useAnswerHistory(props.initial, onChange);
   const [toolId, setToolId] = useState<string | undefined>(undefined);
   const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
   const [zoom, setZoom] = useState(1);
   const canvas = useRef<ImageCanvasHandle>(null);
-  const answer = history.present;
 
   const tools = useMemo(() => imageTools(ontology), [ontology]);
   const colors = useMemo(() => new Map(tools.map((t, i) => [t.schemaId, toolColor(t, i)])), [tools]);
   const shortcuts = useMemo(() => shortcutMap({ ...ontology, tools }), [ontology, tools]);
   const activeTool = tools.find((t) => t.schemaId === toolId);
-
-  const change = useCallback(
-    (next: EditorAnswer) => {
-      dispatch({ type: 'commit', answer: next });
-      onChange(next);
-    },
-    [onChange],
-  );
-  const travel = (type: 'undo' | 'redo') => {
-    const next = type === 'undo' ? undo(history) : redo(history);
-    dispatch({ type });
-    if (next !== history) onChange(next.present);
-  };
 
   const onCreate = (geometry: Geometry) => {
     if (!activeTool) return;
@@ -142,7 +121,7 @@ export function ImageEditor(props: ImageEditorProps) {
         <button
           type="button"
           onClick={() => travel('undo')}
-          disabled={readOnly || history.past.length === 0}
+          disabled={readOnly || !canUndo}
           aria-keyshortcuts="Control+Z"
         >
           Undo
@@ -150,7 +129,7 @@ export function ImageEditor(props: ImageEditorProps) {
         <button
           type="button"
           onClick={() => travel('redo')}
-          disabled={readOnly || history.future.length === 0}
+          disabled={readOnly || !canRedo}
           aria-keyshortcuts="Control+Shift+Z"
         >
           Redo
@@ -198,5 +177,16 @@ export function ImageEditor(props: ImageEditorProps) {
         />
       </div>
     </div>
+  );
+}
+
+/** The image editor as the work page opens any medium's. */
+export function ImageSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorProps) {
+  return (
+    <ImageEditor
+      {...props}
+      imageUrl={asset.url}
+      onPick={onPick ? (position, objectId) => onPick(objectId ? { objectId } : { position }) : undefined}
+    />
   );
 }

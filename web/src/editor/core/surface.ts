@@ -1,0 +1,61 @@
+import type { ComponentType, ReactNode } from 'react';
+import type { EditorAnswer, Vec } from './answer';
+import type { Ontology } from './ontology';
+import type { ToolSpace } from './tool';
+import type { Problem } from './validate';
+
+/** A review issue's pin on the medium, in its coordinates. */
+export interface Pin {
+  id: string;
+  position: Vec;
+  label: string;
+  resolved?: boolean;
+}
+
+/** Where a reviewer clicked to raise an issue: a point of the medium, or an object. */
+export interface Spot {
+  position?: Vec | number;
+  objectId?: string;
+}
+
+/** What every medium's editor is given by the work page: the shell's part is the same for all. */
+export interface SurfaceEditorProps {
+  ontology: Ontology;
+  /** The asset: its address, and its text once loaded for a text medium. */
+  asset: { url: string | undefined; text?: string; textError?: string };
+  initial: EditorAnswer;
+  /** Every change of the answer (drafts are saved from here). */
+  onChange(answer: EditorAnswer): void;
+  /** Problems to show on the form (after a refused submit). */
+  problems: Problem[];
+  readOnly?: boolean;
+  /** Review: clicks raise an issue at a spot instead of drawing. */
+  onPick?(spot: Spot): void;
+  pins?: Pin[];
+  /** The stage's buttons (Submit, Skip, Accept, Reject...), drawn in the action bar. */
+  actions?: ReactNode;
+  /** Shown above the questions: the task's open issues, a consensus score... */
+  aside?: ReactNode;
+}
+
+/**
+ * A Surface is one medium (an image; a text; later a video's frames, a document's pages, a
+ * volume's slices, a point cloud): it owns the medium's coordinates and converts between them
+ * and the screen in ONE place (`toScreen` / `toMedium` under a view, its pan and zoom), and it
+ * hosts the tools of its space. Each lives in a folder of media/ and is found by media/surfaces.ts.
+ */
+export interface Surface<View = unknown, Medium = unknown, Screen = unknown> {
+  /** The asset kind it shows (work/asset-kind.ts names it from the file). */
+  readonly kind: string;
+  /** The tools it hosts: `plane` (boxes, polygons...) or `text` (entity spans). */
+  readonly space: ToolSpace;
+  toScreen(view: View, at: Medium): Screen;
+  toMedium(view: View, at: Screen): Medium;
+  /**
+   * Views a person reaches (fitted, zoomed about a point, panned) with points of the medium under
+   * each: what the contract tests walk, and a reader's example.
+   */
+  examples(): { view: View; points: Medium[] }[];
+  /** The editor of an asset of this kind: the shell (toolbar, panels, questions, actions) and the medium. */
+  readonly Editor: ComponentType<SurfaceEditorProps>;
+}

@@ -1,0 +1,103 @@
+import type { ComponentType } from 'react';
+import type Konva from 'konva';
+import type { DrawableKind, EditorObject, Geometry, GeometryKinds, Vec } from './answer';
+
+/**
+ * A Tool is one ontology tool kind (bounding box, polygon, entity span...): how a gesture makes
+ * its value, how a click finds it, how it moves, how its value reads from and writes to the wire,
+ * and (for plane tools) how it is drawn. Each lives in its own folder of tools/ and is found by
+ * core/tools.ts; the editor never switches on a kind. Values are in the medium's own coordinates.
+ *
+ * The space says which surfaces host it: `plane` tools work in 2-D points of an image (later a
+ * video frame, a PDF page, a slice), `text` tools in code-point offsets of a text.
+ */
+export type ToolSpace = 'plane' | 'text';
+
+/** A position in a space: a point of a plane, a code-point offset in a text. */
+export type Position<S extends ToolSpace> = S extends 'plane' ? Vec : number;
+
+/** How a click lands on a value: near its outline (`edge`, with the distance) or inside (with the area). */
+export interface Hit {
+  edge: boolean;
+  measure: number;
+}
+
+/** What a gesture has so far (`drawing`, null when it is over) and, once done, the value made. */
+export interface Step<V, D> {
+  drawing: D | null;
+  done?: V;
+}
+
+/** The view a gesture happens in: screen pixels per medium unit, for sizes said on the screen. */
+export interface GestureContext {
+  scale: number;
+}
+
+// Methods (not function properties) on purpose: a Tool of one kind is then usable where any Tool
+// is expected, and the registry hands each value only to the tool of its own kind.
+export interface Tool<K extends DrawableKind = DrawableKind, S extends ToolSpace = ToolSpace, D = unknown> {
+  readonly kind: K;
+  /** What the kind is called in the editor ("Bounding box"). */
+  readonly name: string;
+  readonly space: S;
+  /** The wire's value under the kind's key (`{"bounding-box": {...}}`), or null when malformed. */
+  read(raw: unknown): GeometryKinds[K] | null;
+  /** The value as the wire keeps it under the kind's key. */
+  write(value: GeometryKinds[K]): unknown;
+  hit(value: GeometryKinds[K], at: Position<S>, tolerance: number): Hit | undefined;
+  /** The value moved by a vector of its space. */
+  move(value: GeometryKinds[K], by: Position<S>): GeometryKinds[K];
+  /** Too small to keep (a click is not a box); `minSize` in medium units. */
+  degenerate(value: GeometryKinds[K], minSize: number): boolean;
+  /** A press: starts a gesture (`drawing` null) or adds to it (a polygon's next vertex). */
+  press(drawing: D | null, at: Position<S>, view: GestureContext): Step<GeometryKinds[K], D>;
+  drag(drawing: D, at: Position<S>): D;
+  release(drawing: D, at: Position<S>, view: GestureContext): Step<GeometryKinds[K], D>;
+  /** Enter or a double click: finishes a gesture of many presses (tools whose gestures have them). */
+  finish?(drawing: D): Step<GeometryKinds[K], D>;
+  /** Backspace while drawing: drops the last press (null when none is left). */
+  dropLast?(drawing: D): D | null;
+}
+
+/** What a plane tool's selected shape is given: it edits its own value, in medium coordinates. */
+export interface ShapeProps {
+  object: EditorObject;
+  color: string;
+  /** Screen pixels per medium unit: handles and outlines keep their size on the screen. */
+  scale: number;
+  selected: boolean;
+  editable: boolean;
+  onSelect(objectId: string): void;
+  onChange(objectId: string, geometry: Geometry): void;
+  /** A shape resized by the surface's transformer registers its node. */
+  registerNode?(objectId: string, node: Konva.Node | null): void;
+}
+
+/** The paths of one colour that untouched objects are traced into (one draw call per colour). */
+export interface TracePaths {
+  fill: Path2D;
+  stroke: Path2D;
+  dots: Path2D;
+}
+
+export interface PlaneTool<K extends DrawableKind = DrawableKind, D = unknown> extends Tool<K, 'plane', D> {
+  /** The vertices the value is drawn through (bounds, hit tests, issue pins). */
+  outline(value: GeometryKinds[K]): Vec[];
+  /** The value with vertex `index` moved to `to` (tools with vertices). */
+  moveVertex?(value: GeometryKinds[K], index: number, to: Vec): GeometryKinds[K];
+  /** Adds the value to its colour's paths; `radius` is a dot's radius in medium units. */
+  trace(paths: TracePaths, value: GeometryKinds[K], radius: number): void;
+  /** The selected object, with its handles (konva nodes in medium coordinates). */
+  readonly Shape: ComponentType<ShapeProps>;
+  /** The gesture under way. */
+  readonly Preview: ComponentType<{ drawing: D; scale: number }>;
+  /** Resized by the surface's box transformer (rotation too when `rotate`). */
+  readonly transform?: { rotate: boolean };
+}
+
+export interface TextTool<K extends DrawableKind = DrawableKind, D = unknown> extends Tool<K, 'text', D> {
+  /** The code-point range the value covers. */
+  range(value: GeometryKinds[K]): { start: number; end: number };
+}
+
+export type AnyTool = PlaneTool | TextTool;
