@@ -3,11 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { annotate, saveDraftOnLeave, type TaskAnswerBody } from '../api/work';
 import type { SessionView } from '../auth/session-api';
 import { SESSION_KEY } from '../auth/useSession';
-
-/** A change is saved as a draft this long after it, at most this often while changes go on. */
-export const DRAFT_DELAY_MS = 2000;
-
-export type DraftState = 'clean' | 'unsaved' | 'saving' | 'saved' | 'failed';
+import { DRAFT_DELAY_MS, type DraftState, unsentWork } from '../editor/core/drafts';
 
 interface Clock {
   read(): { durationMs: number; idleMs: number };
@@ -30,10 +26,9 @@ export function useDrafts(taskId: string, clock: Clock, enabled: boolean) {
 
   /** The work time not sent yet, marked as sent. */
   const takeDuration = useCallback(() => {
-    const { durationMs } = clock.read();
-    const delta = Math.max(0, durationMs - sentMs.current);
-    sentMs.current = Math.max(sentMs.current, durationMs);
-    return delta;
+    const unsent = unsentWork(sentMs.current, clock.read().durationMs);
+    sentMs.current = unsent.sentMs;
+    return unsent.durationMs;
   }, [clock]);
 
   const flush = useCallback(() => {
@@ -83,9 +78,9 @@ export function useDrafts(taskId: string, clock: Clock, enabled: boolean) {
       const answer = pending.current;
       if (!answer) return;
       const csrf = queryClient.getQueryData<SessionView | null>(SESSION_KEY)?.csrfToken;
-      const { durationMs } = clock.read();
-      if (saveDraftOnLeave(taskId, answer, Math.max(0, durationMs - sentMs.current), csrf)) {
-        sentMs.current = durationMs;
+      const unsent = unsentWork(sentMs.current, clock.read().durationMs);
+      if (saveDraftOnLeave(taskId, answer, unsent.durationMs, csrf)) {
+        sentMs.current = unsent.sentMs;
         pending.current = null;
       }
     };
