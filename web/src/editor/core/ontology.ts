@@ -1,4 +1,5 @@
-import { isDrawable, planeTool, textTool } from './tools';
+import type { ToolSpace } from './tool';
+import { isDrawable, toolFor } from './tools';
 
 /** The parts of the project's ontology (categorySchema) the editor reads. */
 export interface OntologyOption {
@@ -52,15 +53,16 @@ export function toolColor(tool: OntologyTool, index: number): string {
   return tool.color ?? PALETTE[index % PALETTE.length] ?? '#e6194b';
 }
 
-/** The ontology's tools drawn on a plane (an image): boxes, polygons, points... */
-export function imageTools(ontology: Ontology): OntologyTool[] {
-  return (ontology.tools ?? []).filter((t) => planeTool(t.tool));
+/** The ontology's tools a surface of this space hosts, in ontology order. */
+export function toolsOfSpace(ontology: Ontology, space: ToolSpace): OntologyTool[] {
+  return (ontology.tools ?? []).filter((t) => toolFor(t.tool)?.space === space);
 }
 
+/** The ontology's tools drawn on a plane (an image): boxes, polygons, points... */
+export const imageTools = (ontology: Ontology) => toolsOfSpace(ontology, 'plane');
+
 /** The ontology's tools that mark a text: entity spans. */
-export function textTools(ontology: Ontology): OntologyTool[] {
-  return (ontology.tools ?? []).filter((t) => textTool(t.tool));
-}
+export const textTools = (ontology: Ontology) => toolsOfSpace(ontology, 'text');
 
 /**
  * Shortcut keys of the ontology's tools and relations, lower-cased. Tools without one get the

@@ -1,13 +1,15 @@
-import { memo, type ReactNode, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { ImageCanvas, type ImageCanvasHandle } from './ImageCanvas';
 import { addObject, deleteObject, updateGeometry } from '../../core/edit';
 import type { Pin, SurfaceEditorProps } from '../../core/surface';
-import { imageTools, shortcutMap, toolColor, type Ontology } from '../../core/ontology';
+import type { Ontology } from '../../core/ontology';
 import type { EditorAnswer, Geometry, Vec } from '../../core/answer';
 import type { Problem } from '../../core/validate';
-import { AnswerPanel } from '../../panels/AnswerPanel';
+import { EditorShell } from '../../shell/EditorShell';
+import { ToolButton } from '../../shell/ToolButton';
 import { useAnswerHistory } from '../../shell/useAnswerHistory';
 import { type KeyAction, useEditorKeys } from '../../shell/useEditorKeys';
+import { useSpaceTools } from '../../shell/useSpaceTools';
 
 export interface ImageEditorProps {
   ontology: Ontology;
@@ -27,9 +29,6 @@ export interface ImageEditorProps {
   aside?: ReactNode;
 }
 
-/** The side panel lists every object: a zoom (which re-renders the editor) must not redo it. */
-const Panel = memo(AnswerPanel);
-
 /** The image editor: tools, canvas, objects with their questions, and the task's questions. */
 export function ImageEditor(props: ImageEditorProps) {
   const { ontology, readOnly, onChange } = props;
@@ -39,9 +38,7 @@ export function ImageEditor(props: ImageEditorProps) {
   const [zoom, setZoom] = useState(1);
   const canvas = useRef<ImageCanvasHandle>(null);
 
-  const tools = useMemo(() => imageTools(ontology), [ontology]);
-  const colors = useMemo(() => new Map(tools.map((t, i) => [t.schemaId, toolColor(t, i)])), [tools]);
-  const shortcuts = useMemo(() => shortcutMap({ ...ontology, tools }), [ontology, tools]);
+  const { tools, colors, shortcuts, buttonOf } = useSpaceTools(ontology, 'plane');
   const activeTool = tools.find((t) => t.schemaId === toolId);
 
   const onCreate = (geometry: Geometry) => {
@@ -87,96 +84,84 @@ export function ImageEditor(props: ImageEditorProps) {
   };
   useEditorKeys(shortcuts, onKey);
 
-  const keyOf = (schemaId: string) => [...shortcuts].find(([, id]) => id === schemaId)?.[0];
+  const toolbar = (
+    <>
+      <button
+        type="button"
+        aria-pressed={!toolId}
+        onClick={() => setToolId(undefined)}
+        aria-keyshortcuts="V"
+        aria-label="Select tool"
+      >
+        Select <kbd>V</kbd>
+      </button>
+      {tools.map((t) => (
+        <ToolButton
+          key={t.schemaId}
+          {...buttonOf(t)}
+          label={`${t.title} tool`}
+          title={`${t.title} (${t.tool})`}
+          pressed={toolId === t.schemaId}
+          disabled={readOnly || !!props.onPick}
+          onClick={() => setToolId(toolId === t.schemaId ? undefined : t.schemaId)}
+        />
+      ))}
+      <span className="toolbar-gap" />
+      <button
+        type="button"
+        onClick={() => travel('undo')}
+        disabled={readOnly || !canUndo}
+        aria-keyshortcuts="Control+Z"
+      >
+        Undo
+      </button>
+      <button
+        type="button"
+        onClick={() => travel('redo')}
+        disabled={readOnly || !canRedo}
+        aria-keyshortcuts="Control+Shift+Z"
+      >
+        Redo
+      </button>
+      <button type="button" onClick={() => canvas.current?.zoom(0.8)} aria-label="Zoom out" aria-keyshortcuts="-">
+        −
+      </button>
+      <output className="zoom-level" aria-label="Zoom level">
+        {Math.round(zoom * 100)}%
+      </output>
+      <button type="button" onClick={() => canvas.current?.zoom(1.25)} aria-label="Zoom in" aria-keyshortcuts="+">
+        +
+      </button>
+      <button type="button" onClick={() => canvas.current?.fit()} aria-keyshortcuts="F">
+        Fit
+      </button>
+    </>
+  );
 
   return (
-    <div className="image-editor">
-      <div className="editor-toolbar" role="toolbar" aria-label="Drawing tools">
-        <button
-          type="button"
-          aria-pressed={!toolId}
-          onClick={() => setToolId(undefined)}
-          aria-keyshortcuts="V"
-          aria-label="Select tool"
-        >
-          Select <kbd>V</kbd>
-        </button>
-        {tools.map((t) => (
-          <button
-            type="button"
-            key={t.schemaId}
-            aria-pressed={toolId === t.schemaId}
-            disabled={readOnly || !!props.onPick}
-            onClick={() => setToolId(toolId === t.schemaId ? undefined : t.schemaId)}
-            aria-keyshortcuts={keyOf(t.schemaId)?.toUpperCase()}
-            aria-label={`${t.title} tool`}
-            title={`${t.title} (${t.tool})`}
-          >
-            <span className="swatch" style={{ background: colors.get(t.schemaId) }} aria-hidden="true" />
-            {t.title}
-            {keyOf(t.schemaId) && <kbd>{keyOf(t.schemaId)?.toUpperCase()}</kbd>}
-          </button>
-        ))}
-        <span className="toolbar-gap" />
-        <button
-          type="button"
-          onClick={() => travel('undo')}
-          disabled={readOnly || !canUndo}
-          aria-keyshortcuts="Control+Z"
-        >
-          Undo
-        </button>
-        <button
-          type="button"
-          onClick={() => travel('redo')}
-          disabled={readOnly || !canRedo}
-          aria-keyshortcuts="Control+Shift+Z"
-        >
-          Redo
-        </button>
-        <button type="button" onClick={() => canvas.current?.zoom(0.8)} aria-label="Zoom out" aria-keyshortcuts="-">
-          −
-        </button>
-        <output className="zoom-level" aria-label="Zoom level">
-          {Math.round(zoom * 100)}%
-        </output>
-        <button type="button" onClick={() => canvas.current?.zoom(1.25)} aria-label="Zoom in" aria-keyshortcuts="+">
-          +
-        </button>
-        <button type="button" onClick={() => canvas.current?.fit()} aria-keyshortcuts="F">
-          Fit
-        </button>
-      </div>
-      <div className="editor-body">
-        <ImageCanvas
-          ref={canvas}
-          imageUrl={props.imageUrl}
-          objects={answer.objects}
-          colorOf={(id) => colors.get(id) ?? '#e6194b'}
-          drawKind={activeTool?.tool as Geometry['kind'] | undefined}
-          selectedId={selectedId}
-          editable={!readOnly}
-          onSelect={setSelectedId}
-          onCreate={onCreate}
-          onChange={(id, g) => change(updateGeometry(answer, id, g))}
-          onPick={props.onPick}
-          pins={props.pins}
-          onViewportChange={(v) => setZoom(v.scale)}
-        />
-        <Panel
-          ontology={ontology}
-          answer={answer}
-          colors={colors}
-          selectedId={selectedId}
-          readOnly={readOnly}
-          problems={props.problems}
-          onSelect={setSelectedId}
-          onChange={change}
-          aside={props.aside}
-          actions={props.actions}
-        />
-      </div>
-    </div>
+    <EditorShell
+      className="image-editor"
+      toolbarLabel="Drawing tools"
+      toolbar={toolbar}
+      given={props}
+      editing={{ answer, colors, selectedId, onSelect: setSelectedId, onChange: change }}
+    >
+      <ImageCanvas
+        ref={canvas}
+        imageUrl={props.imageUrl}
+        objects={answer.objects}
+        colorOf={(id) => colors.get(id) ?? '#e6194b'}
+        drawKind={activeTool?.tool as Geometry['kind'] | undefined}
+        selectedId={selectedId}
+        editable={!readOnly}
+        onSelect={setSelectedId}
+        onCreate={onCreate}
+        onChange={(id, g) => change(updateGeometry(answer, id, g))}
+        onPick={props.onPick}
+        pins={props.pins}
+        onViewportChange={(v) => setZoom(v.scale)}
+      />
+    </EditorShell>
   );
 }
 

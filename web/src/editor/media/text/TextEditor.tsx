@@ -1,14 +1,16 @@
-import { type MouseEvent as ReactMouseEvent, type ReactNode, useMemo, useRef, useState } from 'react';
+import { type MouseEvent as ReactMouseEvent, type ReactNode, useRef, useState } from 'react';
 import type { Geometry } from '../../core/answer';
 import { addObject, deleteObject } from '../../core/edit';
 import type { SurfaceEditorProps } from '../../core/surface';
 import { textTool } from '../../core/tools';
-import { shortcutMap, textTools, toolColor, type Ontology } from '../../core/ontology';
+import type { Ontology } from '../../core/ontology';
 import { segments, toCodePoints } from './spans';
 import type { EditorAnswer } from '../../core/answer';
 import type { Problem } from '../../core/validate';
-import { AnswerPanel } from '../../panels/AnswerPanel';
+import { EditorShell } from '../../shell/EditorShell';
+import { ToolButton } from '../../shell/ToolButton';
 import { useAnswerHistory } from '../../shell/useAnswerHistory';
+import { useSpaceTools } from '../../shell/useSpaceTools';
 import { useEditorKeys } from '../../shell/useEditorKeys';
 
 export interface TextEditorProps {
@@ -44,9 +46,7 @@ export function TextEditor(props: TextEditorProps) {
   const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
   const [hint, setHint] = useState<string | undefined>(undefined);
   const box = useRef<HTMLDivElement>(null);
-  const tools = useMemo(() => textTools(ontology), [ontology]);
-  const colors = useMemo(() => new Map(tools.map((t, i) => [t.schemaId, toolColor(t, i)])), [tools]);
-  const shortcuts = useMemo(() => shortcutMap({ tools }), [tools]);
+  const { tools, colors, shortcuts, buttonOf } = useSpaceTools(ontology, 'text');
 
   const tag = (schemaId: string) => {
     const tool = tools.find((t) => t.schemaId === schemaId);
@@ -92,82 +92,70 @@ export function TextEditor(props: TextEditorProps) {
 
   const pieces = text === undefined ? [] : segments(text, answer.objects);
   const titleOf = (id: string) => tools.find((t) => t.schemaId === id)?.title ?? id;
-  const keyOf = (schemaId: string) => [...shortcuts].find(([, id]) => id === schemaId)?.[0];
+
+  const toolbar = (
+    <>
+      {tools.length === 0 && <span className="muted">This project has no entity (NER) tools.</span>}
+      {tools.map((t) => (
+        <ToolButton
+          key={t.schemaId}
+          {...buttonOf(t)}
+          label={`Tag as ${t.title}`}
+          disabled={readOnly}
+          keepSelection
+          onClick={() => tag(t.schemaId)}
+        />
+      ))}
+      {hint && (
+        <span className="hint" role="status">
+          {hint}
+        </span>
+      )}
+    </>
+  );
 
   return (
-    <div className="image-editor text-editor">
-      <div className="editor-toolbar" role="toolbar" aria-label="Entities">
-        {tools.length === 0 && <span className="muted">This project has no entity (NER) tools.</span>}
-        {tools.map((t) => (
-          <button
-            type="button"
-            key={t.schemaId}
-            disabled={readOnly}
-            aria-label={`Tag as ${t.title}`}
-            aria-keyshortcuts={keyOf(t.schemaId)?.toUpperCase()}
-            // Keep the text selection: a mousedown on a button would clear it first.
-            onMouseDown={(e) => e.preventDefault()}
-            onClick={() => tag(t.schemaId)}
+    <EditorShell
+      className="image-editor text-editor"
+      toolbarLabel="Entities"
+      toolbar={toolbar}
+      given={props}
+      editing={{ answer, colors, selectedId, onSelect: setSelectedId, onChange: change }}
+    >
+      <div className="text-canvas">
+        {text === undefined ? (
+          <p className={props.textError ? 'field-error' : 'muted'} role={props.textError ? 'alert' : undefined}>
+            {props.textError ? `The text could not be loaded: ${props.textError}.` : 'Loading the text…'}
+          </p>
+        ) : (
+          <div
+            ref={box}
+            className={props.onPickChar ? 'text-content picking' : 'text-content'}
+            aria-label="Text to annotate"
+            role="document"
+            onClick={pick}
           >
-            <span className="swatch" style={{ background: colors.get(t.schemaId) }} aria-hidden="true" />
-            {t.title}
-            {keyOf(t.schemaId) && <kbd>{keyOf(t.schemaId)?.toUpperCase()}</kbd>}
-          </button>
-        ))}
-        {hint && (
-          <span className="hint" role="status">
-            {hint}
-          </span>
+            {pieces.map((s) => {
+              const piece = text.slice(s.from, s.to);
+              const top = s.objects[s.objects.length - 1];
+              if (!top) return <span key={s.from}>{piece}</span>;
+              const color = colors.get(top.schemaId) ?? '#e6194b';
+              return (
+                <mark
+                  key={s.from}
+                  className={s.objects.some((o) => o.objectId === selectedId) ? 'span selected' : 'span'}
+                  style={{ background: `${color}33`, borderBottom: `2px solid ${color}` }}
+                  title={s.objects.map((o) => titleOf(o.schemaId)).join(', ')}
+                  onClick={() => !props.onPickChar && setSelectedId(top.objectId)}
+                >
+                  {piece}
+                </mark>
+              );
+            })}
+          </div>
         )}
       </div>
-      <div className="editor-body">
-        <div className="text-canvas">
-          {text === undefined ? (
-            <p className={props.textError ? 'field-error' : 'muted'} role={props.textError ? 'alert' : undefined}>
-              {props.textError ? `The text could not be loaded: ${props.textError}.` : 'Loading the text…'}
-            </p>
-          ) : (
-            <div
-              ref={box}
-              className={props.onPickChar ? 'text-content picking' : 'text-content'}
-              aria-label="Text to annotate"
-              role="document"
-              onClick={pick}
-            >
-              {pieces.map((s) => {
-                const piece = text.slice(s.from, s.to);
-                const top = s.objects[s.objects.length - 1];
-                if (!top) return <span key={s.from}>{piece}</span>;
-                const color = colors.get(top.schemaId) ?? '#e6194b';
-                return (
-                  <mark
-                    key={s.from}
-                    className={s.objects.some((o) => o.objectId === selectedId) ? 'span selected' : 'span'}
-                    style={{ background: `${color}33`, borderBottom: `2px solid ${color}` }}
-                    title={s.objects.map((o) => titleOf(o.schemaId)).join(', ')}
-                    onClick={() => !props.onPickChar && setSelectedId(top.objectId)}
-                  >
-                    {piece}
-                  </mark>
-                );
-              })}
-            </div>
-          )}
-        </div>
-        <AnswerPanel
-          ontology={ontology}
-          answer={answer}
-          colors={colors}
-          selectedId={selectedId}
-          readOnly={readOnly}
-          problems={props.problems}
-          onSelect={setSelectedId}
-          onChange={change}
-          aside={props.aside}
-          actions={props.actions}
-        />
-      </div>
-    </div>
+    </EditorShell>
   );
 }
 
