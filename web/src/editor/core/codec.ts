@@ -57,13 +57,17 @@ export function fromApi(
       kept.push(raw);
       continue;
     }
-    const { objectId, schemaId, classifications, [kind]: _geometry, ...extra } = raw;
+    const { objectId, schemaId, classifications, [kind]: _geometry, ...rest } = raw;
+    // A frame's or a page's object carries `page` (0-based); anything else under that name stays as it was.
+    const { page, ...extra } = rest;
+    const onPage = typeof page === 'number' && Number.isInteger(page) && page >= 0;
     objects.push({
       objectId: typeof objectId === 'string' ? objectId : newId(),
       schemaId: schemaId as string,
       geometry,
+      ...(onPage ? { where: { page } } : {}),
       classifications: readClassifications(classifications),
-      extra,
+      extra: onPage || page === undefined ? extra : rest,
     });
   }
   const relations: EditorRelation[] = (answer?.relations ?? []).filter(isRec).flatMap((r) => {
@@ -98,6 +102,7 @@ export function toApi(
         objectId: o.objectId,
         schemaId: o.schemaId,
         [o.geometry.kind]: writeGeometry(o.geometry),
+        ...(o.where?.page !== undefined ? { page: o.where.page } : {}),
         classifications: o.classifications,
       })),
       ...kept,

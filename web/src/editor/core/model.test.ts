@@ -163,6 +163,32 @@ describe('answer codec and edits', () => {
     expect(kept).toEqual([api.tools[1]]);
     expect(toApi(value, kept)).toEqual(api);
   });
+  it('reads the frame or page of an object of a medium of many parts, and writes it back', () => {
+    const api = {
+      tools: [
+        {
+          objectId: 'o1',
+          schemaId: 'car',
+          'bounding-box': { x: 1, y: 2, width: 3, height: 4 },
+          page: 7,
+          classifications: [],
+        },
+        {
+          objectId: 'o2',
+          schemaId: 'car',
+          'bounding-box': { x: 1, y: 2, width: 3, height: 4 },
+          page: 'x',
+          classifications: [],
+        },
+      ],
+      classifications: [],
+      relations: [],
+    };
+    const { value } = fromApi(api, ontology);
+    expect(value.objects.map((o) => o.where)).toEqual([{ page: 7 }, undefined]);
+    expect(value.objects[1]?.extra).toEqual({ page: 'x' });
+    expect(toApi(value)).toEqual(api);
+  });
   it('keeps one object for multiple: false tools and drops relations of deleted objects', () => {
     const sun = ontology.tools![2]!;
     let a = addObject({ objects: [], classifications: [], relations: [] }, sun, {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BoxGeometry } from './answer';
-import { shapeAt, type Interpolate, type Track } from './tracks';
+import { fromApi } from './codec';
+import { shapeAt, tracksOf, type Interpolate, type Track } from './tracks';
 
 const lerp: Interpolate<'bounding-box'> = (a: BoxGeometry, b: BoxGeometry, t) => ({
   x: a.x + (b.x - a.x) * t,
@@ -30,5 +31,31 @@ describe('tracks', () => {
   });
   it('holds the earlier keyframe when the tool has no blend', () => {
     expect(shapeAt(track, 19)?.value).toEqual({ x: 0, y: 0, width: 10, height: 10 });
+  });
+  it('groups the keyframe entries on the wire of one object into its track, in page order', () => {
+    const box = (x: number) => ({ x, y: 0, width: 10, height: 10 });
+    const { value } = fromApi(
+      {
+        tools: [
+          { objectId: 'car-1', schemaId: 'car', 'bounding-box': box(20), page: 20 },
+          { objectId: 'car-1', schemaId: 'car', 'bounding-box': box(0), page: 10 },
+          { objectId: 'car-1', schemaId: 'car', 'bounding-box': box(20), page: 30, interpolationStopped: true },
+          { objectId: 'sign', schemaId: 'car', 'bounding-box': box(5) },
+        ],
+      },
+      { tools: [{ schemaId: 'car', title: 'Car', tool: 'bounding-box' }] },
+    );
+    expect(tracksOf(value.objects)).toEqual([
+      {
+        objectId: 'car-1',
+        schemaId: 'car',
+        kind: 'bounding-box',
+        keyframes: [
+          { page: 10, value: box(0) },
+          { page: 20, value: box(20) },
+          { page: 30, value: box(20), hidden: true },
+        ],
+      },
+    ]);
   });
 });
