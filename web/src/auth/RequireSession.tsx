@@ -1,3 +1,4 @@
+import { ErrorNotice } from '../components/ErrorNotice';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useSession } from './useSession';
@@ -15,9 +16,10 @@ export function RequireSession({ children }: { children: ReactNode }) {
   }
   if (session.isError) {
     return (
-      <p className="auth-status" role="alert">
-        The server could not be reached: {session.error.message}. Reload the page to try again.
-      </p>
+      <ErrorNotice
+        place="form"
+        error={`The server could not be reached: ${session.error.message}. Reload the page to try again.`}
+      />
     );
   }
   if (!session.data) {

@@ -1,3 +1,4 @@
+import { ErrorNotice } from '../components/ErrorNotice';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -36,11 +37,14 @@ export function SetPasswordPage() {
     const gone = link.error instanceof ApiError && link.error.status === 404;
     return (
       <AuthCard title="This link no longer works">
-        <p role="alert">
-          {gone
-            ? 'It may have expired or been used already. Ask an administrator of your organization for a new one.'
-            : `The server could not check the link: ${link.error.message}.`}
-        </p>
+        <ErrorNotice
+          place="form"
+          error={
+            gone
+              ? 'It may have expired or been used already. Ask an administrator of your organization for a new one.'
+              : `The server could not check the link: ${link.error.message}.`
+          }
+        />
         <p>
           <Link to="/signin">Go to sign-in</Link>
         </p>
@@ -108,9 +112,7 @@ function PasswordForm({ token, link }: { token: string; link: PasswordLinkView }
       </p>
       <form onSubmit={(e) => void submit(e)}>
         {error && !error.fields.repeat && (
-          <p className="auth-error" role="alert">
-            {error.message.charAt(0).toUpperCase() + error.message.slice(1)}
-          </p>
+          <ErrorNotice place="form" error={error.message.charAt(0).toUpperCase() + error.message.slice(1)} />
         )}
         {invite && (
           <Field

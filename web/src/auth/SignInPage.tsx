@@ -1,3 +1,4 @@
+import { ErrorNotice } from '../components/ErrorNotice';
 import { type FormEvent, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { AuthCard, Field } from './AuthCard';
@@ -40,11 +41,7 @@ export function SignInPage() {
   return (
     <AuthCard title="Sign in">
       <form onSubmit={(e) => void submit(e)} noValidate={false}>
-        {error && (
-          <p className="auth-error" role="alert">
-            {capitalise(error.message)}
-          </p>
-        )}
+        {error && <ErrorNotice place="form" error={capitalise(error.message)} />}
         {withKey ? (
           <Field
             id="signin-apikey"

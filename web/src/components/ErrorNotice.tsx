@@ -1,10 +1,10 @@
-import type { ReactNode } from 'react';
+import { isValidElement, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { fieldErrorsOf } from './field-errors';
 import { errorText, statusOf } from './error-text';
 
 export interface ErrorNoticeProps {
-  /** What failed: a thrown value (an API error says why in words) or the words themselves. */
+  /** What failed: a thrown value (an API error says why in words), or the words themselves (text or a sentence with a link). */
   error: unknown;
   /**
    * Where it is said: `page` in place of a page's or a panel's content (with Try again or Sign in),
@@ -38,8 +38,14 @@ export function ErrorNotice(props: ErrorNoticeProps) {
   if (error === undefined || error === null || error === '') return null;
   if (props.fieldsShown && fieldErrorsOf(error).length > 0) return null;
   if (props.what !== undefined) return <PartNotice error={error} what={props.what} />;
-  const text = typeof error === 'string' ? error : errorText(error);
-  const said = props.lead ? `${props.lead} ${text}` : text;
+  const text: ReactNode = typeof error === 'string' || isValidElement(error) ? error : errorText(error);
+  const said = props.lead ? (
+    <>
+      {props.lead} {text}
+    </>
+  ) : (
+    text
+  );
   const classes = (base: string) => (props.className ? `${base} ${props.className}` : base);
   if (place === 'inline') {
     return (

@@ -134,15 +134,10 @@ function FolderView({ storage, bucket }: { storage: Storage; bucket: string }) {
       </nav>
       {level.isPending && <Loading what="the folder" />}
       {level.isError && (
-        <div className="state state-error" role="alert">
-          <p>
-            The {storage.provider === 'AZURE' ? 'container' : 'bucket'} could not be listed:{' '}
-            {providerError(level.error)}
-          </p>
-          <button type="button" onClick={() => void level.refetch()}>
-            Try again
-          </button>
-        </div>
+        <ErrorNotice
+          error={`The ${storage.provider === 'AZURE' ? 'container' : 'bucket'} could not be listed: ${providerError(level.error)}`}
+          onRetry={() => void level.refetch()}
+        />
       )}
       {level.data && folders.length === 0 && files.length === 0 && <Empty title="This folder is empty." />}
       {(folders.length > 0 || files.length > 0) && (

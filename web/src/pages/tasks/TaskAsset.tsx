@@ -1,3 +1,4 @@
+import { ErrorNotice } from '../../components/ErrorNotice';
 import { useEffect, useMemo, useState } from 'react';
 import type { TaskIssue } from '../../api/tasks';
 import { ImageCanvas, type Pin } from '../../editor/media/image/ImageCanvas';
@@ -132,13 +133,18 @@ function TaskText({
   if (failed)
     return (
       <div className="task-asset">
-        <p role="alert">
-          The text could not be read from its address (
-          <a href={url} target="_blank" rel="noreferrer">
-            open it
-          </a>
-          ).
-        </p>
+        <ErrorNotice
+          place="form"
+          error={
+            <>
+              The text could not be read from its address (
+              <a href={url} target="_blank" rel="noreferrer">
+                open it
+              </a>
+              ).
+            </>
+          }
+        />
       </div>
     );
   if (text === undefined) return <p className="muted">Loading the text…</p>;
