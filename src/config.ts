@@ -49,6 +49,8 @@ export interface Config {
   jobRetryBaseMs: number;
   /** Hours a done job is kept before the worker deletes it; 0 keeps them forever. */
   doneJobRetentionHours: number;
+  /** Days an audit record is kept before the worker deletes it; 0 keeps them forever. */
+  auditRetentionDays: number;
   randomSeed: string | undefined;
   /** Start the job worker loop inside the API process. */
   runWorker: boolean;
@@ -212,6 +214,7 @@ export function loadConfig(env: Env = process.env): Config {
     uploadLimit: intVar(env, 'ANNOTARY_UPLOAD_LIMIT', 100 * 1024 * 1024, 1024, 10 * 1024 ** 3),
     jobRetryBaseMs: intVar(env, 'ANNOTARY_JOB_RETRY_BASE_MS', 1000, 1, 3_600_000),
     doneJobRetentionHours: intVar(env, 'ANNOTARY_DONE_JOB_RETENTION_HOURS', 168, 0, 100_000),
+    auditRetentionDays: intVar(env, 'ANNOTARY_AUDIT_RETENTION_DAYS', 365, 0, 100_000),
     randomSeed: env.ANNOTARY_RANDOM_SEED?.trim() || undefined,
     runWorker: boolVar(env, 'ANNOTARY_RUN_WORKER', true),
     trustProxy: trustProxyVar(env),

@@ -3,6 +3,7 @@ import { type AppContext, createContext, type ContextOverrides } from './context
 import { buildApp, type App } from './http/app.js';
 import { buildJobRegistry, WORKER_CONCURRENCY, WORKER_POLL_MS } from './job-handlers.js';
 import { type Chore, JobWorker } from './jobs/worker.js';
+import { pruneAuditRecords } from './services/audit/audit-retention.js';
 import { bootstrap } from './services/identity/identity.service.js';
 import { bootstrapOwnerPassword } from './services/identity/password-link.service.js';
 import { foldGatheredFacets } from './store/repositories/task-facet.repository.js';
@@ -22,10 +23,30 @@ export interface RunningServer {
 /** How often the worker folds the task-count deltas PostgreSQL writers append (migration 012). */
 const FACET_FOLD_MS = 30_000;
 
-/** Store upkeep the worker's process does: on PostgreSQL, folding kept-count deltas nobody read. */
+/** How often the worker deletes audit records past their retention. */
+const AUDIT_SWEEP_MS = 3_600_000;
+
+/**
+ * Store upkeep the worker's process does: deleting audit records past their retention and, on
+ * PostgreSQL, folding kept-count deltas nobody read.
+ */
 function storeChores(ctx: AppContext): Chore[] {
-  if (ctx.store.engine !== 'postgres') return [];
+  const audit: Chore[] =
+    ctx.config.auditRetentionDays > 0
+      ? [
+          {
+            name: 'audit retention',
+            everyMs: AUDIT_SWEEP_MS,
+            run: async () => {
+              const deleted = await pruneAuditRecords(ctx.store.db, ctx.clock.now(), ctx.config.auditRetentionDays);
+              if (deleted > 0) ctx.log.info({ deleted }, 'audit records past their retention deleted');
+            },
+          },
+        ]
+      : [];
+  if (ctx.store.engine !== 'postgres') return audit;
   return [
+    ...audit,
     {
       name: 'fold task counts',
       everyMs: FACET_FOLD_MS,

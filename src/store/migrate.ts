@@ -15,6 +15,7 @@ import * as m012 from './migrations/012-task-facets.js';
 import * as m013 from './migrations/013-queue-indexes.js';
 import * as m014 from './migrations/014-principal-changes.js';
 import * as m015 from './migrations/015-console-lists.js';
+import * as m016 from './migrations/016-audit-log.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '013-queue-indexes': m013,
   '014-principal-changes': m014,
   '015-console-lists': m015,
+  '016-audit-log': m016,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -393,6 +393,21 @@ export interface AnswerCountTable {
   n: number;
 }
 
+/** One change made in an organization (migration 016): append-only. */
+export interface AuditLogTable {
+  id: string;
+  organization_id: string;
+  at: string;
+  user_id: string | null;
+  actor: string | null;
+  address: string | null;
+  operation: string;
+  target_type: string;
+  target_id: string;
+  project_id: string | null;
+  fields: string;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   users: UserTable;
@@ -413,6 +428,7 @@ export interface Database {
   task_counts: TaskCountTable;
   task_facets: TaskFacetTable;
   export_records: ExportRecordTable;
+  audit_log: AuditLogTable;
   answer_counts: AnswerCountTable;
   issues: IssueTable;
   storages: StorageTable;

@@ -237,6 +237,16 @@ export const ADMIN_OPERATIONS: Record<string, Operation> = {
     status: 200,
     data: ListOf('exports', ref('ExportRecord')),
   },
+  'GET /v2/organization/:orgId/audit/export': {
+    id: 'exportAuditRecords',
+    summary: 'Every matching audit record as NDJSON, one record a line, newest first',
+    description:
+      'The filters of listAuditRecords (cursor and limit aside). Organization owners and admins only; ' +
+      'other organizations answer 404.',
+    status: 200,
+    data: Type.String({ description: 'one JSON record (as in listAuditRecords) per line' }),
+    raw: { contentType: 'application/x-ndjson' },
+  },
   'GET /v2/exports/:expires/:signature/:file': {
     id: 'downloadExport',
     summary: 'Download the zip of an export',

@@ -44,12 +44,14 @@ export function identifyHook(ctx: AppContext) {
     req.principal = undefined;
     if (key) {
       const trimmed = key.trim();
-      req.principal = await authenticateCached(ctx.store.db, ctx.principals, trimmed);
-      if (!req.principal) await failures.failed(req, trimmed);
+      const principal = await authenticateCached(ctx.store.db, ctx.principals, trimmed);
+      if (!principal) return failures.failed(req, trimmed);
+      req.principal = { ...principal, address: req.ip };
       return;
     }
     const cookie = req.cookies[SESSION_COOKIE];
-    req.principal = cookie ? await authenticateSession(ctx, cookie) : undefined;
+    const principal = cookie ? await authenticateSession(ctx, cookie) : undefined;
+    if (principal) req.principal = { ...principal, address: req.ip };
   };
 }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { assetBuilderRoutes } from './asset-builder.routes.js';
 import { assetRoutes } from './assets.routes.js';
+import { auditRoutes } from './audit.routes.js';
 import { attachmentRoutes } from './attachments.routes.js';
 import { exportRoutes } from './exports.routes.js';
 import { fileExplorerRoutes } from './file-explorer.routes.js';
@@ -23,6 +24,7 @@ export async function registerRoutes(v2: FastifyInstance, ctx: AppContext): Prom
   await v2.register(sessionRoutes, { ctx });
   await v2.register(projectRoutes, { ctx });
   await v2.register(memberRoutes, { ctx });
+  await v2.register(auditRoutes, { ctx });
   await v2.register(storageRoutes, { ctx });
   await v2.register(fileExplorerRoutes, { ctx });
   await v2.register(assetRoutes, { ctx });

@@ -131,7 +131,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     },
     async (req, reply) => {
       const p = principalOf(req);
-      const apiKey = await issueApiKey(ctx.store.db, ctx.clock, p.userId);
+      const apiKey = await issueApiKey(ctx.store.db, ctx.clock, p.userId, undefined, p);
       ctx.log.info({ userId: p.userId }, 'api key replaced');
       return created(reply, { apiKey, prefix: apiKey.slice(0, 8) });
     },
@@ -167,7 +167,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     },
     async (req, reply) => {
       const { userId } = await usePasswordLink(ctx, req.params.token, req.body);
-      const { token } = await createSession(ctx, userId);
+      const { token } = await createSession(ctx, userId, req.ip);
       return startedSession(ctx, req, reply, token);
     },
   );

@@ -12,6 +12,8 @@ export interface Principal {
   plan: string;
   /** Enterprise plans carry their own number; null means "the plan's fixed limit". */
   planLimit: number | null;
+  /** The client address of the request (what the audit log records); unset outside requests. */
+  address?: string;
   /** Set when a session cookie authenticated the request: its writes must carry this CSRF token. */
   session?: { id: string; csrfToken: string; expiresAt: string };
 }

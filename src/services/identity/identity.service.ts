@@ -4,6 +4,7 @@ import { type Plan, PLANS } from '../../config.js';
 import { AppError, conflict, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Db, Executor } from '../../store/db.js';
+import { audit } from '../audit/audit.service.js';
 import * as repo from '../../store/repositories/identity.repository.js';
 import { isOrgRole, type OrgRole, type Principal } from './access.js';
 import { type PrincipalCache, principalsChanged } from './principal-cache.js';
@@ -93,18 +94,23 @@ export async function createUser(
   return user;
 }
 
-/** Makes a new key for the user, revoking the old one; answers the key, which is never stored. */
-export async function issueApiKey(db: Db, clock: Clock, userId: string, fixedKey?: string): Promise<string> {
+/**
+ * Makes a new key for the user, revoking the old one; answers the key, which is never stored.
+ * A key a caller asks for (`by`) is recorded in the audit log with it.
+ */
+export async function issueApiKey(
+  db: Db,
+  clock: Clock,
+  userId: string,
+  fixedKey?: string,
+  by?: Principal,
+): Promise<string> {
   const key = fixedKey ?? generateApiKey();
-  await db.transaction().execute((trx) =>
-    repo.replaceApiKey(trx, {
-      id: newId(clock.now()),
-      userId,
-      hash: hashApiKey(key),
-      prefix: key.slice(0, 8),
-      now: iso(clock),
-    }),
-  );
+  const id = newId(clock.now());
+  await db.transaction().execute(async (trx) => {
+    await repo.replaceApiKey(trx, { id, userId, hash: hashApiKey(key), prefix: key.slice(0, 8), now: iso(clock) });
+    if (by) await audit(trx, clock, by, { operation: 'apikey.renew', targetType: 'apikey', targetId: id });
+  });
   await principalsChanged(db);
   return key;
 }

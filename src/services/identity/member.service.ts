@@ -1,3 +1,4 @@
+import { audit } from '../audit/audit.service.js';
 import type { AppContext } from '../../context.js';
 import { badRequest, conflict, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -51,6 +52,8 @@ export async function addOrgUsers(
     users.map((u) => u.email),
     'users',
   );
+  const auditMember = (trx: Executor, operation: string, userId: string, fields: string[]) =>
+    audit(trx, ctx.clock, p, { operation, targetType: 'user', targetId: userId, fields });
   const answer = await ctx.store.db.transaction().execute(async (trx) => {
     const out: UserRow[] = [];
     for (const [i, email] of emails.entries()) {
@@ -66,9 +69,12 @@ export async function addOrgUsers(
       if (existing) {
         await trx.updateTable('users').set({ org_role: role }).where('id', '=', existing.id).execute();
         out.push({ ...existing, org_role: role });
+        if (existing.org_role !== role) await auditMember(trx, 'member.role', existing.id, ['organizationRole']);
         continue;
       }
-      out.push(await createUser(trx, ctx.clock, { email, orgId, orgRole: role }));
+      const user = await createUser(trx, ctx.clock, { email, orgId, orgRole: role });
+      out.push(user);
+      await auditMember(trx, 'member.add', user.id, ['email', 'organizationRole']);
       await trx.deleteFrom('invites').where('organization_id', '=', orgId).where('email', '=', email).execute();
     }
     return { users: out.map(userView) };
@@ -89,6 +95,7 @@ export async function removeOrgUsers(ctx: AppContext, p: Principal, orgId: strin
       if (!user || user.organization_id !== orgId) continue;
       if (user.org_role === 'owner') throw badRequest('the organization owner cannot be removed');
       await removeUser(trx, orgId, user);
+      await audit(trx, ctx.clock, p, { operation: 'member.remove', targetType: 'user', targetId: user.id });
       removed.push(email);
     }
     return { users: removed, removed: removed.length };

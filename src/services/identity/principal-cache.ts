@@ -15,7 +15,8 @@ import type { Principal } from './access.js';
  * again it starts empty. A lookup that began before a change is never stored after it (a
  * generation counter). Unknown keys are kept too, for the same time and under the same rules
  * (a negative cache): a flood of one wrong key costs one lookup per TTL, not one per request,
- * and a key issued later is never refused by it (issuing one is a change that empties it).
+ * and a key issued later is not refused by it: issuing one through `issueApiKey` empties it (a
+ * key inserted by hand, by another process without Redis, may wait out the TTL).
  *
  * A store that counts its own changes (SQLite: `Store.principalsVersion`, moved by triggers on
  * keys, users and organizations, migration 014) is asked on every request: a hit is used only

@@ -1,7 +1,10 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.js';
+import { notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { findUserById } from '../../store/repositories/identity.repository.js';
 import * as repo from '../../store/repositories/session.repository.js';
+import { audit } from '../audit/audit.service.js';
 import { isOrgRole, type Principal } from './access.js';
 
 /** The console's session cookie; its value is a random token whose SHA-256 the store keeps. */
@@ -33,19 +36,32 @@ function idleMs(ctx: AppContext): number {
   return ctx.config.sessionHours * 3_600_000;
 }
 
-/** Starts a session for the user; answers the cookie's token (shown once) and the principal. */
-export async function createSession(ctx: AppContext, userId: string): Promise<{ token: string; id: string }> {
+/**
+ * Starts a session for the user, and records the sign-in (from `address`) with it; answers the
+ * cookie's token (shown once) and the session's id.
+ */
+export async function createSession(
+  ctx: AppContext,
+  userId: string,
+  address: string | null,
+): Promise<{ token: string; id: string }> {
   const now = ctx.clock.now();
   const token = randomBytes(32).toString('base64url');
   const id = newId(now);
   await repo.deleteExpiredSessions(ctx.store.db, userId, iso(now));
-  await repo.insertSession(ctx.store.db, {
-    id,
-    user_id: userId,
-    token_hash: hashToken(token),
-    created_at: iso(now),
-    last_seen_at: iso(now),
-    expires_at: iso(now + idleMs(ctx)),
+  await ctx.store.db.transaction().execute(async (trx) => {
+    const user = await findUserById(trx, userId);
+    if (!user) throw notFound('user');
+    await repo.insertSession(trx, {
+      id,
+      user_id: userId,
+      token_hash: hashToken(token),
+      created_at: iso(now),
+      last_seen_at: iso(now),
+      expires_at: iso(now + idleMs(ctx)),
+    });
+    const actor = { orgId: user.organization_id, userId, keyId: `session:${id}`, address };
+    await audit(trx, ctx.clock, actor, { operation: 'session.signin', targetType: 'user', targetId: userId });
   });
   return { token, id };
 }

@@ -8,6 +8,7 @@ import * as identityRepo from '../../store/repositories/identity.repository.js';
 import * as repo from '../../store/repositories/session.repository.js';
 import type { Executor } from '../../store/db.js';
 import { authenticate, normalizeEmail } from './identity.service.js';
+import { audit } from '../audit/audit.service.js';
 import { spendBudget } from '../rate-budget.js';
 import { createSession } from './session.service.js';
 
@@ -51,7 +52,7 @@ async function spend(ctx: AppContext, key: string, limit: number): Promise<void>
   if (refusal) throw refusal;
 }
 
-async function userIdByPassword(ctx: AppContext, rawEmail: string, password: string): Promise<string> {
+async function userIdByPassword(ctx: AppContext, rawEmail: string, password: string, address: string): Promise<string> {
   const email = normalizeEmail(rawEmail);
   await spend(ctx, `signin:account:${email}`, SIGN_IN_LIMITS.perAccount);
   const db = ctx.store.db;
@@ -59,7 +60,14 @@ async function userIdByPassword(ctx: AppContext, rawEmail: string, password: str
   const stored = user ? await repo.findPasswordHash(db, user.id) : undefined;
   // Without a user or a password the same work is done, so the answer and its time are the same.
   const matches = stored ? await verifyPassword(password, stored) : await verifyNothing(password);
-  if (!user || !stored || !matches) throw new AppError('UNAUTHENTICATED', WRONG_CREDENTIALS);
+  if (!user || !stored || !matches) {
+    // A failed sign-in is recorded in the organization of the account it named (if any).
+    if (user) {
+      const actor = { orgId: user.organization_id, userId: user.id, keyId: null, address };
+      await audit(db, ctx.clock, actor, { operation: 'session.signin.failed', targetType: 'user', targetId: user.id });
+    }
+    throw new AppError('UNAUTHENTICATED', WRONG_CREDENTIALS);
+  }
   if (needsRehash(stored)) await setPassword(db, ctx, user.id, password);
   return user.id;
 }
@@ -85,8 +93,8 @@ export async function signIn(
     if (!owner) throw new AppError('UNAUTHENTICATED', 'invalid API key');
     userId = owner.userId;
   } else {
-    userId = await userIdByPassword(ctx, input.email ?? '', input.password ?? '');
+    userId = await userIdByPassword(ctx, input.email ?? '', input.password ?? '', address);
   }
-  const { token } = await createSession(ctx, userId);
+  const { token } = await createSession(ctx, userId, address);
   return { token, userId };
 }

@@ -1,6 +1,7 @@
 import { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { ipLiteral, isPublicAddress } from '../../adapters/webhook/address-policy.js';
 import { isoNow } from '../../adapters/clock.js';
+import { audit } from '../audit/audit.service.js';
 import type { AppContext } from '../../context.js';
 import { conflict, type FieldError, invalidField, notFound } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
@@ -80,7 +81,11 @@ export async function createPlugin(ctx: AppContext, p: Principal, body: PluginCr
     deleted: 0,
     deleted_at: null,
   };
-  await repo.insertPlugin(ctx.store.db, row);
+  await ctx.store.db.transaction().execute(async (trx) => {
+    await repo.insertPlugin(trx, row);
+    const fields = ['name', 'url', 'secret'];
+    await audit(trx, ctx.clock, p, { operation: 'plugin.create', targetType: 'plugin', targetId: id, fields });
+  });
   ctx.log.info({ pluginId: id }, 'plugin registered');
   return pluginView(row);
 }
@@ -117,6 +122,7 @@ export async function deletePlugin(ctx: AppContext, p: Principal, pluginId: stri
       throw conflict(`the plugin is used by Plugin stages of ${users.length} project(s): ${users.join(', ')}`);
     }
     await repo.softDeletePlugin(trx, row.id, isoNow(ctx.clock));
+    await audit(trx, ctx.clock, p, { operation: 'plugin.delete', targetType: 'plugin', targetId: row.id });
     ctx.log.info({ pluginId: row.id }, 'plugin deleted');
     return { plugin: { ...pluginView(row), deleted: true } };
   });

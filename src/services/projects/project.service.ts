@@ -1,3 +1,4 @@
+import { audit } from '../audit/audit.service.js';
 import type { AppContext } from '../../context.js';
 import { badRequest, invalid, invalidField, notFound, type FieldError } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
@@ -156,6 +157,14 @@ export async function createProject(ctx: AppContext, p: Principal, input: Projec
   await ctx.store.db.transaction().execute(async (trx) => {
     await repo.insertProject(trx, row);
     await repo.upsertMembers(trx, row.id, [{ email: p.email, role: 'Manager' }], iso);
+    const fields = Object.keys(input).filter((k) => input[k as keyof ProjectCreateInput] !== undefined);
+    await audit(trx, ctx.clock, p, {
+      operation: 'project.create',
+      targetType: 'project',
+      targetId: row.id,
+      projectId: row.id,
+      fields,
+    });
   });
   return fullView(ctx.store.db, row, 'Manager');
 }
@@ -239,14 +248,29 @@ export async function updateProject(ctx: AppContext, p: Principal, projectId: st
     // Archiving again keeps the first date.
     if (input.archived !== undefined) patch.archived_at = input.archived ? (row.archived_at ?? patch.updated_at) : null;
     await repo.updateProject(trx, row.id, patch);
+    await audit(trx, ctx.clock, p, {
+      operation: 'project.update',
+      targetType: 'project',
+      targetId: row.id,
+      projectId: row.id,
+      fields: given,
+    });
     const updated: ProjectRow = { ...row, ...patch } as ProjectRow;
     return fullView(trx, updated, role);
   });
 }
 
 export async function deleteProject(ctx: AppContext, p: Principal, projectId: string) {
-  const { row } = await loadProject(ctx.store.db, p, projectId, 'manage');
-  const now = new Date(ctx.clock.now()).toISOString();
-  await repo.updateProject(ctx.store.db, row.id, { deleted: 1, updated_at: now });
+  const row = await ctx.store.db.transaction().execute(async (trx) => {
+    const { row } = await loadProject(trx, p, projectId, 'manage');
+    await repo.updateProject(trx, row.id, { deleted: 1, updated_at: new Date(ctx.clock.now()).toISOString() });
+    await audit(trx, ctx.clock, p, {
+      operation: 'project.delete',
+      targetType: 'project',
+      targetId: row.id,
+      projectId: row.id,
+    });
+    return row;
+  });
   return { project: { _id: row.id, name: row.name, deleted: true } };
 }

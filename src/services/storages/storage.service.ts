@@ -11,6 +11,7 @@ import {
   storageTestOverrides,
 } from '../../adapters/storage/index.js';
 import { ListingSpool } from '../../adapters/storage/listing-spool.js';
+import { audit } from '../audit/audit.service.js';
 import type { AppContext } from '../../context.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
@@ -66,7 +67,12 @@ export async function createStorage(ctx: AppContext, p: Principal, body: Storage
     deleted: 0,
     deleted_at: null,
   };
-  await repo.insertStorage(ctx.store.db, row);
+  // Field names only: which secrets were given is recorded, never what they are.
+  const fields = Object.keys(body).filter((k) => body[k as keyof StorageCreateRequest] !== undefined);
+  await ctx.store.db.transaction().execute(async (trx) => {
+    await repo.insertStorage(trx, row);
+    await audit(trx, ctx.clock, p, { operation: 'storage.create', targetType: 'storage', targetId: id, fields });
+  });
   ctx.log.info({ storageId: id, provider: row.provider }, 'storage created');
   return storageView(row);
 }
@@ -82,7 +88,10 @@ async function loadStorage(ctx: AppContext, orgId: string, storageId: string): P
 export async function deleteStorage(ctx: AppContext, p: Principal, storageId: string) {
   const row = await loadStorage(ctx, p.orgId, storageId);
   demandOrgAdmin(p);
-  await repo.softDeleteStorage(ctx.store.db, row.id, isoNow(ctx.clock));
+  await ctx.store.db.transaction().execute(async (trx) => {
+    await repo.softDeleteStorage(trx, row.id, isoNow(ctx.clock));
+    await audit(trx, ctx.clock, p, { operation: 'storage.delete', targetType: 'storage', targetId: row.id });
+  });
   ctx.log.info({ storageId: row.id }, 'storage deleted');
   return { storage: { ...storageView(row), deleted: true } };
 }
