@@ -10,7 +10,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { Circle, Group, Image as KonvaImage, Layer, Stage, Text, Transformer } from 'react-konva';
+import { Group, Image as KonvaImage, Layer, Stage, Transformer } from 'react-konva';
 import type { DrawableKind, EditorObject, Geometry, Vec } from '../../core/answer';
 import type { Pin } from '../../core/surface';
 import { hitObject } from '../../core/objects';
@@ -29,7 +29,9 @@ import {
 import { fitViewport, panBy, toImage, wheelFactor, zoomAt, type Viewport } from './viewport';
 import { ObjectShape } from './ObjectShape';
 import { ObjectsBatch } from './ObjectsBatch';
+import { Pins } from './Pins';
 import { useImage } from './useImage';
+import { useSmallerCopies } from './useSmallerCopies';
 
 export type { Pin };
 
@@ -320,28 +322,7 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
                 />
               )}
               {preview}
-              {(pins ?? []).map((pin) => (
-                <Group key={pin.id} x={pin.position[0]} y={pin.position[1]} name={`pin pin-${pin.id}`}>
-                  <Circle
-                    radius={9 / view.scale}
-                    fill={pin.resolved ? '#067647' : '#b42318'}
-                    stroke="#fff"
-                    strokeWidth={2}
-                    strokeScaleEnabled={false}
-                  />
-                  <Text
-                    text={pin.label}
-                    x={-9 / view.scale}
-                    y={-6 / view.scale}
-                    width={18 / view.scale}
-                    align="center"
-                    fontSize={12 / view.scale}
-                    fontStyle="bold"
-                    fill="#fff"
-                    listening={false}
-                  />
-                </Group>
-              ))}
+              <Pins pins={pins ?? []} scale={view.scale} />
             </Group>
             <Transformer
               ref={transformer}
@@ -356,38 +337,3 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
     </div>
   );
 });
-
-type Copy = { canvas: HTMLCanvasElement; factor: number };
-
-/**
- * Copies of a big image at most 2048 and 1024 pixels wide or high (none for a small image),
- * made after the first frame (the full image is drawn until they are there). Each copy halves
- * the one before at most, so the browser's plain bilinear scaling stays sharp and cheap (a
- * 'high' quality resize of a 4000 x 3000 image took 800 ms of the main thread).
- */
-function useSmallerCopies(image: HTMLImageElement | undefined): Copy[] {
-  const [copies, setCopies] = useState<Copy[]>([]);
-  useEffect(() => {
-    setCopies([]);
-    if (!image) return;
-    const timer = window.setTimeout(() => {
-      const side = Math.max(image.naturalWidth, image.naturalHeight);
-      const made: Copy[] = [];
-      let source: CanvasImageSource = image;
-      for (const max of [2048, 1024]) {
-        const factor = max / side;
-        if (factor >= 1) continue;
-        const canvas = document.createElement('canvas');
-        canvas.width = Math.max(1, Math.round(image.naturalWidth * factor));
-        canvas.height = Math.max(1, Math.round(image.naturalHeight * factor));
-        canvas.getContext('2d')?.drawImage(source, 0, 0, canvas.width, canvas.height);
-        made.push({ canvas, factor });
-        source = canvas;
-      }
-      // Smallest first: the view picks the first copy at least as sharp as the screen.
-      setCopies(made.reverse());
-    }, 50);
-    return () => window.clearTimeout(timer);
-  }, [image]);
-  return copies;
-}
