@@ -311,6 +311,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/organization/{orgId}/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the audit records of your organization, newest first
+     * @description Filters by time, person, operation and target; pages with nextCursor. Organization owners and admins only; other organizations answer 404.
+     */
+    get: operations['listAuditRecords'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/organization/{orgId}/audit/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every matching audit record as NDJSON, one record a line, newest first
+     * @description The filters of listAuditRecords (cursor and limit aside). Organization owners and admins only; other organizations answer 404.
+     */
+    get: operations['exportAuditRecords'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/organization/{orgId}/invites': {
     parameters: {
       query?: never;
@@ -628,6 +668,26 @@ export interface paths {
     put?: never;
     /** Forward the tasks waiting in a Start or Hold stage */
     post: operations['forwardTasks'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/project/{projectId}/import/labels': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import another tool's labels as pre-labels
+     * @description The body is a COCO or Label Studio JSON file, a CVAT or Pascal VOC XML file, or a zip of a dataset folder (YOLO, VOC, COCO, CVAT). Objects become pre-labels of the matching tasks still in the Start stage, all in one transaction; the answer reports what was taken and what was skipped. Needs the import permission (Manager, Lead).
+     */
+    post: operations['importLabelFile'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2700,7 +2760,8 @@ export interface operations {
         createdAt?: string;
         /** @description accepted and ignored */
         doNotNotify?: string;
-        format?: 'json' | 'ndjson';
+        /** @description json or ndjson (the task items); coco, yolo, voc, masks or cvat: a dataset zip of the task answers (type task only) */
+        format?: 'json' | 'ndjson' | 'coco' | 'yolo' | 'voc' | 'masks' | 'cvat';
         /** @description true or false, any case */
         includeHistory?: string;
         /** @description accepted and ignored */
@@ -2795,7 +2856,8 @@ export interface operations {
         createdAt?: string;
         /** @description accepted and ignored */
         doNotNotify?: string;
-        format?: 'json' | 'ndjson';
+        /** @description json or ndjson (the task items); coco, yolo, voc, masks or cvat: a dataset zip of the task answers (type task only) */
+        format?: 'json' | 'ndjson' | 'coco' | 'yolo' | 'voc' | 'masks' | 'cvat';
         /** @description true or false, any case */
         includeHistory?: string;
         /** @description accepted and ignored */
@@ -3341,6 +3403,117 @@ export interface operations {
             /** @enum {string} */
             status: 'success';
           };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listAuditRecords: {
+    parameters: {
+      query?: {
+        /** @description the nextCursor of the previous page */
+        cursor?: string;
+        /** @description records at or after this time (ISO 8601) */
+        from?: string;
+        /** @description records per page (100) */
+        limit?: number;
+        /** @description e.g. project.update, member.add */
+        operation?: string;
+        /** @description records about this project, user, key... */
+        targetId?: string;
+        /** @description records before this time (ISO 8601) */
+        to?: string;
+        /** @description records of this person */
+        userId?: string;
+      };
+      header?: never;
+      path: {
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              nextCursor: string | null;
+              records: {
+                _id: string;
+                actor: string | null;
+                address: string | null;
+                /** @description when the change committed (ISO 8601) */
+                at: string;
+                /** @description names of the fields that changed (never their values) */
+                fields: string[];
+                operation: string;
+                organizationId: string;
+                projectId: string | null;
+                target: {
+                  id: string;
+                  type: string;
+                };
+                userId: string | null;
+              }[];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  exportAuditRecords: {
+    parameters: {
+      query?: {
+        /** @description records at or after this time (ISO 8601) */
+        from?: string;
+        /** @description e.g. project.update, member.add */
+        operation?: string;
+        /** @description records about this project, user, key... */
+        targetId?: string;
+        /** @description records before this time (ISO 8601) */
+        to?: string;
+        /** @description records of this person */
+        userId?: string;
+      };
+      header?: never;
+      path: {
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/x-ndjson': string;
         };
       };
       400: components['responses']['BadRequest'];
@@ -4977,6 +5150,45 @@ export interface operations {
               /** @description tasks forwarded */
               forwarded: number;
               stageId: string;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  importLabelFile: {
+    parameters: {
+      query: {
+        format: 'coco' | 'yolo' | 'voc' | 'labelstudio' | 'cvat';
+      };
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              [key: string]: unknown;
             };
             /** @enum {string} */
             status: 'success';

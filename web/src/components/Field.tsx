@@ -37,7 +37,7 @@ interface TextFieldProps {
   onChange: (value: string) => void;
   error?: string | undefined;
   hint?: string;
-  type?: 'text' | 'url' | 'email' | 'password' | 'search' | 'color';
+  type?: 'text' | 'url' | 'email' | 'password' | 'search' | 'color' | 'datetime-local';
   required?: boolean;
   multiline?: boolean;
   placeholder?: string;

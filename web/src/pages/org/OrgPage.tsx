@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { useSession } from '../../auth/useSession';
 import { Loading } from '../../components/States';
 import { ApiKeyTab } from './ApiKeyTab';
+import { AuditTab } from './AuditTab';
 import { MembersTab } from './MembersTab';
 import { PluginsTab } from './PluginsTab';
 import { StoragesTab } from './StoragesTab';
@@ -12,11 +13,12 @@ const TABS = [
   ['members', 'Members'],
   ['storages', 'Storages'],
   ['plugins', 'Plugins'],
+  ['audit', 'Audit'],
   ['api-key', 'Your API key'],
 ] as const;
 type Tab = (typeof TABS)[number][0];
 
-/** /org: the organization's members and invites, storages, plugins, and the person's own API key. */
+/** /org: the organization's members and invites, storages, plugins, audit log, and the person's own API key. */
 export default function OrgPage() {
   const session = useSession();
   const [params, setParams] = useSearchParams();
@@ -24,8 +26,8 @@ export default function OrgPage() {
   if (!session.data) return <Loading what="your session" />;
   const me = session.data;
   const isAdmin = me.organizationRole === 'owner' || me.organizationRole === 'admin';
-  // Members and invites are the owner's and admins' work: the tab is not offered to members.
-  const tabs = isAdmin ? TABS : TABS.filter(([id]) => id !== 'members');
+  // Members, invites and the audit log are the owner's and admins': not offered to members.
+  const tabs = isAdmin ? TABS : TABS.filter(([id]) => id !== 'members' && id !== 'audit');
   const current: Tab = tabs.find(([id]) => id === params.get('tab'))?.[0] ?? tabs[0]![0];
   const choose = (tab: Tab) => setParams({ tab }, { replace: true });
   // Arrow keys move between tabs (the WAI-ARIA tabs pattern); Tab goes on into the panel.
@@ -68,6 +70,7 @@ export default function OrgPage() {
         {current === 'members' && <MembersTab orgId={me.organization._id} me={me.user.email} />}
         {current === 'storages' && <StoragesTab isAdmin={isAdmin} />}
         {current === 'plugins' && <PluginsTab isAdmin={isAdmin} />}
+        {current === 'audit' && <AuditTab orgId={me.organization._id} />}
         {current === 'api-key' && <ApiKeyTab email={me.user.email} />}
       </div>
     </div>
