@@ -17,7 +17,7 @@ import {
 import { Loading } from '../components/States';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { errorText } from '../components/error-text';
-import { ClassificationsOnly } from '../editor/ClassificationsOnly';
+import { ClassificationsOnly } from '../editor/shell/ClassificationsOnly';
 import type { Pin } from '../editor/core/surface';
 import { fromApi, toApi } from '../editor/core/codec';
 import { bounds } from '../editor/core/objects';

@@ -1,8 +1,8 @@
 import { type ReactNode, useState } from 'react';
-import type { Ontology } from './core/ontology';
-import type { EditorAnswer } from './core/answer';
-import type { Problem } from './core/validate';
-import { AnswerPanel } from './panels/AnswerPanel';
+import type { Ontology } from '../core/ontology';
+import type { EditorAnswer } from '../core/answer';
+import type { Problem } from '../core/validate';
+import { AnswerPanel } from '../panels/AnswerPanel';
 
 export interface ClassificationsOnlyProps {
   ontology: Ontology;
