@@ -180,6 +180,17 @@ describe.each(ENGINES)('the audit log on %s', (engine) => {
     expect(JSON.stringify(rows)).not.toContain(newKey);
   });
 
+  it('records an export requested, with the names of its filters', async () => {
+    const made = await call('POST', '/v2/project', { name: 'Exported' });
+    const projectId = made.json().data.project._id as string;
+    await newRecords();
+    const res = await call('GET', `/v2/export?project=${projectId}&format=json&status=Completed`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await newRecords()).toEqual([
+      expect.objectContaining({ operation: 'export.request', projectId, fields: ['status'] }),
+    ]);
+  });
+
   it('filters by operation, person, target and time, and pages with a cursor', async () => {
     const base = `/v2/organization/${t.orgId}/audit`;
     const updates = await call('GET', `${base}?operation=project.update`);

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { audit } from '../audit/audit.service.js';
 import type { ExportQuery } from '../../schemas/export.js';
 import { insertExportRecord, listExportRecords } from '../../store/repositories/export-record.repository.js';
 import type { ExportRecordTable } from '../../store/schema.js';
@@ -51,7 +52,16 @@ export async function recordExport(ctx: AppContext, p: Principal, projectId: str
     file_name: 'fileName' in made.place ? made.place.fileName : null,
     storage_ref: 'storage' in made.place ? JSON.stringify(made.place.storage) : null,
   };
-  await insertExportRecord(ctx.store.db, row);
+  await ctx.store.db.transaction().execute(async (trx) => {
+    await insertExportRecord(trx, row);
+    await audit(trx, ctx.clock, p, {
+      operation: 'export.request',
+      targetType: 'export',
+      targetId: made.id,
+      projectId,
+      fields: Object.keys(filters),
+    });
+  });
 }
 
 /**
