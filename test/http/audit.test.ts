@@ -191,6 +191,33 @@ describe.each(ENGINES)('the audit log on %s', (engine) => {
     ]);
   });
 
+  it('records tasks moved by people: one record per forward or requeue, with the options asked', async () => {
+    const made = await call('POST', '/v2/project', { name: 'Moved' });
+    const project = made.json().data.project as { _id: string; stages: { id: string; type: string }[] };
+    const [start, label] = project.stages;
+    await newRecords();
+    const forward = await call('POST', `/v2/project/${project._id}/forward`, { stageId: start!.id });
+    expect(forward.statusCode, forward.body).toBe(200);
+    const requeue = await call('POST', `/v2/project/${project._id}/requeueTasks`, {
+      toStageId: label!.id,
+      options: { removeAnnotations: true, removeAssignee: false },
+    });
+    expect(requeue.statusCode, requeue.body).toBe(200);
+    expect(await newRecords()).toEqual([
+      expect.objectContaining({ operation: 'tasks.forward', target: { type: 'stage', id: start!.id }, fields: [] }),
+      expect.objectContaining({
+        operation: 'tasks.requeue',
+        target: { type: 'stage', id: label!.id },
+        fields: ['removeAnnotations'],
+      }),
+    ]);
+    // A move to a stage the project does not have is refused, and writes nothing.
+    expect((await call('POST', `/v2/project/${project._id}/requeueTasks`, { toStageId: 'nowhere' })).statusCode).toBe(
+      400,
+    );
+    expect(await newRecords()).toEqual([]);
+  });
+
   it('filters by operation, person, target and time, and pages with a cursor', async () => {
     const base = `/v2/organization/${t.orgId}/audit`;
     const updates = await call('GET', `${base}?operation=project.update`);

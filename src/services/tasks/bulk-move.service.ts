@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { audit } from '../audit/audit.service.js';
 import { invalidField } from '../../errors.js';
 import type { Executor } from '../../store/db.js';
 import { chunked } from '../../store/chunks.js';
@@ -97,6 +98,7 @@ export async function forwardTasks(
       await saveTask(trx, state.row);
     }
     await run.flushEffects();
+    await audit(trx, ctx.clock, p, { operation: 'tasks.forward', targetType: 'stage', targetId: stage.id, projectId });
     return { forwarded: ids.length, stageId: stage.id };
   });
 }
@@ -154,6 +156,15 @@ export async function requeueTasks(ctx: AppContext, p: Principal, projectId: str
       }
       await run.flushEffects();
     }
+    // Field names: the options asked for (removeAnnotations, ...), which say what the move dropped.
+    const fields = Object.keys(opts).filter((k) => opts[k as keyof typeof opts] === true);
+    await audit(trx, ctx.clock, p, {
+      operation: 'tasks.requeue',
+      targetType: 'stage',
+      targetId: input.toStageId,
+      projectId,
+      fields,
+    });
     return { modifiedCount: { modified, toStageId: input.toStageId } };
   });
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { audit } from '../audit/audit.service.js';
 import { invalidField } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { insertJobs } from '../../jobs/queue.js';
@@ -55,6 +56,12 @@ export async function rerunWebhook(ctx: AppContext, p: Principal, projectId: str
     });
     await insertJobs(trx, jobs, ctx.clock);
     for (const part of chunked(resend.map((t) => t.id))) await deleteFailures(trx, part);
+    await audit(trx, ctx.clock, p, {
+      operation: 'webhook.rerun',
+      targetType: 'project',
+      targetId: row.id,
+      projectId: row.id,
+    });
     return { webhook: { stageIds, queued: jobs.length, alreadyQueued: waiting.length - resend.length } };
   });
 }
