@@ -295,12 +295,27 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
     ],
   });
   await call('POST', `/v2/project/${plain}/cloud`, {
-    assets: [{ data: 'https://cdn.example.com/p/1.jpg', externalId: 'p-1' }],
+    assets: [
+      { data: 'https://cdn.example.com/p/1.jpg', externalId: 'p-1' },
+      { data: 'https://cdn.example.com/p/2.jpg', externalId: 'p-2' },
+    ],
   });
   await call('POST', '/v2/import/labels', {
     project: plain,
     jsonContent: [{ externalId: 'p-1', objects: [BOX], classifications: [SUN] }],
   });
+  // Another tool's label file (the extension beside the contract's import): a COCO file's box.
+  const coco = await t.app.inject({
+    method: 'POST',
+    url: `/v2/project/${plain}/import/labels?format=coco`,
+    headers: { apikey: t.ownerKey, 'content-type': 'application/json' },
+    payload: JSON.stringify({
+      images: [{ id: 1, file_name: '2.jpg', width: 640, height: 480 }],
+      categories: [{ id: 1, name: 'Car' }],
+      annotations: [{ id: 1, image_id: 1, category_id: 1, bbox: [10, 20, 30, 40], area: 1200, iscrowd: 0 }],
+    }),
+  });
+  expect(coco.statusCode, coco.body).toBe(200);
   await call('POST', `/v2/project/${plain}/forward`, { stageId: 'Start' });
 
   // Files: upload and read URLs, instructions, chat.

@@ -9,14 +9,16 @@ import type { Executor } from '../db.js';
 export interface IndexedAsset {
   id: string;
   external_id: string;
+  /** the asset file's address (its last path segment is the file's name) */
+  data: string;
   metadata: string | null;
 }
 
-/** Every live asset of the project: id, external id and metadata (for its size). */
+/** Every live asset of the project: id, external id, file address and metadata (for its size). */
 export function projectAssets(db: Executor, projectId: string): Promise<IndexedAsset[]> {
   return db
     .selectFrom('assets')
-    .select(['id', 'external_id', 'metadata'])
+    .select(['id', 'external_id', 'data', 'metadata'])
     .where('project_id', '=', projectId)
     .where('deleted', '=', 0)
     .execute();

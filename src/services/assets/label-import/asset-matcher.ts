@@ -3,8 +3,9 @@ import type { ImportedImage } from './imported-labels.js';
 
 /*
  * Finds the asset of an imported image: by asset id, then external id, then file name (the
- * external id's last path segment), then the file name without its extension (YOLO label
- * files). A name shared by several assets matches none of them (reported as ambiguous).
+ * external id's last path segment, or the last path segment of the asset file's address, which is
+ * what COCO's file_name and VOC's filename hold), then the file name without its extension (YOLO
+ * label files). A name shared by several assets matches none of them (reported as ambiguous).
  */
 
 export interface MatchedAsset {
@@ -18,6 +19,16 @@ type Slot = MatchedAsset | typeof AMBIGUOUS;
 
 const baseName = (s: string) => s.split(/[\\/]/).pop() ?? s;
 const stem = (s: string) => baseName(s).replace(/\.[^.]*$/, '');
+
+/** The file name in an asset's address: its path's last segment, decoded, without the query. */
+function fileNameOf(address: string): string | undefined {
+  try {
+    const segment = new URL(address).pathname.split('/').pop();
+    return segment ? decodeURIComponent(segment) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 function sizeOf(metadata: string | null): { width: number | undefined; height: number | undefined } {
   try {
@@ -42,8 +53,12 @@ export class AssetMatcher {
       const a = { id: row.id, ...sizeOf(row.metadata) };
       this.byId.set(row.id, a);
       this.byExternal.set(row.external_id, a);
-      put(this.byName, baseName(row.external_id), a);
-      put(this.byStem, stem(row.external_id), a);
+      const names = new Set([baseName(row.external_id), fileNameOf(row.data) ?? '']);
+      names.delete('');
+      for (const name of names) {
+        put(this.byName, name, a);
+        put(this.byStem, stem(name), a);
+      }
     }
   }
 
