@@ -112,7 +112,7 @@ export interface paths {
     };
     /**
      * Export a project
-     * @description Writes a zip of the project (one JSON or NDJSON entry) and answers a link to it that needs no key and expires; with `exportStorageEnabled` the zip goes to the export storage and the link is its signed URL.
+     * @description Writes a zip of the project (one JSON or NDJSON entry, or a dataset: coco, yolo, voc, masks, cvat) and answers a link to it that needs no key and expires; with `exportStorageEnabled` the zip goes to the export storage, the link is its signed URL and `storage` says where it is.
      *
      *     Writes a zip of the project (one JSON or NDJSON entry) and answers a key-less link to it that expires.
      */
@@ -1324,7 +1324,7 @@ export interface components {
         [key: string]: string;
       };
       /** @enum {string} */
-      format: 'json' | 'ndjson';
+      format: 'json' | 'ndjson' | 'coco' | 'yolo' | 'voc' | 'masks' | 'cvat';
       /** @description how long it took */
       ms: number;
       /** @description the zip went to the project’s export storage */
@@ -2804,6 +2804,13 @@ export interface operations {
             data: {
               /** @description link to the zip */
               exportPath: string;
+              /** @description where the zip was written, when the project's exportStorageEnabled is set */
+              storage?: {
+                bucket: string;
+                /** @description the zip in the bucket */
+                key: string;
+                storageId: string;
+              };
             };
             /** @enum {string} */
             status: 'success';
@@ -2900,6 +2907,13 @@ export interface operations {
             data: {
               /** @description link to the zip */
               exportPath: string;
+              /** @description where the zip was written, when the project's exportStorageEnabled is set */
+              storage?: {
+                bucket: string;
+                /** @description the zip in the bucket */
+                key: string;
+                storageId: string;
+              };
             };
             /** @enum {string} */
             status: 'success';

@@ -55,7 +55,7 @@ export const ExportRecord = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   createdBy: Type.String({ description: 'e-mail of who asked for it' }),
   type: Type.String({ description: 'task or issue' }),
-  format: StringEnum(['json', 'ndjson'] as const),
+  format: StringEnum(['json', 'ndjson', 'coco', 'yolo', 'voc', 'masks', 'cvat'] as const),
   filters: Type.Record(Type.String(), Type.String(), {
     description: 'the narrowing parameters as sent: stage, batches, status, createdAt, updatedAt, include*, taskTypes',
   }),

@@ -6,6 +6,15 @@ import { Count, ListOf, type Operation } from './operation-types.js';
 const issue = Type.Object({ issue: ref('Issue') });
 const storage = Type.Object({ storage: ref('Storage') });
 const plugin = Type.Object({ plugin: ref('Plugin') });
+const ExportAnswer = Type.Object({
+  exportPath: Type.String({ description: 'link to the zip' }),
+  storage: Type.Optional(
+    Type.Object(
+      { storageId: Type.String(), bucket: Type.String(), key: Type.String({ description: 'the zip in the bucket' }) },
+      { description: "where the zip was written, when the project's exportStorageEnabled is set" },
+    ),
+  ),
+});
 const rerun = (what: string) => ({ stageIds: Type.Array(Type.String(), { description: `the ${what} stages re-run` }) });
 
 /** Organization, storages, files, workflow, plugins, issues, exports and metrics. */
@@ -217,17 +226,18 @@ export const ADMIN_OPERATIONS: Record<string, Operation> = {
     id: 'exportProject',
     summary: 'Export a project',
     description:
-      'Writes a zip of the project (one JSON or NDJSON entry) and answers a link to it that needs no key and ' +
-      'expires; with `exportStorageEnabled` the zip goes to the export storage and the link is its signed URL.',
+      'Writes a zip of the project (one JSON or NDJSON entry, or a dataset: coco, yolo, voc, masks, cvat) and ' +
+      'answers a link to it that needs no key and expires; with `exportStorageEnabled` the zip goes to the export ' +
+      'storage, the link is its signed URL and `storage` says where it is.',
     status: 200,
-    data: Type.Object({ exportPath: Type.String({ description: 'link to the zip' }) }),
+    data: ExportAnswer,
     errors: [502],
   },
   'GET /v2/exportV3': {
     id: 'exportProjectV3',
     summary: 'Export a project (the same as /export)',
     status: 200,
-    data: Type.Object({ exportPath: Type.String({ description: 'link to the zip' }) }),
+    data: ExportAnswer,
     errors: [502],
   },
   'GET /v2/project/:projectId/exports': {

@@ -39,7 +39,7 @@ export async function createExport(
   q: ExportQuery,
   /** The address a download link of ours starts with (http/link-base.ts). */
   linkBase = ctx.config.publicUrl,
-): Promise<{ exportPath: string }> {
+): Promise<{ exportPath: string; storage?: StoredExport }> {
   const db = ctx.store.db;
   const { row } = await loadProject(db, p, q.project, 'manage');
   const stages = parseJson<Stage[]>(row.stages, []);
@@ -70,7 +70,8 @@ export async function createExport(
     const exportPath = await uploadToStorage(ctx, row, target, file, fileName);
     const storage = { storageId: target.storageId, bucket: target.bucket, key: `${target.folder}${fileName}` };
     await recordExport(ctx, p, row.id, q, { ...made, ms: Date.now() - started, place: { storage } });
-    return { exportPath };
+    // Where the zip now lives, beside the (expiring) link: pipelines that read the bucket need it.
+    return { exportPath, storage };
   } finally {
     await fs.promises.rm(file, { force: true });
   }
@@ -100,6 +101,13 @@ async function writeExportZip(
     return (await writeSingleEntryZip(file, `${plan.type}s.${format}`, framed(pages, format), mtime)).bytes;
   }
   return writeZipEntries(file, datasetEntries(ctx, plan.format, { projectId: row.id, ...plan }, schema), mtime);
+}
+
+/** Where an export zip went in the project's export storage. */
+export interface StoredExport {
+  storageId: string;
+  bucket: string;
+  key: string;
 }
 
 type ExportTarget = { kind: 'local' } | { kind: 'storage'; storageId: string; bucket: string; folder: string };
