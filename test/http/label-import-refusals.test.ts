@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { H, ONTOLOGY, W } from '../helpers/dataset-fixture.js';
 import { addRoleUsers, type RoleUsers } from '../helpers/roles.js';
+import { pythonZip, START_STAGES } from '../helpers/label-files.js';
 import { ENGINES } from '../helpers/stores.js';
 
 /*
@@ -14,18 +14,6 @@ import { ENGINES } from '../helpers/stores.js';
  */
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const STAGES = [
-  { id: 'Start', type: 'Start', name: 'Start', next: ['Label'], autoForward: false },
-  { id: 'Label', type: 'Label', name: 'Label', next: ['Complete'] },
-  { id: 'Complete', type: 'Complete', name: 'Complete', next: [] },
-];
-
-/** A zip made by Python's zipfile, which writes any entry name (`../`) and size asked of it. */
-function pythonZip(script: string): Buffer {
-  const code = `import io, sys, zipfile\nb = io.BytesIO()\nz = zipfile.ZipFile(b, 'w', zipfile.ZIP_DEFLATED)\n${script}\nz.close()\nsys.stdout.buffer.write(b.getvalue())`;
-  return execFileSync('/usr/bin/python3', ['-c', code], { maxBuffer: 64 * 1024 * 1024 });
-}
 
 /** Label Studio's brush RLE of an RGBA image: 8-bit words, runs of one value only. */
 function labelStudioRle(rgba: Uint8Array): number[] {
@@ -86,7 +74,7 @@ describe.each(ENGINES)('label import refusals and Label Studio on %s', (engine) 
   beforeAll(async () => {
     t = await makeTestApp(engine);
     pid = (await t.call('POST', '/v2/project', { body: { name: 'Imports' } })).json().data.project._id as string;
-    await t.call('POST', `/v2/project/${pid}`, { body: { categorySchema: ONTOLOGY, stages: STAGES } });
+    await t.call('POST', `/v2/project/${pid}`, { body: { categorySchema: ONTOLOGY, stages: START_STAGES } });
     const res = await t.call('POST', `/v2/project/${pid}/cloud`, {
       body: { assets: [{ data: 'https://cdn.example.com/street.jpg', metadata: { width: W, height: H } }] },
     });

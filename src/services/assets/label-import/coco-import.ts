@@ -1,6 +1,8 @@
 import { ImportFileError, type ImportedImage, type ImportedObject, type ImportedShape } from './imported-labels.js';
-import { type ImportFiles, readText } from './import-files.js';
+import type { ImportFiles } from './import-files.js';
+import { IMPORT_LIMITS, tooManyImages, tooManyObjectsIn } from './import-limits.js';
 import type { ImportReport } from './import-report.js';
+import { jsonArrayItems, jsonTopLevel } from './json-items.js';
 
 /*
  * COCO instances JSON (a `.json` file, or the first one of a zip, `annotations/` first): images by
@@ -95,69 +97,90 @@ function shapeOf(a: Json, attributes: Json): ImportedShape | undefined {
 
 const basename = (name: string) => name.split(/[\\/]/).pop() ?? name;
 
+/** Pass one: categories and images (small beside the annotations, which are skipped). */
+async function imagesAndCategories(files: ImportFiles, name: string) {
+  const categories = new Map<unknown, string>();
+  let images: Json[] | undefined;
+  for await (const { key, value } of jsonTopLevel(files, name, 'annotations')) {
+    if (key === 'images' && Array.isArray(value)) images = value as Json[];
+    if (key === 'categories' && Array.isArray(value)) {
+      for (const c of value as Json[]) if (c && typeof c === 'object') categories.set(c.id, String(c.name ?? c.id));
+    }
+  }
+  if (!images) throw new ImportFileError(`"${name}" is not COCO instances JSON: it needs an "images" list`);
+  if (images.length > IMPORT_LIMITS.images) throw tooManyImages();
+  return { categories, images: new Map(images.filter((im) => im && typeof im === 'object').map((im) => [im.id, im])) };
+}
+
+/** An image of the file, with no objects yet; frames of a video name the video as their asset. */
+function importedImage(im: Json): ImportedImage {
+  const videoId = typeof im.video_id === 'string' ? im.video_id : undefined;
+  const fileName = String(im.file_name ?? '');
+  return {
+    source: fileName || String(im.id),
+    assetId: videoId ?? (typeof im.asset_id === 'string' ? im.asset_id : undefined),
+    externalId: typeof im.external_id === 'string' ? im.external_id : undefined,
+    fileName: videoId ? undefined : basename(fileName),
+    width: num(im.width) ? im.width : undefined,
+    height: num(im.height) ? im.height : undefined,
+    objects: [],
+    classifications: im.attributes && typeof im.attributes === 'object' ? (im.attributes as Json) : {},
+  };
+}
+
+function objectOf(a: Json, im: Json, categories: Map<unknown, string>): ImportedObject | undefined {
+  const attributes = { ...((a.attributes as Json | undefined) ?? {}) };
+  const shape = shapeOf(a, attributes);
+  if (!shape) return undefined;
+  delete attributes.rotation;
+  return {
+    category: categories.get(a.category_id) ?? String(a.category_id),
+    shape,
+    objectId: typeof a.object_id === 'string' ? a.object_id : undefined,
+    page: num(im.frame_index) ? im.frame_index : undefined,
+    attributes,
+  };
+}
+
+/**
+ * Two passes over the file, each parsed as it is read: images and categories first (COCO puts
+ * categories anywhere), then the annotations one by one. Annotations of one image come together
+ * in the files tools write, so an image is handed on as soon as the next one starts; an image
+ * met again later is handed on again, and the service adds its objects to the same task.
+ */
 export async function* cocoImages(files: ImportFiles, report: ImportReport): AsyncGenerator<ImportedImage> {
   const jsonFiles = files.names.filter((n) => n === 'file' || n.toLowerCase().endsWith('.json'));
   const name = jsonFiles.find((n) => n.startsWith('annotations/')) ?? jsonFiles[0];
   if (!name) throw new ImportFileError('no COCO JSON file was found (a .json file, or annotations/*.json in a zip)');
-  let doc: Json;
-  try {
-    doc = JSON.parse(await readText(files, name)) as Json;
-  } catch (err) {
-    if (err instanceof ImportFileError) throw err;
-    throw new ImportFileError(`"${name}" is not valid JSON`);
-  }
-  if (!doc || typeof doc !== 'object' || !Array.isArray(doc.images) || !Array.isArray(doc.annotations)) {
-    throw new ImportFileError(`"${name}" is not COCO instances JSON: it needs "images" and "annotations" lists`);
-  }
-  const categories = new Map<unknown, string>();
-  for (const c of (Array.isArray(doc.categories) ? doc.categories : []) as Json[])
-    categories.set(c.id, String(c.name ?? c.id));
-  const byImage = new Map<unknown, Json[]>();
-  for (const a of doc.annotations as Json[]) {
-    const list = byImage.get(a?.image_id);
-    if (list) list.push(a);
-    else byImage.set(a?.image_id, [a]);
-  }
-  // Frames of one video gather under the video; still images go one by one.
-  const videos = new Map<string, ImportedImage>();
-  for (const im of doc.images as Json[]) {
-    if (!im || typeof im !== 'object') continue;
-    report.images++;
-    const frame = num(im.frame_index) ? im.frame_index : undefined;
-    const videoId = typeof im.video_id === 'string' ? im.video_id : undefined;
-    const fileName = String(im.file_name ?? '');
-    let target: ImportedImage | undefined = videoId ? videos.get(videoId) : undefined;
-    if (!target) {
-      target = {
-        source: fileName || String(im.id),
-        assetId: videoId ?? (typeof im.asset_id === 'string' ? im.asset_id : undefined),
-        externalId: typeof im.external_id === 'string' ? im.external_id : undefined,
-        fileName: videoId ? undefined : basename(fileName),
-        width: num(im.width) ? im.width : undefined,
-        height: num(im.height) ? im.height : undefined,
-        objects: [],
-        classifications: im.attributes && typeof im.attributes === 'object' ? (im.attributes as Json) : {},
-      };
-      if (videoId) videos.set(videoId, target);
-    }
-    for (const a of byImage.get(im.id) ?? []) {
-      const attributes = { ...((a.attributes as Json | undefined) ?? {}) };
-      const shape = shapeOf(a, attributes);
-      if (!shape) {
-        report.skip('COCO annotations with no usable bbox, segmentation or keypoints');
+  const { categories, images } = await imagesAndCategories(files, name);
+  report.images += images.size;
+  const handed = new Set<unknown>();
+  let current: { id: unknown; image: ImportedImage } | undefined;
+  for await (const item of jsonArrayItems(files, name, 'annotations')) {
+    const a = (item && typeof item === 'object' ? item : {}) as Json;
+    if (!current || current.id !== a.image_id) {
+      if (current) yield current.image;
+      current = undefined;
+      const im = images.get(a.image_id);
+      if (!im) {
+        report.skip('COCO annotations of an image the file does not list');
         continue;
       }
-      delete attributes.rotation;
-      const o: ImportedObject = {
-        category: categories.get(a.category_id) ?? String(a.category_id),
-        shape,
-        objectId: typeof a.object_id === 'string' ? a.object_id : undefined,
-        page: frame,
-        attributes,
-      };
-      target.objects.push(o);
+      current = { id: a.image_id, image: importedImage(im) };
+      // Image answers travel with the image's first hand-over only.
+      if (handed.has(a.image_id)) current.image.classifications = {};
+      handed.add(a.image_id);
     }
-    if (!videoId) yield target;
+    const o = objectOf(a, images.get(a.image_id) as Json, categories);
+    if (!o) report.skip('COCO annotations with no usable bbox, segmentation or keypoints');
+    else if (current.image.objects.push(o) > IMPORT_LIMITS.objectsPerImage) {
+      throw tooManyObjectsIn(current.image.source);
+    }
   }
-  yield* videos.values();
+  if (current) yield current.image;
+  // Images with no annotation still bring their answers (a video's frames only when they have some).
+  for (const [id, im] of images) {
+    const image = importedImage(im);
+    if (!handed.has(id) && (!im.video_id || Object.keys(image.classifications).length)) yield image;
+  }
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import { ImportFileError } from './imported-labels.js';
 
@@ -20,6 +21,8 @@ export interface ImportFiles {
   /** Entry names (a single file is one entry named `file`). */
   names: string[];
   read(name: string): Promise<Buffer>;
+  /** The entry's bytes as a stream, for files read as they are parsed (large JSON and XML). */
+  stream(name: string): Promise<Readable>;
   close(): void;
 }
 
@@ -72,21 +75,34 @@ async function listEntries(zip: yauzl.ZipFile): Promise<Map<string, yauzl.Entry>
   return entries;
 }
 
-function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Buffer> {
+function streamEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
   return new Promise((resolve, reject) => {
     zip.openReadStream(entry, (err, stream) => {
       if (err || !stream) return reject(new ImportFileError(`"${entry.fileName}" cannot be read from the zip`));
-      const parts: Buffer[] = [];
-      stream.on('data', (part: Buffer) => parts.push(part));
-      stream.on('error', () => reject(new ImportFileError(`"${entry.fileName}" in the zip is damaged`)));
-      stream.on('end', () => resolve(Buffer.concat(parts)));
+      resolve(stream);
     });
   });
 }
 
+async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  try {
+    for await (const part of await streamEntry(zip, entry)) parts.push(part as Buffer);
+  } catch (err) {
+    if (err instanceof ImportFileError) throw err;
+    throw new ImportFileError(`"${entry.fileName}" in the zip is damaged`);
+  }
+  return Buffer.concat(parts);
+}
+
 export async function openImportFiles(file: string): Promise<ImportFiles> {
   if (!(await isZip(file))) {
-    return { names: ['file'], read: () => fs.promises.readFile(file), close: () => undefined };
+    return {
+      names: ['file'],
+      read: () => fs.promises.readFile(file),
+      stream: () => Promise.resolve(fs.createReadStream(file)),
+      close: () => undefined,
+    };
   }
   const zip = await openZip(file);
   try {
@@ -94,6 +110,7 @@ export async function openImportFiles(file: string): Promise<ImportFiles> {
     return {
       names: [...entries.keys()],
       read: (name) => readEntry(zip, entries.get(name) as yauzl.Entry),
+      stream: (name) => streamEntry(zip, entries.get(name) as yauzl.Entry),
       close: () => zip.close(),
     };
   } catch (err) {

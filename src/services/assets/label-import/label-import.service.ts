@@ -12,6 +12,7 @@ import { BrushWriter } from './brush-writer.js';
 import { cocoImages } from './coco-import.js';
 import { cvatImages } from './cvat-import.js';
 import { type ImportFiles, openImportFiles } from './import-files.js';
+import { IMPORT_LIMITS, tooManyImages, tooManyObjects, tooManyObjectsIn } from './import-limits.js';
 import { ImportReport } from './import-report.js';
 import { ImportFileError, type ImportedImage } from './imported-labels.js';
 import { LabelMapper } from './label-mapping.js';
@@ -38,10 +39,12 @@ const READERS: Record<LabelFormat, (files: ImportFiles, report: ImportReport) =>
 };
 
 type Json = Record<string, unknown>;
+/** An asset's converted answer, waiting for the transaction: tools as JSON text (compact in memory). */
 interface Ready {
   source: string;
   assetId: string;
-  answer: { tools: Json[]; classifications: Json[]; relations: Json[] };
+  tools: string;
+  classifications: Json[];
   brush: {
     tool: import('../../../schemas/category-schema.js').Tool;
     width: number;
@@ -104,6 +107,8 @@ async function convertAll(
   // By asset: the frames of one video, found as images of their own, gather into its answer.
   const ready = new Map<string, Ready>();
   for await (const found of READERS[format](files, report)) {
+    if (report.images > IMPORT_LIMITS.images) throw tooManyImages();
+    if (found.objects.length > IMPORT_LIMITS.objectsPerImage) throw tooManyObjectsIn(found.source);
     const { asset, image: raw } = matchWithFrames(matcher, found);
     if (typeof asset === 'string') {
       report.skipImage(raw.source, asset);
@@ -140,14 +145,21 @@ async function convertAll(
       height: b.shape.height,
       pixels: b.shape.pixels,
     }));
+    if (report.objects > IMPORT_LIMITS.objects) throw tooManyObjects();
+    const tools = mapped.tools.map((t) => JSON.stringify(t)).join(',');
     const seen = ready.get(asset.id);
     if (seen) {
-      seen.answer.tools.push(...mapped.tools);
+      seen.tools = seen.tools && tools ? `${seen.tools},${tools}` : seen.tools || tools;
       seen.brush.push(...brush);
       continue;
     }
-    const answer = { tools: mapped.tools, classifications: mapped.classifications, relations: [] };
-    ready.set(asset.id, { source: raw.source, assetId: asset.id, answer, brush });
+    ready.set(asset.id, {
+      source: raw.source,
+      assetId: asset.id,
+      tools,
+      classifications: mapped.classifications,
+      brush,
+    });
   }
   return [...ready.values()];
 }
@@ -198,7 +210,8 @@ export async function importLabelFile(
             report.skipImage(r.source, `the task is in stage "${task.stage_id}", not in Start`);
           else {
             const brush = await brushes.write(r.brush);
-            await writePreLabel(trx, task.id, JSON.stringify(r.answer), brush, now, p.email);
+            const answer = `{"tools":[${r.tools}],"classifications":${JSON.stringify(r.classifications)},"relations":[]}`;
+            await writePreLabel(trx, task.id, answer, brush, now, p.email);
             report.tasks++;
           }
         }

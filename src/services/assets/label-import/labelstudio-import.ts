@@ -1,6 +1,7 @@
 import { ImportFileError, type ImportedImage, type ImportedObject, type ImportedShape } from './imported-labels.js';
-import { type ImportFiles, readText } from './import-files.js';
+import type { ImportFiles } from './import-files.js';
 import type { ImportReport } from './import-report.js';
+import { jsonArrayItems } from './json-items.js';
 import { decodeLabelStudioRle } from './labelstudio-rle.js';
 
 /*
@@ -45,18 +46,25 @@ function shapeOf(type: string, v: Json, w: number, h: number): ImportedShape | u
   return undefined;
 }
 
+/** The tasks of the export as they are parsed; anything but a top-level list is refused. */
+async function* labelStudioTasks(files: ImportFiles, name: string): AsyncGenerator<unknown> {
+  try {
+    yield* jsonArrayItems(files, name);
+  } catch (err) {
+    if (err instanceof ImportFileError && /should be an array/.test(err.message)) {
+      throw new ImportFileError('a Label Studio export is a JSON list of tasks');
+    }
+    throw err;
+  }
+}
+
 export async function* labelStudioImages(files: ImportFiles, report: ImportReport): AsyncGenerator<ImportedImage> {
   const name = files.names.find((n) => n === 'file' || n.toLowerCase().endsWith('.json'));
   if (!name) throw new ImportFileError('no Label Studio JSON export was found');
-  let tasks: unknown;
-  try {
-    tasks = JSON.parse(await readText(files, name));
-  } catch (err) {
-    if (err instanceof ImportFileError) throw err;
-    throw new ImportFileError(`"${name}" is not valid JSON`);
-  }
-  if (!Array.isArray(tasks)) throw new ImportFileError('a Label Studio export is a JSON list of tasks');
-  for (const [i, task] of (tasks as Json[]).entries()) {
+  let i = -1;
+  for await (const item of labelStudioTasks(files, name)) {
+    const task = item as Json | null;
+    i++;
     report.images++;
     const data = (task?.data ?? {}) as Json;
     const url = Object.values(data).find((v): v is string => typeof v === 'string') ?? '';

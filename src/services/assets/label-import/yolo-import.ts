@@ -1,6 +1,8 @@
+import { createInterface } from 'node:readline';
 import { parse } from 'yaml';
 import { ImportFileError, type ImportedImage, type ImportedShape } from './imported-labels.js';
 import { type ImportFiles, readText } from './import-files.js';
+import { IMPORT_LIMITS, tooManyObjectsIn } from './import-limits.js';
 import type { ImportReport } from './import-report.js';
 
 /*
@@ -48,23 +50,32 @@ export async function* yoloImages(files: ImportFiles, report: ImportReport): Asy
     report.images++;
     const stem = (name.split('/').pop() ?? name).replace(/\.txt$/, '');
     const image: ImportedImage = { source: name, fileName: stem, objects: [], classifications: {}, normalised: true };
-    const lines = (await readText(files, name)).split('\n');
-    lines.forEach((line, i) => {
-      const parts = line.trim().split(/\s+/).filter(Boolean);
-      if (!parts.length) return;
-      const values = parts.map(Number);
-      const shape = values.every(Number.isFinite) ? lineShape(values.slice(1)) : undefined;
-      const cls = names.get(values[0] as number);
-      if (!shape || cls === undefined) {
-        report.skipImage(
-          `${name}:${i + 1}`,
-          cls === undefined ? `class ${parts[0]} is not in data.yaml` : 'not a YOLO label line',
-        );
-        return;
+    let i = 0;
+    const input = await files.stream(name);
+    try {
+      for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+        i++;
+        const parts = line.trim().split(/\s+/).filter(Boolean);
+        if (!parts.length) continue;
+        const values = parts.map(Number);
+        const shape = values.every(Number.isFinite) ? lineShape(values.slice(1)) : undefined;
+        const cls = names.get(values[0] as number);
+        if (!shape || cls === undefined) {
+          report.skipImage(
+            `${name}:${i}`,
+            cls === undefined ? `class ${parts[0]} is not in data.yaml` : 'not a YOLO label line',
+          );
+          continue;
+        }
+        if (values.slice(1).some((v) => v < -0.01 || v > 1.01)) report.clipped++;
+        // Refused as soon as it is known, without reading the rest of a file of millions of lines.
+        if (image.objects.push({ category: cls, shape, attributes: {} }) > IMPORT_LIMITS.objectsPerImage) {
+          throw tooManyObjectsIn(name);
+        }
       }
-      if (values.slice(1).some((v) => v < -0.01 || v > 1.01)) report.clipped++;
-      image.objects.push({ category: cls, shape, attributes: {} });
-    });
+    } finally {
+      input.destroy();
+    }
     yield image;
   }
 }
