@@ -11,7 +11,7 @@
  *     `--rounds` times per filter (median);
  * (c) the JavaScript the first route loads (every .js the page fetched for `/projects`), gzipped.
  *
- * Targets (issue 15): (a) 1 s, (b) 300 ms, (c) 300 KB.
+ * Targets: (a) 1 s, (b) 300 ms, (c) 300 KB.
  *
  *   npm run bench -- console [--engine sqlite|postgres|both] [--tasks 1000000] [--loads 7] [--rounds 5]
  */

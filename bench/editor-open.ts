@@ -2,7 +2,7 @@
  * The editor's speed in Chromium: how long a task whose answer holds 500 objects on a 4000 x
  * 3000 image takes from navigation to "ready to draw" (the image decoded and every object on the
  * canvas), and the frame times (requestAnimationFrame deltas) while the person pans with the
- * mouse and zooms with the wheel. The goal of issue 16: ready within 1 s on localhost, smooth
+ * mouse and zooms with the wheel. The goal: ready within 1 s on localhost, smooth
  * frames (16.7 ms at 60 Hz).
  *
  * A built server (`dist/`, with the console built by vite) on the server core; the image is a

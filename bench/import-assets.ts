@@ -143,7 +143,7 @@ async function run(opts: BenchOptions): Promise<Result> {
         `both timed from sending the request to the answer, alternated round by round`,
       'server: node dist/cli/index.js serve (the built server, as npm start runs it)',
       `server RSS before the first import ${mib(rssBefore)}, peak ${mib(peakRssBytes)} (VmHWM)`,
-      `goal (issue 3): at most 5 s on SQLite`,
+      `goal: at most 5 s on SQLite`,
     ];
     if (rounds > 1) notes.push(`${rounds} rounds, each into a new project (fuller tables each time); median shown`);
     notes.push(

@@ -1,5 +1,5 @@
 /**
- * Soak of the scale-out set-up (issue 13, item 9), bounded in time:
+ * Soak of the scale-out set-up, bounded in time:
  *
  *   npx tsx bench/soak.ts [--minutes 5] [--skip-build]
  *

@@ -5,7 +5,7 @@
  * filtered by status (`status[eq]=Completed`), stage (`stage=Review`) and batch (`batches=` the
  * January batch), each on its first page and ten pages before its end (their totals come from
  * the kept counts of migration 012), on a real Annotary server process. Each scenario is asked once unmeasured ("first"),
- * then `--requests` times in a row (default 20): median and p90. The goal of issue 3 is a
+ * then `--requests` times in a row (default 20): median and p90. The goal is a
  * median of 100 ms at most for the unfiltered pages.
  *
  * To say where the time goes, the benchmark then runs the listing's own pieces straight on the
@@ -125,7 +125,7 @@ async function run(opts: BenchOptions): Promise<Result> {
 
     const notes = [
       `GET /v2/project/{id}/tasks?limit=${LIMIT}&page=N, sort -createdAt (the default); ${requests} sequential requests per row after one unmeasured ("first")`,
-      `goal (issue 3): median at most ${GOAL_MS} ms, unfiltered pages; (issue 17) the same for pages filtered by status, stage or batch`,
+      `goal: median at most ${GOAL_MS} ms, unfiltered pages, and the same for pages filtered by status, stage or batch`,
       "store columns (unfiltered rows): the listing's own pieces straight on the store over another connection, median of 5:",
       '  stored total (task_counts); ids query (walk = the end it starts from and the entries it skips);',
       '  page = ids query, then the rows of those ids; count(*) (what a filtered listing runs for its total);',

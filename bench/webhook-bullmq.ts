@@ -1,5 +1,5 @@
 /**
- * The Webhook stage against the queue a team would build instead (issue 17, item 3): tasks per
+ * The Webhook stage against the queue a team would build instead: tasks per
  * second through Start -> Webhook (secret) -> Complete on a real Annotary server, alternated
  * over `--rounds N` (default 3) with a BullMQ worker on Redis (bench/servers/bullmq-worker.ts:
  * concurrency 50, Annotary's payload builder and signature per job, undici POSTs) delivering

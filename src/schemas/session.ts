@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { StringEnum } from './common.js';
 import { Success } from './envelope.js';
 
-/** Console sign-in (issue 15): sessions, and the one-time links that set a password. */
+/** Console sign-in: sessions, and the one-time links that set a password. */
 export const SignInRequest = Type.Object(
   {
     email: Type.Optional(Type.String({ minLength: 1, maxLength: 320 })),

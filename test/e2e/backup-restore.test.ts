@@ -10,7 +10,7 @@ import { makeStore, TEST_DATABASE_URL, type TestStore } from '../helpers/stores.
 /**
  * `annotary backup` takes a consistent copy of a live embedded store and its files; `annotary
  * restore` refuses a live store and brings the copy back into a fresh folder, where a server
- * reads it (issue 13, item 8). On PostgreSQL both explain pg_dump instead.
+ * reads it. On PostgreSQL both explain pg_dump instead.
  */
 
 const KEY = 'ak_backup_test_0123456789abcdef';

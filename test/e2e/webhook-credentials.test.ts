@@ -19,7 +19,7 @@ import {
 } from '../helpers/webhooks.js';
 
 /**
- * Webhook stage credentials are write-only and sealed (issue 13, item 4): never answered, kept
+ * Webhook stage credentials are write-only and sealed: never answered, kept
  * across a read-modify-write of the stages, sealed at rest, still signing deliveries, sealed on
  * upgrade when an older version stored them in plain text, and re-sealed by key rotation.
  */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /*
- * Fields for requests the widely used client sends (issue 14):
+ * Fields for requests the widely used client sends:
  * - tasks.is_draft: an answer was saved in the task's current stage without submitting it
  *   (POST /annotate without nextStage); any move of the task clears it. Filterable as `isDraft`.
  * - issues.pct_details: the point-cloud details of an issue (JSON object, kept as sent).

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /*
- * Sign-in for people (issue 15):
+ * Sign-in for people:
  * - user_passwords: one scrypt hash per user, parameters and salt inside the encoded string;
  *   a user without a row signs in with an API key only.
  * - sessions: the browser's session, found by the SHA-256 of its cookie token (the token itself
