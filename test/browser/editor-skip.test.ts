@@ -113,4 +113,31 @@ describe('skipping in the editor', () => {
     await skipButton.waitFor();
     expect(errors).toEqual([]);
   });
+
+  it('? opens the list of keys, with the tools of the project; Escape closes it', async () => {
+    const page = await (context as BrowserContext).newPage();
+    errors = pageErrors(page);
+    await page.goto('/work');
+    await page.getByRole('button', { name: 'Start Label in Skippable' }).click();
+    await page.getByRole('toolbar', { name: 'Drawing tools' }).waitFor();
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(await help.isVisible()).toBe(false);
+
+    await page.keyboard.press('?');
+    await help.waitFor();
+    const rows = await help.getByRole('row').allInnerTexts();
+    expect(rows).toContain('1\tCar tool');
+    expect(rows).toContain('Ctrl+Z\tundo');
+    expect(rows).toContain('Alt+S\tskip the task (Label tasks, when the project allows skipping)');
+    await screenshot(page, 'editor-help');
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+
+    // The toolbar's button opens it too; Close shuts it.
+    await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+    await help.waitFor();
+    await help.getByRole('button', { name: 'Close' }).click();
+    await help.waitFor({ state: 'hidden' });
+    expect(errors).toEqual([]);
+  });
 });

@@ -1,5 +1,6 @@
 import { memo, type ReactNode } from 'react';
 import { AnswerPanel, type AnswerPanelProps } from '../panels/AnswerPanel';
+import { ShortcutHelp, type ShortcutHelpProps } from './ShortcutHelp';
 
 /** The side panel lists every object: a zoom (which re-renders the editor) must not redo it. */
 const Panel = memo(AnswerPanel);
@@ -11,6 +12,8 @@ export interface EditorShellProps {
   toolbarLabel: string;
   /** The tools of the surface's space, and the surface's own controls (undo, zoom...). */
   toolbar: ReactNode;
+  /** The keys the help dialog (`?`) lists: the surface's tools and the medium's own. */
+  help: ShortcutHelpProps;
   /** What the work page gave the editor for its side: the ontology, problems, the stage's buttons. */
   given: Pick<AnswerPanelProps, 'ontology' | 'problems'> & {
     readOnly?: boolean;
@@ -29,6 +32,7 @@ export function EditorShell(props: EditorShellProps) {
     <div className={props.className}>
       <div className="editor-toolbar" role="toolbar" aria-label={props.toolbarLabel}>
         {props.toolbar}
+        <ShortcutHelp {...props.help} />
       </div>
       <div className="editor-body">
         {props.children}

@@ -13,7 +13,7 @@ export type KeyAction =
   | { type: 'pan'; dx: number; dy: number };
 
 /** Keys typed into a form field belong to the field, not to the editor. */
-function typingInField(target: EventTarget | null): boolean {
+export function typingInField(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   const tag = target.tagName;
   return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || target.isContentEditable;

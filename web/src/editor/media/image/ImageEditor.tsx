@@ -6,6 +6,7 @@ import type { Ontology } from '../../core/ontology';
 import type { EditorAnswer, Geometry, Vec } from '../../core/answer';
 import type { Problem } from '../../core/validate';
 import { EditorShell } from '../../shell/EditorShell';
+import { IMAGE_KEYS } from '../../shell/editor-keys';
 import { ToolButton } from '../../shell/ToolButton';
 import { useAnswerHistory } from '../../shell/useAnswerHistory';
 import { type KeyAction, useEditorKeys } from '../../shell/useEditorKeys';
@@ -38,7 +39,7 @@ export function ImageEditor(props: ImageEditorProps) {
   const [zoom, setZoom] = useState(1);
   const canvas = useRef<ImageCanvasHandle>(null);
 
-  const { tools, colors, shortcuts, buttonOf } = useSpaceTools(ontology, 'plane');
+  const { tools, colors, shortcuts, keyOf, buttonOf } = useSpaceTools(ontology, 'plane');
   const activeTool = tools.find((t) => t.schemaId === toolId);
 
   const onCreate = (geometry: Geometry) => {
@@ -143,6 +144,10 @@ export function ImageEditor(props: ImageEditorProps) {
       className="image-editor"
       toolbarLabel="Drawing tools"
       toolbar={toolbar}
+      help={{
+        tools: tools.map((t) => ({ key: keyOf(t.schemaId) ?? '', title: t.title })).filter((t) => t.key),
+        keys: IMAGE_KEYS,
+      }}
       given={props}
       editing={{ answer, colors, selectedId, onSelect: setSelectedId, onChange: change }}
     >

@@ -8,6 +8,7 @@ import { segments, toCodePoints } from './spans';
 import type { EditorAnswer } from '../../core/answer';
 import type { Problem } from '../../core/validate';
 import { EditorShell } from '../../shell/EditorShell';
+import { TEXT_KEYS } from '../../shell/editor-keys';
 import { ToolButton } from '../../shell/ToolButton';
 import { useAnswerHistory } from '../../shell/useAnswerHistory';
 import { useSpaceTools } from '../../shell/useSpaceTools';
@@ -46,7 +47,7 @@ export function TextEditor(props: TextEditorProps) {
   const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
   const [hint, setHint] = useState<string | undefined>(undefined);
   const box = useRef<HTMLDivElement>(null);
-  const { tools, colors, shortcuts, buttonOf } = useSpaceTools(ontology, 'text');
+  const { tools, colors, shortcuts, keyOf, buttonOf } = useSpaceTools(ontology, 'text');
 
   const tag = (schemaId: string) => {
     const tool = tools.find((t) => t.schemaId === schemaId);
@@ -119,6 +120,10 @@ export function TextEditor(props: TextEditorProps) {
       className="image-editor text-editor"
       toolbarLabel="Entities"
       toolbar={toolbar}
+      help={{
+        tools: tools.map((t) => ({ key: keyOf(t.schemaId) ?? '', title: t.title })).filter((t) => t.key),
+        keys: TEXT_KEYS,
+      }}
       given={props}
       editing={{ answer, colors, selectedId, onSelect: setSelectedId, onChange: change }}
     >

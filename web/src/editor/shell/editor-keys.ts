@@ -1,0 +1,36 @@
+/**
+ * The keys each medium's editor answers, as the help dialog (`?`) lists them. useEditorKeys binds
+ * them; a key added there is added here, beside it, with the medium that answers it.
+ */
+export interface KeyRow {
+  keys: string;
+  does: string;
+}
+
+export const IMAGE_KEYS: readonly KeyRow[] = [
+  { keys: 'V', does: 'Select' },
+  { keys: 'Escape', does: 'cancel the shape being drawn; otherwise leave the tool and clear the selection' },
+  { keys: 'Enter', does: 'finish the polygon or polyline being drawn' },
+  { keys: 'Backspace', does: 'remove the last vertex while drawing; otherwise delete the selected object' },
+  { keys: 'Delete', does: 'delete the selected object' },
+  { keys: 'Ctrl+Z', does: 'undo' },
+  { keys: 'Ctrl+Shift+Z, Ctrl+Y', does: 'redo' },
+  { keys: '+ (or =), -', does: 'zoom in, zoom out' },
+  { keys: '0 or F', does: 'fit the image in the window' },
+  { keys: 'arrow keys', does: 'pan' },
+  { keys: 'mouse wheel, Shift + wheel', does: 'zoom about the pointer, pan sideways' },
+];
+
+export const TEXT_KEYS: readonly KeyRow[] = [
+  { keys: "an entity's key", does: 'tag the selected text as that entity' },
+  { keys: 'Escape', does: 'clear the selection' },
+  { keys: 'Delete, Backspace', does: 'delete the selected entity' },
+  { keys: 'Ctrl+Z', does: 'undo' },
+  { keys: 'Ctrl+Shift+Z, Ctrl+Y', does: 'redo' },
+];
+
+/** Keys of the work page around every editor. */
+export const WORK_KEYS: readonly KeyRow[] = [
+  { keys: '?', does: 'show or hide this list' },
+  { keys: 'Alt+S', does: 'skip the task (Label tasks, when the project allows skipping)' },
+];
