@@ -209,8 +209,11 @@ describe('the labeling and review editor', () => {
 
     await page.getByRole('radio', { name: 'Sunny' }).check();
     await page.getByRole('button', { name: 'Submit' }).click();
-    // The next task of the stage opens: street-2 (street-1 had the higher priority).
+    // The next task of the stage opens: street-2 (street-1 had the higher priority), saying
+    // what became of the one submitted.
     await page.waitForURL((url) => !url.pathname.endsWith(taskId));
+    await page.getByRole('status').filter({ hasText: 'Submitted street-1. This is the next task.' }).waitFor();
+    await screenshot(page, 'editor-submitted');
 
     const task = await taskOf(taskId);
     expect(task.stage).toBe('Review');
@@ -282,6 +285,7 @@ describe('the labeling and review editor', () => {
 
     await page.getByRole('button', { name: 'Reject' }).click();
     await page.getByRole('heading', { name: 'No more tasks' }).waitFor();
+    await page.getByText(/^Rejected street-1: it goes back to its labeler\.$/).waitFor();
     expect((await taskOf(taskId)).stage).toBe('Label');
     expect((await taskOf(taskId)).reviewStatus).toBe('Rejected');
   });

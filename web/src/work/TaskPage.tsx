@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { projectQuery, useProject } from '../api/projects';
 import type { Project } from '../api/types';
 import {
@@ -55,7 +55,15 @@ function TaskInProject({ task }: { task: WorkTask }) {
   return <Workspace key={task._id} task={task} project={project.data} />;
 }
 
-type Finished = { stageName: string; onlySkipped?: boolean };
+type Finished = { stageName: string; onlySkipped?: boolean; done: string };
+
+/** What the last action did ("Submitted street-1."), said on the page that follows it. */
+function useDoneWords(): string | undefined {
+  const state: unknown = useLocation().state;
+  return state && typeof state === 'object' && 'done' in state && typeof state.done === 'string'
+    ? state.done
+    : undefined;
+}
 
 function Workspace({ task, project }: { task: WorkTask; project: Project }) {
   const navigate = useNavigate();
@@ -105,25 +113,26 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
    * After a submit or review: the next task of the same stage, or the "no more tasks" state.
    * True when it went on to another task.
    */
-  const goNext = async (): Promise<boolean> => {
+  const goNext = async (done: string): Promise<boolean> => {
     await queryClient.invalidateQueries({ queryKey: workKeys.queue });
     const next = await takeNext(project._id, task.stage);
     // After a skip, /next gives the skipped task back only when nothing else waits.
-    if (next?._id === task._id) setFinished({ stageName: task.stageName, onlySkipped: true });
+    if (next?._id === task._id) setFinished({ stageName: task.stageName, onlySkipped: true, done });
     else if (next) {
       queryClient.setQueryData(workKeys.task(next._id), next);
-      await navigate(workTaskPath(next._id, project._id));
+      await navigate(workTaskPath(next._id, project._id), { state: { done } });
       return true;
-    } else setFinished({ stageName: task.stageName });
+    } else setFinished({ stageName: task.stageName, done });
     return false;
   };
+  const doneWords = useDoneWords();
 
   // One action at a time: a second click or key press while one runs (a submit, a skip) is
   // dropped, never sent for a task the page is already leaving. Once it has gone on to the next
   // task this workspace stays busy: the router changes the address before the next task's
   // workspace replaces this one, and a key pressed in between would act on this task again.
   const running = useRef(false);
-  const run = async (act: () => Promise<unknown>) => {
+  const run = async (done: string, act: () => Promise<unknown>) => {
     if (running.current) return;
     running.current = true;
     setBusy(true);
@@ -131,7 +140,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
     let left = false;
     try {
       await act();
-      left = await goNext();
+      left = await goNext(done);
     } catch (err) {
       setFailure(errorText(err));
     } finally {
@@ -151,11 +160,13 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
       setFailure(`Not submitted: ${found.length === 1 ? 'one answer is' : `${found.length} answers are`} missing.`);
       return;
     }
-    void run(async () => annotate(task._id, toApi(answer.current, start.kept), await drafts.settle(), true));
+    void run(`${isReview ? 'Accepted' : 'Submitted'} ${task.externalId}.`, async () =>
+      annotate(task._id, toApi(answer.current, start.kept), await drafts.settle(), true),
+    );
   };
 
   const reject = () =>
-    void run(async () => {
+    void run(`Rejected ${task.externalId}: it goes back to its labeler.`, async () => {
       // The reviewer's corrections and time go with the task, then the decision.
       await annotate(task._id, toApi(answer.current, start.kept), await drafts.settle(), false);
       await review(task._id, 'Rejected');
@@ -164,7 +175,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
   const canSkip = isLabel && project.taskSkipEnabled === true;
   /** Skip: the answer so far is kept as a draft, the task stays in the stage, the next one opens. */
   const skip = () =>
-    void run(async () => {
+    void run(`Skipped ${task.externalId}.`, async () => {
       await annotate(task._id, toApi(answer.current, start.kept), await drafts.settle(), false);
       await skipTask(task._id);
     });
@@ -199,6 +210,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
   if (finished) {
     return (
       <div className="work-finished state state-empty" role="status">
+        <p className="work-done">{finished.done}</p>
         <h1>No more tasks</h1>
         <p>
           {finished.onlySkipped
@@ -261,6 +273,9 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
 
   const actions = (
     <>
+      <p className="work-done" role="status" aria-live="polite">
+        {doneWords && !busy ? `${doneWords} This is the next task.` : ''}
+      </p>
       {failure && <ErrorNotice place="form" className="work-failure" error={failure} />}
       {isLabel && (
         <button type="button" className="primary" disabled={busy} onClick={submit}>
