@@ -16,6 +16,7 @@ import * as m013 from './migrations/013-queue-indexes.js';
 import * as m014 from './migrations/014-principal-changes.js';
 import * as m015 from './migrations/015-console-lists.js';
 import * as m016 from './migrations/016-audit-log.js';
+import * as m017 from './migrations/017-benchmarks.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '014-principal-changes': m014,
   '015-console-lists': m015,
   '016-audit-log': m016,
+  '017-benchmarks': m017,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -408,6 +408,28 @@ export interface AuditLogTable {
   fields: string;
 }
 
+/** A benchmark task's reference answer (migration 017). */
+export interface BenchmarkReferenceTable {
+  task_id: string;
+  project_id: string;
+  answer: string;
+  source: string;
+  created_by: string;
+  created_at: string;
+}
+
+/** One labeler's scored answer to a benchmark (migration 017). */
+export interface BenchmarkSubmissionTable {
+  id: string;
+  project_id: string;
+  task_id: string;
+  labeler: string;
+  answer: string;
+  score: number;
+  detail: string;
+  created_at: string;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   users: UserTable;
@@ -429,6 +451,8 @@ export interface Database {
   task_facets: TaskFacetTable;
   export_records: ExportRecordTable;
   audit_log: AuditLogTable;
+  benchmark_references: BenchmarkReferenceTable;
+  benchmark_submissions: BenchmarkSubmissionTable;
   answer_counts: AnswerCountTable;
   issues: IssueTable;
   storages: StorageTable;

@@ -18,6 +18,7 @@ const TAGS = [
   ['exports', 'Project exports and their key-less downloads.'],
   ['metrics', 'Overview metrics of a project.'],
   ['session', 'Sign-in for people: the console session cookie, one-time password and invite links.'],
+  ['quality', 'Benchmark tasks and their reference answers.'],
   ['audit', 'The audit log of the organization: every change, who made it, from where.'],
 ] as const;
 

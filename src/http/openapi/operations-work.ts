@@ -156,6 +156,28 @@ export const WORK_OPERATIONS: Record<string, Operation> = {
     status: 200,
     data: Type.Object({ stages: Type.Array(QueueStage) }),
   },
+  'POST /v2/project/:projectId/benchmarks': {
+    id: 'markBenchmarks',
+    summary: 'Mark tasks as benchmarks with a reference answer (an extension)',
+    description:
+      'Managers only. The reference is the task\'s answer (`source` "answer", the default), the answer sent ' +
+      '(`source` "given") or its imported pre-labels (`source` "prelabels"). One bad task answers 400 naming ' +
+      '`tasks[i]` and nothing is marked.',
+    status: 200,
+    data: Type.Object({ benchmarks: Type.Array(Type.Record(Type.String(), Type.Unknown())) }),
+  },
+  'DELETE /v2/project/:projectId/benchmarks': {
+    id: 'unmarkBenchmarks',
+    summary: 'Unmark benchmarks; their references and scores are deleted (an extension)',
+    status: 200,
+    data: Type.Object({ benchmarks: Type.Array(Type.Record(Type.String(), Type.Unknown())) }),
+  },
+  'GET /v2/project/:projectId/benchmarks/:taskId': {
+    id: 'getBenchmark',
+    summary: "Read a benchmark's reference answer (an extension, Managers only)",
+    status: 200,
+    data: Type.Object({ benchmark: Type.Record(Type.String(), Type.Unknown()) }),
+  },
   'POST /v2/task/:taskId/skip': {
     id: 'skipTask',
     summary: 'Skip a task you hold in a Label stage (an extension)',

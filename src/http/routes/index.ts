@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { assetBuilderRoutes } from './asset-builder.routes.js';
 import { assetRoutes } from './assets.routes.js';
 import { auditRoutes } from './audit.routes.js';
+import { benchmarkRoutes } from './benchmarks.routes.js';
 import { attachmentRoutes } from './attachments.routes.js';
 import { exportRoutes } from './exports.routes.js';
 import { fileExplorerRoutes } from './file-explorer.routes.js';
@@ -39,4 +40,5 @@ export async function registerRoutes(v2: FastifyInstance, ctx: AppContext): Prom
   await v2.register(labelImportRoutes, { ctx });
   await v2.register(exportRoutes, { ctx });
   await v2.register(performanceRoutes, { ctx });
+  await v2.register(benchmarkRoutes, { ctx });
 }

@@ -1,0 +1,37 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../context.js';
+import { ProjectIdParams } from '../../schemas/asset.js';
+import { BenchmarkTaskParams, MarkBenchmarksRequest, UnmarkBenchmarksRequest } from '../../schemas/benchmark.js';
+import * as benchmarks from '../../services/quality/benchmark.service.js';
+import { principalOf } from '../plugins/auth.js';
+import { ok } from '../reply.js';
+
+/** Benchmark (gold) tasks: an extension, documented in docs/api.md. Managers only. */
+export const benchmarkRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const tags = ['quality'];
+  app.post(
+    '/project/:projectId/benchmarks',
+    {
+      schema: {
+        tags,
+        params: ProjectIdParams,
+        body: MarkBenchmarksRequest,
+      },
+    },
+    async (req) => ok(await benchmarks.markBenchmarks(ctx, principalOf(req), req.params.projectId, req.body)),
+  );
+  app.delete(
+    '/project/:projectId/benchmarks',
+    {
+      schema: {
+        tags,
+        params: ProjectIdParams,
+        body: UnmarkBenchmarksRequest,
+      },
+    },
+    async (req) => ok(await benchmarks.unmarkBenchmarks(ctx, principalOf(req), req.params.projectId, req.body)),
+  );
+  app.get('/project/:projectId/benchmarks/:taskId', { schema: { tags, params: BenchmarkTaskParams } }, async (req) =>
+    ok(await benchmarks.getReference(ctx, principalOf(req), req.params.projectId, req.params.taskId)),
+  );
+};
