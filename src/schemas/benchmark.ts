@@ -20,3 +20,7 @@ export const BenchmarkTaskParams = Type.Object({
   projectId: Type.String({ maxLength: 64 }),
   taskId: Type.String({ maxLength: 64 }),
 });
+
+export const ResumeLabelerRequest = Type.Object({ labeler: Type.String({ minLength: 3, maxLength: 320 }) });
+
+export const SubmissionsQuery = Type.Object({ labeler: Type.Optional(Type.String({ maxLength: 320 })) });

@@ -90,6 +90,14 @@ export const ProjectUpdateRequest = Type.Object({
   unassignSkippedTask: OptionalField(Type.Boolean()),
   gcSyncEnabled: OptionalField(Type.Boolean()),
   benchmarkCutoff: OptionalField(Type.Boolean()),
+  benchmarkThreshold: OptionalField(
+    Type.Number({
+      minimum: 0,
+      maximum: 100,
+      description:
+        'an extension: the average benchmark score (0-100) below which benchmarkCutoff stops a labeler; default 70',
+    }),
+  ),
   tags: OptionalField(Type.Array(Type.String())),
   queueCountsEnabled: OptionalField(Type.Boolean()),
   assetBuilderTemplates: OptionalField(Type.Array(FreeObject)),
@@ -120,6 +128,7 @@ export const Project = Type.Object({
   benchmarkEnabled: Type.Optional(Type.Boolean()),
   benchmarkRatio: Type.Optional(Type.Number()),
   benchmarkCutoff: Type.Optional(Type.Boolean()),
+  benchmarkThreshold: Type.Optional(Type.Number()),
   instructions: Type.Optional(Type.String({ description: 'instructions URL' })),
   ocrLanguage: Type.Optional(Type.String()),
   idleTimeout: Type.Optional(Type.Number({ description: 'seconds' })),

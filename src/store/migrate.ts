@@ -17,6 +17,7 @@ import * as m014 from './migrations/014-principal-changes.js';
 import * as m015 from './migrations/015-console-lists.js';
 import * as m016 from './migrations/016-audit-log.js';
 import * as m017 from './migrations/017-benchmarks.js';
+import * as m018 from './migrations/018-benchmark-queue.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '015-console-lists': m015,
   '016-audit-log': m016,
   '017-benchmarks': m017,
+  '018-benchmark-queue': m018,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -430,6 +430,23 @@ export interface BenchmarkSubmissionTable {
   created_at: string;
 }
 
+/** The benchmark a labeler is working (migration 018). */
+export interface BenchmarkHandoutTable {
+  project_id: string;
+  labeler: string;
+  task_id: string;
+  stage_id: string;
+  handed_at: string;
+}
+
+/** When a Manager last let a labeler stopped by the cutoff continue (migration 018). */
+export interface BenchmarkResumeTable {
+  project_id: string;
+  labeler: string;
+  resumed_at: string;
+  resumed_by: string;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   users: UserTable;
@@ -453,6 +470,8 @@ export interface Database {
   audit_log: AuditLogTable;
   benchmark_references: BenchmarkReferenceTable;
   benchmark_submissions: BenchmarkSubmissionTable;
+  benchmark_handouts: BenchmarkHandoutTable;
+  benchmark_resumes: BenchmarkResumeTable;
   answer_counts: AnswerCountTable;
   issues: IssueTable;
   storages: StorageTable;

@@ -142,7 +142,10 @@ export const WORK_OPERATIONS: Record<string, Operation> = {
     summary: 'Take the next task to work on',
     description: 'Assigns the task to you; `task` is null when no task waits in your stages.',
     status: 200,
-    data: Type.Object({ task: Nullable(ref('Task')) }),
+    data: Type.Object({
+      task: Nullable(ref('Task')),
+      reason: Type.Optional(Type.String({ description: 'why no task: the benchmark cutoff stopped you' })),
+    }),
   },
   'GET /v2/project/:projectId/queue': {
     id: 'getWorkQueue',
@@ -177,6 +180,18 @@ export const WORK_OPERATIONS: Record<string, Operation> = {
     summary: "Read a benchmark's reference answer (an extension, Managers only)",
     status: 200,
     data: Type.Object({ benchmark: Type.Record(Type.String(), Type.Unknown()) }),
+  },
+  'POST /v2/project/:projectId/benchmarks/resume': {
+    id: 'resumeBenchmarkLabeler',
+    summary: 'Let a labeler stopped by the benchmark cutoff continue (an extension, Managers only)',
+    status: 200,
+    data: Type.Object({ labeler: Type.String(), resumedAt: Type.String() }),
+  },
+  'GET /v2/project/:projectId/benchmarkSubmissions': {
+    id: 'listBenchmarkSubmissions',
+    summary: 'Scored benchmark submissions, oldest first (an extension, Managers only)',
+    status: 200,
+    data: Type.Object({ submissions: Type.Array(Type.Record(Type.String(), Type.Unknown())) }),
   },
   'POST /v2/task/:taskId/skip': {
     id: 'skipTask',

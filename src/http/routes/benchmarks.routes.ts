@@ -1,7 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { ProjectIdParams } from '../../schemas/asset.js';
-import { BenchmarkTaskParams, MarkBenchmarksRequest, UnmarkBenchmarksRequest } from '../../schemas/benchmark.js';
+import {
+  BenchmarkTaskParams,
+  MarkBenchmarksRequest,
+  ResumeLabelerRequest,
+  SubmissionsQuery,
+  UnmarkBenchmarksRequest,
+} from '../../schemas/benchmark.js';
+import * as results from '../../services/quality/benchmark-results.service.js';
 import * as benchmarks from '../../services/quality/benchmark.service.js';
 import { principalOf } from '../plugins/auth.js';
 import { ok } from '../reply.js';
@@ -33,5 +40,16 @@ export const benchmarkRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
   );
   app.get('/project/:projectId/benchmarks/:taskId', { schema: { tags, params: BenchmarkTaskParams } }, async (req) =>
     ok(await benchmarks.getReference(ctx, principalOf(req), req.params.projectId, req.params.taskId)),
+  );
+  app.post(
+    '/project/:projectId/benchmarks/resume',
+    { schema: { tags, params: ProjectIdParams, body: ResumeLabelerRequest } },
+    async (req) => ok(await results.resumeLabeler(ctx, principalOf(req), req.params.projectId, req.body.labeler)),
+  );
+  app.get(
+    '/project/:projectId/benchmarkSubmissions',
+    { schema: { tags, params: ProjectIdParams, querystring: SubmissionsQuery } },
+    async (req) =>
+      ok(await results.benchmarkSubmissions(ctx, principalOf(req), req.params.projectId, req.query.labeler)),
   );
 };

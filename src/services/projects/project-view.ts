@@ -14,6 +14,8 @@ export const SETTINGS_DEFAULTS = {
   benchmarkEnabled: false,
   benchmarkRatio: 0,
   benchmarkCutoff: false,
+  // An extension: the average benchmark score below which the cutoff stops a labeler.
+  benchmarkThreshold: 70,
   instructions: '',
   ocrLanguage: '',
   idleTimeout: 0,

@@ -13,6 +13,8 @@ import { loadProject } from '../projects/project.service.js';
 import { cachedJson, projectSettings } from '../projects/project-view.js';
 import { currentStage, fullTaskView, moveAndSave, output, routingFor } from './task-move.js';
 import { loadTask } from './task.service.js';
+import { benchmarkTurn } from '../quality/benchmark-queue.service.js';
+import { workHandedOutBenchmark } from '../quality/benchmark-submit.service.js';
 
 /** Labelers work only tasks assigned to them; Reviewers and up any task of a stage they may work. */
 function demandWork(role: ProjectRole, p: Principal, stage: Stage, task: TaskRow): void {
@@ -46,6 +48,10 @@ export async function annotate(
     throw invalidField('answer', 'is required; send "answer": {} to clear the saved answer');
   }
   return ctx.store.db.transaction().execute(async (trx) => {
+    if (!opts.isPlugin) {
+      const handedOut = await workHandedOutBenchmark(ctx, trx, p, taskId, input.answer, opts.nextStage);
+      if (handedOut) return handedOut;
+    }
     const { task, project } = await loadTask(trx, p, taskId);
     const run = routingFor(trx, ctx, project.row, p.email);
     const stage = currentStage(run, task);
@@ -177,11 +183,17 @@ export async function nextTask(ctx: AppContext, p: Principal, projectId: string,
   } else {
     candidates = stages.filter((s) => mayTake(s, role, p.email));
   }
+  let stopped: string | undefined;
   for (const stage of candidates) {
+    // Managers hold the references: benchmarks are for everyone else who labels.
+    const turn = can(role, 'manage') ? undefined : await benchmarkTurn(ctx, db, row, stage, p.email, stages);
+    if (turn?.task) return { task: turn.task };
+    stopped ??= turn?.reason;
+    if (turn) continue;
     const task = await claimNext(ctx, row.id, stage, p.email);
     if (task) return { task: await fullTaskView(db, task, stages) };
   }
-  return { task: null };
+  return stopped ? { task: null, reason: stopped } : { task: null };
 }
 
 async function claimNext(
@@ -235,6 +247,8 @@ export function freeForCaller(db: Executor, projectId: string, stageId: string, 
       .where('stage_id', '=', stageId)
       .where('deleted', '=', 0)
       .where('assignee', 'is', null)
+      // Benchmarks are handed out apart (services/quality), never claimed.
+      .where('tasks.type', '<>', 'benchmark')
       // Other tasks pass the first test and never run the subquery.
       .where((eb) =>
         eb.or([

@@ -37,10 +37,18 @@ export async function putReferences(db: Executor, rows: readonly BenchmarkRefere
 /** Unmarking forgets the reference and what was measured against it. */
 export async function deleteBenchmarks(db: Executor, ids: readonly string[]) {
   if (ids.length === 0) return;
+  await db.deleteFrom('benchmark_handouts').where('task_id', 'in', ids).execute();
   await db.deleteFrom('benchmark_submissions').where('task_id', 'in', ids).execute();
   await db.deleteFrom('benchmark_references').where('task_id', 'in', ids).execute();
 }
 
 export function findReference(db: Executor, taskId: string) {
   return db.selectFrom('benchmark_references').selectAll().where('task_id', '=', taskId).executeTakeFirst();
+}
+
+/** A project's benchmark submissions (of one labeler when given), oldest first. */
+export function listSubmissions(db: Executor, projectId: string, labeler: string | undefined) {
+  let q = db.selectFrom('benchmark_submissions').selectAll().where('project_id', '=', projectId);
+  if (labeler !== undefined) q = q.where('labeler', '=', labeler);
+  return q.orderBy('created_at').orderBy('id').limit(10_000).execute();
 }

@@ -1,0 +1,65 @@
+import type { AppContext } from '../../context.js';
+import { invalid } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { CategorySchema } from '../../schemas/category-schema.js';
+import type { Stage } from '../../schemas/stage.js';
+import type { Executor } from '../../store/db.js';
+import {
+  deleteHandout,
+  findHandoutOfTask,
+  insertSubmission,
+} from '../../store/repositories/benchmark-queue.repository.js';
+import { findReference } from '../../store/repositories/benchmark.repository.js';
+import { type AnswerInput, validateAnswer } from '../../workflow/answer.js';
+import { scoreBenchmark } from '../../workflow/consensus/benchmark-score.js';
+import { EMPTY_ANSWER, type TaskAnswer } from '../../workflow/types.js';
+import type { Principal } from '../identity/access.js';
+import { loadProject } from '../projects/project.service.js';
+import { parseJson } from '../projects/project-view.js';
+import { fullTaskView } from '../tasks/task-move.js';
+import { asHandedOut } from './benchmark-queue.service.js';
+
+/**
+ * /annotate on the benchmark /next handed the caller: a save answers the task with the answer
+ * (benchmark drafts are not kept); a submit scores the answer against the reference, keeps it as
+ * the caller's benchmark submission and frees the caller for their next task. The benchmark task
+ * itself neither moves nor changes. Undefined when the caller was not handed this task.
+ */
+export async function workHandedOutBenchmark(
+  ctx: AppContext,
+  trx: Executor,
+  p: Principal,
+  taskId: string,
+  input: AnswerInput | undefined,
+  submit: boolean,
+): Promise<Record<string, unknown> | undefined> {
+  const handout = await findHandoutOfTask(trx, taskId, p.email);
+  if (!handout) return undefined;
+  const { row } = await loadProject(trx, p, handout.project_id, 'read');
+  const task = await trx.selectFrom('tasks').selectAll().where('id', '=', taskId).executeTakeFirstOrThrow();
+  const stages = parseJson<Stage[]>(row.stages, []);
+  const stage = stages.find((s) => s.id === handout.stage_id);
+  const schema = parseJson<CategorySchema>(row.category_schema, { tools: [], classifications: [], relations: [] });
+  const checked = validateAnswer(input ?? EMPTY_ANSWER, schema, { submit });
+  if (checked.errors.length) throw invalid(checked.errors);
+  const shown = { ...asHandedOut(task, stage ?? { id: handout.stage_id, type: 'Label' }, p.email) };
+  shown.answer = JSON.stringify(checked.value);
+  if (submit) {
+    const reference = await findReference(trx, taskId);
+    const expected = reference ? (JSON.parse(reference.answer) as TaskAnswer) : EMPTY_ANSWER;
+    const scored = scoreBenchmark(checked.value, expected, schema);
+    const now = ctx.clock.now();
+    await insertSubmission(trx, {
+      id: newId(now),
+      project_id: row.id,
+      task_id: taskId,
+      labeler: p.email,
+      answer: shown.answer,
+      score: scored.score,
+      detail: JSON.stringify(scored.items),
+      created_at: new Date(now).toISOString(),
+    });
+    await deleteHandout(trx, row.id, p.email);
+  }
+  return fullTaskView(trx, shown, stages);
+}

@@ -1,0 +1,88 @@
+import type { CategorySchema } from '../../schemas/category-schema.js';
+import type { TaskAnswer } from '../types.js';
+import { bestMatch, classificationAnswers, isScoredKind, objectIoU, ontologyQuestions } from './score.js';
+
+/** Points further apart than this (in the medium's pixels) do not match at all. */
+export const POINT_MATCH_DISTANCE = 20;
+
+export interface ScoreItem {
+  /** The question's or tool's schemaId. */
+  schemaId: string;
+  kind: 'classification' | 'object';
+  /** 0 to 1 */
+  score: number;
+  /** Objects: each reference object with its matched object and their similarity (0 when missed). */
+  objects?: { referenceId: unknown; objectId: unknown; similarity: number }[];
+  /** Objects drawn that match nothing in the reference. */
+  extra?: number;
+}
+
+export interface BenchmarkScore {
+  /** 0 to 100 */
+  score: number;
+  items: ScoreItem[];
+}
+
+type Rec = Record<string, unknown>;
+
+function pointSimilarity(a: unknown, b: unknown): number {
+  const pa = (a as Rec).point as Rec | undefined;
+  const pb = (b as Rec).point as Rec | undefined;
+  const [ax, ay, bx, by] = [pa?.x, pa?.y, pb?.x, pb?.y];
+  if (![ax, ay, bx, by].every((v) => typeof v === 'number')) return 0;
+  const d = Math.hypot((ax as number) - (bx as number), (ay as number) - (by as number));
+  return Math.max(0, 1 - d / POINT_MATCH_DISTANCE);
+}
+
+/** A multi-select compares as sets (Jaccard); any other answer is right or wrong. */
+function answerSimilarity(ref: string | undefined, got: string | undefined): number {
+  if (ref === got) return 1;
+  if (ref === undefined || got === undefined) return 0;
+  const a = JSON.parse(ref) as unknown;
+  const b = JSON.parse(got) as unknown;
+  if (!Array.isArray(a) || !Array.isArray(b)) return 0;
+  const sa = new Set(a.map((v) => JSON.stringify(v)));
+  const sb = new Set(b.map((v) => JSON.stringify(v)));
+  const both = [...sa].filter((v) => sb.has(v)).length;
+  return both / new Set([...sa, ...sb]).size;
+}
+
+/**
+ * A labeler's answer against a benchmark's reference, by the consensus scorer's rules: each
+ * question answered in either scores 1 when equal (a multi-select by Jaccard); each tool used in
+ * either matches objects one to one, highest similarity first (IoU for boxes, rotated boxes and
+ * polygons; 1 - distance / POINT_MATCH_DISTANCE for points) and scores the matched similarities
+ * summed over the larger object count, so a missed or an extra object counts 0. The score is the
+ * mean of the items, times 100; with nothing to compare it is 100.
+ */
+export function scoreBenchmark(answer: TaskAnswer, reference: TaskAnswer, schema: CategorySchema): BenchmarkScore {
+  const items: ScoreItem[] = [];
+  const [got, ref] = [classificationAnswers(answer), classificationAnswers(reference)];
+  for (const id of new Set(ontologyQuestions(schema))) {
+    if (!got.has(id) && !ref.has(id)) continue;
+    items.push({ schemaId: id, kind: 'classification', score: answerSimilarity(ref.get(id), got.get(id)) });
+  }
+  for (const tool of schema.tools ?? []) {
+    const kind = tool.tool;
+    const similarity = isScoredKind(kind)
+      ? (x: unknown, y: unknown) => objectIoU(kind, x, y)
+      : kind === 'point'
+        ? pointSimilarity
+        : undefined;
+    if (!similarity) continue;
+    const a = reference.tools.filter((o) => o.schemaId === tool.schemaId);
+    const b = answer.tools.filter((o) => o.schemaId === tool.schemaId);
+    if (a.length === 0 && b.length === 0) continue;
+    const matches = bestMatch(a, b, similarity);
+    const byRef = new Map(matches.map((m) => [m.i, m]));
+    const objects = a.map((o, i) => {
+      const m = byRef.get(i);
+      return { referenceId: o.objectId, objectId: m ? b[m.j]?.objectId : null, similarity: m?.similarity ?? 0 };
+    });
+    const sum = matches.reduce((s, m) => s + m.similarity, 0);
+    const score = sum / Math.max(a.length, b.length);
+    items.push({ schemaId: tool.schemaId, kind: 'object', score, objects, extra: b.length - matches.length });
+  }
+  const mean = items.length === 0 ? 1 : items.reduce((s, i) => s + i.score, 0) / items.length;
+  return { score: Math.round(mean * 100 * 1000) / 1000, items };
+}
