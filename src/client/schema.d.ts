@@ -597,6 +597,78 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/project/{projectId}/benchmarks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mark tasks as benchmarks with a reference answer (an extension)
+     * @description Managers only. The reference is the task's answer (`source` "answer", the default), the answer sent (`source` "given") or its imported pre-labels (`source` "prelabels"). One bad task answers 400 naming `tasks[i]` and nothing is marked.
+     */
+    post: operations['markBenchmarks'];
+    /** Unmark benchmarks; their references and scores are deleted (an extension) */
+    delete: operations['unmarkBenchmarks'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/project/{projectId}/benchmarks/{taskId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read a benchmark's reference answer (an extension, Managers only) */
+    get: operations['getBenchmark'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/project/{projectId}/benchmarks/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Let a labeler stopped by the benchmark cutoff continue (an extension, Managers only) */
+    post: operations['resumeBenchmarkLabeler'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/project/{projectId}/benchmarkSubmissions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Scored benchmark submissions, oldest first (an extension, Managers only) */
+    get: operations['listBenchmarkSubmissions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/project/{projectId}/chat': {
     parameters: {
       query?: never;
@@ -1601,6 +1673,7 @@ export interface components {
       benchmarkCutoff?: boolean;
       benchmarkEnabled?: boolean;
       benchmarkRatio?: number;
+      benchmarkThreshold?: number;
       categorySchema: components['schemas']['CategorySchema'];
       /** Format: date-time */
       createdAt: string;
@@ -4438,6 +4511,8 @@ export interface operations {
           benchmarkCutoff?: boolean | null;
           benchmarkEnabled?: boolean | null;
           benchmarkRatio?: number | null;
+          /** @description an extension: the average benchmark score (0-100) below which benchmarkCutoff stops a labeler; default 70 */
+          benchmarkThreshold?: number | null;
           categorySchema?: components['schemas']['CategorySchema'];
           deleted?: boolean | null;
           description?: string | null;
@@ -4950,6 +5025,237 @@ export interface operations {
       500: components['responses']['InternalError'];
     };
   };
+  markBenchmarks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          answer?: {
+            classifications?: {
+              [key: string]: unknown;
+            }[];
+            objects?: {
+              [key: string]: unknown;
+            }[];
+            relations?: {
+              [key: string]: unknown;
+            }[];
+            tools?: {
+              [key: string]: unknown;
+            }[];
+          };
+          /** @enum {string} */
+          source?: 'answer' | 'given' | 'prelabels';
+          tasks: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              benchmarks: {
+                [key: string]: unknown;
+              }[];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  unmarkBenchmarks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          tasks: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              benchmarks: {
+                [key: string]: unknown;
+              }[];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getBenchmark: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              benchmark: {
+                [key: string]: unknown;
+              };
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  resumeBenchmarkLabeler: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          labeler: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              labeler: string;
+              resumedAt: string;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listBenchmarkSubmissions: {
+    parameters: {
+      query?: {
+        labeler?: string;
+      };
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              submissions: {
+                [key: string]: unknown;
+              }[];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
   createChatAssets: {
     parameters: {
       query?: never;
@@ -5301,6 +5607,8 @@ export interface operations {
         content: {
           'application/json': {
             data: {
+              /** @description why no task: the benchmark cutoff stopped you */
+              reason?: string;
               task: components['schemas']['Task'] | null;
             };
             /** @enum {string} */
