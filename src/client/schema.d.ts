@@ -5508,7 +5508,33 @@ export interface operations {
         content: {
           'application/json': {
             data: {
-              [key: string]: unknown;
+              report: {
+                /** @description objects reaching past their image, clipped to it */
+                clipped: number;
+                /** @description images (or files) of the label file that were read */
+                images: number;
+                /** @description objects taken as pre-labels */
+                objects: number;
+                /** @description objects and answers left out, counted by reason */
+                skipped: {
+                  count: number;
+                  reason: string;
+                }[];
+                /** @description the first 100 images left out, with why */
+                skippedImageList: {
+                  reason: string;
+                  source: string;
+                }[];
+                /** @description images of the file left out */
+                skippedImages: number;
+                /** @description tasks that received pre-labels */
+                tasks: number;
+                /** @description categories of the file that match no tool of the ontology, with their object counts */
+                unmatchedCategories: {
+                  name: string;
+                  objects: number;
+                }[];
+              };
             };
             /** @enum {string} */
             status: 'success';

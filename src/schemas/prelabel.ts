@@ -16,3 +16,24 @@ export const ImportLabelsRequest = Type.Object({
     },
   ),
 });
+
+/** What a label file's import took and what it left (POST /project/{id}/import/labels). */
+export const LabelImportReport = Type.Object(
+  {
+    images: Type.Integer({ description: 'images (or files) of the label file that were read' }),
+    tasks: Type.Integer({ description: 'tasks that received pre-labels' }),
+    objects: Type.Integer({ description: 'objects taken as pre-labels' }),
+    clipped: Type.Integer({ description: 'objects reaching past their image, clipped to it' }),
+    skippedImages: Type.Integer({ description: 'images of the file left out' }),
+    skippedImageList: Type.Array(Type.Object({ source: Type.String(), reason: Type.String() }), {
+      description: 'the first 100 images left out, with why',
+    }),
+    unmatchedCategories: Type.Array(Type.Object({ name: Type.String(), objects: Type.Integer() }), {
+      description: 'categories of the file that match no tool of the ontology, with their object counts',
+    }),
+    skipped: Type.Array(Type.Object({ reason: Type.String(), count: Type.Integer() }), {
+      description: 'objects and answers left out, counted by reason',
+    }),
+  },
+  { additionalProperties: false },
+);

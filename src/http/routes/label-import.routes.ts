@@ -12,6 +12,7 @@ import { invalidField } from '../../errors.js';
 import { ProjectIdParams } from '../../schemas/asset.js';
 import { StringEnum } from '../../schemas/common.js';
 import { Success } from '../../schemas/envelope.js';
+import { LabelImportReport } from '../../schemas/prelabel.js';
 import { importLabelFile, LABEL_FORMATS } from '../../services/assets/label-import/label-import.service.js';
 import { payloadTooLarge } from '../../services/files/upload-form.js';
 import { principalOf } from '../plugins/auth.js';
@@ -61,7 +62,7 @@ export const labelImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
           'The body is a COCO or Label Studio JSON file, a CVAT or Pascal VOC XML file, or a zip of a dataset folder (YOLO, VOC, COCO, CVAT). Objects become pre-labels of the matching tasks still in the Start stage, all in one transaction; the answer reports what was taken and what was skipped. Needs the import permission (Manager, Lead).',
         params: ProjectIdParams,
         querystring: Type.Object({ format: StringEnum(LABEL_FORMATS) }),
-        response: { 200: Success(Type.Object({}, { additionalProperties: true })) },
+        response: { 200: Success(Type.Object({ report: LabelImportReport })) },
       },
     },
     async (req) => {

@@ -164,3 +164,28 @@ export function CheckboxField({
     </div>
   );
 }
+
+interface FileFieldProps {
+  label: string;
+  /** The kinds of file offered first by the browser's picker (`.csv,.ndjson`). */
+  accept: string;
+  onChange: (file: File | undefined) => void;
+  hint?: string;
+}
+
+/** One file picked with the browser's picker, under a visible label. */
+export function FileField({ label, accept, onChange, hint }: FileFieldProps) {
+  return (
+    <FieldFrame label={label} hint={hint}>
+      {({ id, describedBy }) => (
+        <input
+          id={id}
+          type="file"
+          accept={accept}
+          onChange={(e) => onChange(e.target.files?.[0])}
+          aria-describedby={describedBy}
+        />
+      )}
+    </FieldFrame>
+  );
+}

@@ -8,6 +8,7 @@ import { Empty, Loading } from '../../components/States';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { AssetThumb } from './AssetThumb';
 import { ImportAssets } from './ImportAssets';
+import { ImportLabels } from './ImportLabels';
 import { UploadFiles } from './UploadFiles';
 
 const PAGE_SIZE = 25;
@@ -100,6 +101,7 @@ export default function AssetsPage() {
         <div className="side">
           <UploadFiles project={project} />
           <ImportAssets project={project} />
+          <ImportLabels project={project} />
           <Batches project={project} />
         </div>
       </div>

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { type AssetInput, importChunk } from '../../api/assets';
 import type { Project } from '../../api/types';
-import { SelectField, TextField } from '../../components/Field';
+import { FileField, SelectField, TextField } from '../../components/Field';
 import { errorText } from '../../components/error-text';
 import { AssetFileError, fromFile, fromPastedUrls } from './asset-files';
 
@@ -60,20 +60,12 @@ export function ImportAssets({ project }: { project: Project }) {
           multiline
           hint="Public http(s) links, or links your storage signs."
         />
-        <div className="field">
-          <label htmlFor="asset-file">Or a CSV or NDJSON file</label>
-          <input
-            id="asset-file"
-            type="file"
-            accept=".csv,.ndjson,.jsonl"
-            onChange={(e) => setFile(e.target.files?.[0])}
-            aria-describedby="asset-file-hint"
-          />
-          <small id="asset-file-hint" className="field-hint">
-            CSV: a header line with a data column (the URL) and optionally externalId. NDJSON: one {'{"data": …}'}{' '}
-            object a line.
-          </small>
-        </div>
+        <FileField
+          label="Or a CSV or NDJSON file"
+          accept=".csv,.ndjson,.jsonl"
+          onChange={setFile}
+          hint='CSV: a header line with a data column (the URL) and optionally externalId. NDJSON: one {"data": …} object a line.'
+        />
         <SelectField
           label="Put into batch"
           value={batch}
