@@ -11,6 +11,7 @@ import { seedTasks } from './seed-tasks.js';
 export async function labelledProject(
   server: AnnotaryServer,
   count: number,
+  objectsPerTask = 3,
 ): Promise<{ projectId: string; seedSeconds: number }> {
   const created = await server.api<{ data: { project: { _id: string } } }>('POST', '/project', {
     name: `Labelled ${count}`,
@@ -22,7 +23,7 @@ export async function labelledProject(
   const batches = await server.api<{ data: { batches: { _id: string }[] } }>('GET', `/batches/${projectId}`);
   const seedSeconds = await seedTasks(
     server,
-    { projectId, batchIds: batches.data.batches.map((b) => b._id), ownerEmail: BENCH_OWNER_EMAIL },
+    { projectId, batchIds: batches.data.batches.map((b) => b._id), ownerEmail: BENCH_OWNER_EMAIL, objectsPerTask },
     count,
   );
   // Seeding SQLite blocks this process's event loop for minutes: the server has meanwhile closed

@@ -17,6 +17,8 @@ export interface SeedTarget {
   projectId: string;
   batchIds: string[];
   ownerEmail: string;
+  /** Objects in each task's answer (3 unless said). */
+  objectsPerTask?: number;
 }
 
 const RESOLUTIONS = [
@@ -42,13 +44,12 @@ function box(schemaId: string, title: string, i: number, k: number, at: string, 
   };
 }
 
-function answerOf(i: number, at: string, by: string): string {
+/** Two cars and a pedestrian in every third place: three objects by default. */
+function answerOf(i: number, at: string, by: string, objects: number): string {
   return JSON.stringify({
-    tools: [
-      box('car', 'Car', i, 0, at, by),
-      box('car', 'Car', i, 1, at, by),
-      box('pedestrian', 'Pedestrian', i, 2, at, by),
-    ],
+    tools: Array.from({ length: objects }, (_, k) =>
+      k % 3 === 2 ? box('pedestrian', 'Pedestrian', i, k, at, by) : box('car', 'Car', i, k, at, by),
+    ),
     classifications: [
       { schemaId: 'weather', answer: WEATHER[i % WEATHER.length] },
       { schemaId: 'scene', answer: ['scene-1', `scene-${(i % 4) + 2}`] },
@@ -71,7 +72,7 @@ function round(from: number, to: number, s: SeedTarget): Rows {
     const [width, height] = RESOLUTIONS[i % RESOLUTIONS.length] as number[];
     const assetId = newId(created);
     const taskId = newId(created);
-    const answer = answerOf(i, labelledAt, s.ownerEmail);
+    const answer = answerOf(i, labelledAt, s.ownerEmail, s.objectsPerTask ?? 3);
     const label = 1000 + ((i * 7919) % 60_000);
     const review = complete ? 200 + ((i * 104_729) % 10_000) : 0;
     rows.assets.push({

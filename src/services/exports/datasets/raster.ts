@@ -97,14 +97,24 @@ export function encodeRle(raster: Raster, value = 1): Rle {
       if ((data[row + x] === value) !== (data[row - width + x] === value)) add(x * height + y);
     }
   }
-  const sorted = changes.subarray(0, n).sort();
-  const counts: number[] = [];
+  // Within a column the boundaries were met top to bottom: a stable counting sort by column puts
+  // them in column-major order in linear time (a comparison sort of millions of runs is not).
+  const perColumn = new Int32Array(width + 1);
+  for (let i = 0; i < n; i++) perColumn[Math.floor((changes[i] as number) / height) + 1]!++;
+  for (let x = 1; x <= width; x++) perColumn[x]! += perColumn[x - 1] as number;
+  const sorted = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const position = changes[i] as number;
+    sorted[perColumn[Math.floor(position / height)]!++] = position;
+  }
+  const counts = new Array<number>(n + 1);
   let start = 0;
-  for (const position of sorted) {
-    counts.push(position - start);
+  for (let i = 0; i < n; i++) {
+    const position = sorted[i] as number;
+    counts[i] = position - start;
     start = position;
   }
-  counts.push(width * height - start);
+  counts[n] = width * height - start;
   return { counts, size: [height, width] };
 }
 
