@@ -16,6 +16,27 @@ const isPoint = (v: unknown) => Array.isArray(v) && v.length >= 2 && isNum(v[0])
 const hasNums = (v: unknown, keys: string[]) =>
   !!v && typeof v === 'object' && keys.every((k) => isNum((v as Record<string, unknown>)[k]));
 
+const PAGE_RECT = ['x1', 'y1', 'x2', 'y2', 'width', 'height'];
+const isPageRect = (v: unknown) => {
+  if (!hasNums(v, PAGE_RECT)) return false;
+  const r = v as Record<string, number>;
+  return r.x1! <= r.x2! && r.y1! <= r.y2! && r.width! > 0 && r.height! > 0;
+};
+/** A mark on a PDF (DECISIONS): where on which page, and the words' text or the area's picture. */
+function isPdfMark(v: unknown): boolean {
+  if (!v || typeof v !== 'object') return false;
+  const { position, content } = v as { position?: Record<string, unknown>; content?: unknown };
+  if (!position || typeof position !== 'object') return false;
+  const page = position.pageNumber;
+  if (!Number.isInteger(page) || (page as number) < 1) return false;
+  if (!isPageRect(position.boundingRect)) return false;
+  if (!Array.isArray(position.rects) || !position.rects.every(isPageRect)) return false;
+  if (content === undefined) return true;
+  if (!content || typeof content !== 'object' || Array.isArray(content)) return false;
+  const { text, image } = content as { text?: unknown; image?: unknown };
+  return (text === undefined || typeof text === 'string') && (image === undefined || typeof image === 'string');
+}
+
 /** Geometry each tool kind carries under its own key; kinds not listed carry free-form data. */
 const GEOMETRY: Record<string, { check: (v: unknown) => boolean; shape: string }> = {
   'bounding-box': { check: (v) => hasNums(v, ['x', 'y', 'width', 'height']), shape: '{x, y, width, height}' },
@@ -35,6 +56,11 @@ const GEOMETRY: Record<string, { check: (v: unknown) => boolean; shape: string }
   ner: {
     check: (v) => hasNums(v, ['start', 'end']) && (v as { start: number }).start <= (v as { end: number }).end,
     shape: '{start, end} with start <= end',
+  },
+  pdf: {
+    check: isPdfMark,
+    shape:
+      '{position: {boundingRect, rects: [...], pageNumber (from 1)}, content: {text} or {image}}, each rect {x1, y1, x2, y2, width, height} with x1 <= x2 and y1 <= y2',
   },
 };
 

@@ -7,10 +7,12 @@ import type { Ontology } from '../editor/core/ontology';
 import type { EditorObject, Vec } from '../editor/core/answer';
 import { errorCodesOf } from './error-codes';
 
-/** Where a reviewer clicked: a point of the image (image pixels), a character, or an object. */
+/** Where a reviewer clicked: a point of the image or of a page, a character, or an object. */
 export interface PickedSpot {
   position?: Vec | number;
   objectId?: string;
+  /** The page of a document (frame, slice) the point is on, 0-based. */
+  page?: number;
 }
 
 /** An issue's `position` ("[x, y]" in image pixels) as a point; null for text or none. */
@@ -126,7 +128,7 @@ export function IssueForm(props: {
   const place = spot.objectId
     ? `on ${objectName(props.objects, props.ontology, spot.objectId)}`
     : Array.isArray(spot.position)
-      ? `at (${Math.round(spot.position[0])}, ${Math.round(spot.position[1])})`
+      ? `at (${Math.round(spot.position[0])}, ${Math.round(spot.position[1])})${spot.page !== undefined ? ` on page ${spot.page + 1}` : ''}`
       : typeof spot.position === 'number'
         ? `at character ${spot.position}`
         : 'on the task';
@@ -136,6 +138,7 @@ export function IssueForm(props: {
         content,
         ...(spot.objectId ? { objectId: spot.objectId } : {}),
         ...(spot.position !== undefined ? { position: JSON.stringify(spot.position) } : {}),
+        ...(spot.page !== undefined ? { page: spot.page } : {}),
         ...(codes.length ? { errorCodes: codes } : {}),
       },
       { onSuccess: props.onDone },

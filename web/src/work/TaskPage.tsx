@@ -245,7 +245,9 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
             <p className="hint">
               {kind.kind === 'image'
                 ? 'Click the image where the problem is, or click an object.'
-                : 'Click the character where the problem is.'}
+                : kind.kind === 'pdf'
+                  ? 'Click the page where the problem is, or click a mark.'
+                  : 'Click the character where the problem is.'}
             </p>
           )}
         </div>

@@ -1,16 +1,16 @@
 import { imageTools, textTools, type Ontology } from '../editor/core/ontology';
 
-/** What the editor does with an asset: draws on an image, tags a text, or asks questions only. */
-export type AssetKind = { kind: 'image' } | { kind: 'text' } | { kind: 'unsupported'; what: string };
+/** What the editor does with an asset: draws on an image, tags a text, marks a PDF, or asks questions only. */
+export type AssetKind = { kind: 'image' } | { kind: 'text' } | { kind: 'pdf' } | { kind: 'unsupported'; what: string };
 
 const IMAGE = /\.(png|jpe?g|gif|webp|bmp|avif|svg)$/i;
 const TEXT = /\.(txt|text|md|csv|json)$/i;
+const PDF = /\.pdf$/i;
 const OTHER: [RegExp, string][] = [
   [/\.(mp4|mov|webm|avi|mkv|m4v)$/i, 'a video'],
   [/\.(pcd|ply|las|laz|bin)$/i, 'a point cloud'],
   [/\.(dcm|dicom|nii|nrrd|mha)$/i, 'a medical volume'],
   [/(\.nii\.gz)$/i, 'a medical volume'],
-  [/\.pdf$/i, 'a PDF'],
   [/\.tiff?$/i, 'a multi-page TIFF'],
   [/\.html?$/i, 'a web page'],
 ];
@@ -38,6 +38,7 @@ export function assetKind(url: string | null | undefined, ontology: Ontology, pr
   }
   if (IMAGE.test(name)) return { kind: 'image' };
   if (TEXT.test(name)) return { kind: 'text' };
+  if (PDF.test(name)) return { kind: 'pdf' };
   for (const [pattern, what] of OTHER) if (pattern.test(name)) return { kind: 'unsupported', what };
   if (textTools(ontology).length > 0 && imageTools(ontology).length === 0) return { kind: 'text' };
   return { kind: 'image' };

@@ -13,7 +13,7 @@ describe('assetKind', () => {
       what: 'a video',
     });
     expect(assetKind('/files/scan.nii.gz', image)).toEqual({ kind: 'unsupported', what: 'a medical volume' });
-    expect(assetKind('/files/doc.pdf', image)).toEqual({ kind: 'unsupported', what: 'a PDF' });
+    expect(assetKind('/files/doc.pdf', image)).toEqual({ kind: 'pdf' });
   });
   it('falls back on the ontology, and pct projects are point clouds', () => {
     expect(assetKind('https://cdn.example.com/opaque-id', text)).toEqual({ kind: 'text' });

@@ -15,7 +15,12 @@ export function bounds(g: Geometry): BoxGeometry | null {
 /** The geometry moved by a vector of its space. */
 export function translate(g: Geometry, dx: number, dy: number): Geometry {
   const tool = toolOf(g);
-  const value = tool.space === 'plane' ? tool.move(g.value, [dx, dy]) : tool.move(g.value, dx);
+  const value =
+    tool.space === 'plane'
+      ? tool.move(g.value, [dx, dy])
+      : tool.space === 'document'
+        ? tool.move(g.value, [0, dx, dy])
+        : tool.move(g.value, dx);
   return { kind: g.kind, value } as Geometry;
 }
 

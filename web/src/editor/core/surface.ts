@@ -16,6 +16,8 @@ export interface Pin {
 export interface Spot {
   position?: Vec | number;
   objectId?: string;
+  /** The page (frame, slice) of a medium of many parts the position is on, 0-based. */
+  page?: number;
 }
 
 /** What every medium's editor is given by the work page: the shell's part is the same for all. */

@@ -9,12 +9,16 @@ import type { DrawableKind, EditorObject, Geometry, GeometryKinds, Vec } from '.
  * core/tools.ts; the editor never switches on a kind. Values are in the medium's own coordinates.
  *
  * The space says which surfaces host it: `plane` tools work in 2-D points of an image (later a
- * video frame, a PDF page, a slice), `text` tools in code-point offsets of a text.
+ * video frame, a slice), `text` tools in code-point offsets of a text, `document` tools in points
+ * of a document's pages (a PDF's text and areas).
  */
-export type ToolSpace = 'plane' | 'text';
+export type ToolSpace = 'plane' | 'text' | 'document';
 
-/** A position in a space: a point of a plane, a code-point offset in a text. */
-export type Position<S extends ToolSpace> = S extends 'plane' ? Vec : number;
+/** A point of a document: its page (0-based) and x, y in that page's units (PDF points, y down). */
+export type PagePoint = [page: number, x: number, y: number];
+
+/** A position in a space: a point of a plane, a code-point offset in a text, a point of a page. */
+export type Position<S extends ToolSpace> = S extends 'plane' ? Vec : S extends 'document' ? PagePoint : number;
 
 /** How a click lands on a value: near its outline (`edge`, with the distance) or inside (with the area). */
 export interface Hit {
@@ -31,6 +35,8 @@ export interface Step<V, D> {
 /** The view a gesture happens in: screen pixels per medium unit, for sizes said on the screen. */
 export interface GestureContext {
   scale: number;
+  /** A document's page the gesture is on: its size in the page's units. */
+  pageSize?: Vec;
 }
 
 // Methods (not function properties) on purpose: a Tool of one kind is then usable where any Tool
@@ -100,4 +106,9 @@ export interface TextTool<K extends DrawableKind = DrawableKind, D = unknown> ex
   range(value: GeometryKinds[K]): { start: number; end: number };
 }
 
-export type AnyTool = PlaneTool | TextTool;
+export interface DocumentTool<K extends DrawableKind = DrawableKind, D = unknown> extends Tool<K, 'document', D> {
+  /** The page (0-based) the value is on, and the rectangles it covers there (x1, y1, x2, y2). */
+  placement(value: GeometryKinds[K]): { page: number; rects: [number, number, number, number][] };
+}
+
+export type AnyTool = PlaneTool | TextTool | DocumentTool;

@@ -1,5 +1,5 @@
 import type { DrawableKind, Geometry } from './answer';
-import type { AnyTool, PlaneTool, TextTool } from './tool';
+import type { AnyTool, DocumentTool, PlaneTool, TextTool } from './tool';
 
 /**
  * The tool registry: every folder of tools/ with an index.ts whose default export is a Tool.
@@ -36,4 +36,9 @@ export function toolOf(g: Geometry): AnyTool {
   const tool = TOOLS.get(g.kind);
   if (!tool) throw new Error(`no tool for ${g.kind}`);
   return tool;
+}
+
+export function documentTool(kind: string): DocumentTool | undefined {
+  const tool = TOOLS.get(kind);
+  return tool?.space === 'document' ? tool : undefined;
 }

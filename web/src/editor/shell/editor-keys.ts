@@ -7,14 +7,19 @@ export interface KeyRow {
   does: string;
 }
 
+/** Undo and redo, the same in every medium. */
+const UNDO_KEYS: readonly KeyRow[] = [
+  { keys: 'Ctrl+Z', does: 'undo' },
+  { keys: 'Ctrl+Shift+Z, Ctrl+Y', does: 'redo' },
+];
+
 export const IMAGE_KEYS: readonly KeyRow[] = [
   { keys: 'V', does: 'Select' },
   { keys: 'Escape', does: 'cancel the shape being drawn; otherwise leave the tool and clear the selection' },
   { keys: 'Enter', does: 'finish the polygon or polyline being drawn' },
   { keys: 'Backspace', does: 'remove the last vertex while drawing; otherwise delete the selected object' },
   { keys: 'Delete', does: 'delete the selected object' },
-  { keys: 'Ctrl+Z', does: 'undo' },
-  { keys: 'Ctrl+Shift+Z, Ctrl+Y', does: 'redo' },
+  ...UNDO_KEYS,
   { keys: '+ (or =), -', does: 'zoom in, zoom out' },
   { keys: '0 or F', does: 'fit the image in the window' },
   { keys: 'arrow keys', does: 'pan' },
@@ -25,8 +30,15 @@ export const TEXT_KEYS: readonly KeyRow[] = [
   { keys: "an entity's key", does: 'tag the selected text as that entity' },
   { keys: 'Escape', does: 'clear the selection' },
   { keys: 'Delete, Backspace', does: 'delete the selected entity' },
-  { keys: 'Ctrl+Z', does: 'undo' },
-  { keys: 'Ctrl+Shift+Z, Ctrl+Y', does: 'redo' },
+  ...UNDO_KEYS,
+];
+
+export const PDF_KEYS: readonly KeyRow[] = [
+  { keys: "a tool's key", does: 'mark the selected words with that tool (with none selected: the tool Alt-drag uses)' },
+  { keys: 'Alt+drag', does: 'mark an area of a page' },
+  { keys: 'Escape', does: 'clear the selection' },
+  { keys: 'Delete, Backspace', does: 'delete the selected mark' },
+  ...UNDO_KEYS,
 ];
 
 /** Keys of the work page around every editor. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ContractToolKind } from '../../api/contract';
 import type { Geometry, Vec } from '../core/answer';
 import { fromApi, toApi } from '../core/codec';
-import type { AnyTool, PlaneTool, Step, TextTool } from '../core/tool';
+import type { AnyTool, DocumentTool, PagePoint, PlaneTool, Step, TextTool } from '../core/tool';
 import { allTools } from '../core/tools';
 
 /*
@@ -37,14 +37,22 @@ function markOnText(tool: TextTool): unknown {
   return step.drawing === null ? step.done : tool.release(tool.drag(step.drawing, 5), 3, VIEW).done;
 }
 
-const made = (tool: AnyTool) => (tool.space === 'plane' ? drawOnPlane(tool) : markOnText(tool));
+/** An area dragged on a document's second page, from one corner to the other. */
+function dragOnPage(tool: DocumentTool): unknown {
+  const view = { ...VIEW, pageSize: [612, 792] as Vec };
+  const step = tool.press(null, [1, ...A], view);
+  return step.drawing === null ? step.done : tool.release(tool.drag(step.drawing, [1, ...C]), [1, ...B], view).done;
+}
+
+const made = (tool: AnyTool) =>
+  tool.space === 'plane' ? drawOnPlane(tool) : tool.space === 'text' ? markOnText(tool) : dragOnPage(tool);
 
 describe('the tool registry', () => {
   it('holds the kinds the editor draws, each a kind of the contract, once', () => {
     // Typed as the contract's kinds: a tool of a kind the OpenAPI document does not know fails to compile.
     const kinds: ContractToolKind[] = allTools().map((t) => t.kind);
     expect(kinds).toEqual(
-      expect.arrayContaining(['bounding-box', 'rotated-bounding-box', 'polygon', 'polyline', 'point', 'ner']),
+      expect.arrayContaining(['bounding-box', 'rotated-bounding-box', 'polygon', 'polyline', 'point', 'ner', 'pdf']),
     );
     expect(new Set(kinds).size).toBe(kinds.length);
   });
@@ -63,10 +71,17 @@ describe.each(allTools().map((t) => [t.kind, t] as const))('the %s tool', (_kind
       const first = tool.outline(value)[0] as Vec;
       expect(tool.hit(value, first, 2)?.edge).toBe(true);
       expect(tool.hit(value, [-5000, -5000], 2)).toBeUndefined();
-    } else {
+    } else if (tool.space === 'text') {
       const { start, end } = tool.range(value);
       expect(tool.hit(value, start, 0)).toBeDefined();
       expect(tool.hit(value, end, 0)).toBeUndefined();
+    } else {
+      const { page, rects } = tool.placement(value);
+      const [x1, y1, x2, y2] = rects[0] as [number, number, number, number];
+      const inside: PagePoint = [page, (x1 + x2) / 2, (y1 + y2) / 2];
+      expect(tool.hit(value, inside, 0)).toBeDefined();
+      expect(tool.hit(value, [page + 1, inside[1], inside[2]], 0)).toBeUndefined();
+      expect(tool.hit(value, [page, x2 + 50, y2 + 50], 2)).toBeUndefined();
     }
   });
 
@@ -82,9 +97,17 @@ describe.each(allTools().map((t) => [t.kind, t] as const))('the %s tool', (_kind
         expect(y).toBeCloseTo((before[i] as Vec)[1] - 7.25, 2);
       });
       expect(tool.hit(moved, after[0] as Vec, 2)?.edge).toBe(true);
-    } else {
+    } else if (tool.space === 'text') {
       const moved = tool.move(value, 4);
       expect(tool.range(moved)).toEqual({ start: tool.range(value).start + 4, end: tool.range(value).end + 4 });
+    } else {
+      const before = tool.placement(value);
+      const after = tool.placement(tool.move(value, [0, 12.5, -7.25]));
+      expect(after.page).toBe(before.page);
+      after.rects.forEach((r, i) => {
+        const [x1, y1, x2, y2] = before.rects[i] as number[];
+        expect(r).toEqual([x1! + 12.5, y1! - 7.25, x2! + 12.5, y2! - 7.25]);
+      });
     }
   });
 

@@ -47,6 +47,10 @@ function shapeText(o: EditorObject): string {
       return `point at ${r(g.value[0])}, ${r(g.value[1])}`;
     case 'ner':
       return `characters ${g.value.start} to ${g.value.end}`;
+    case 'pdf':
+      return g.value.rects.length
+        ? `“${g.value.text ?? ''}” on page ${g.value.page + 1}`
+        : `area on page ${g.value.page + 1}`;
   }
 }
 

@@ -1,0 +1,228 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../helpers/stores.js';
+import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
+import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
+import { type AssetServer, serveAssets } from './helpers/editor-assets.js';
+import { signInWithKey, startStage } from './helpers/editor-page.js';
+import { signInAsOwner } from './helpers/sign-in.js';
+
+/*
+ * The PDF editor, with a real mouse and keyboard, on PDFs PyMuPDF makes here: two words selected
+ * on page 2 (reached with the Page input) are marked as a clause, stored as two rects on
+ * `pageNumber` 2 with their text, each within a point of where PyMuPDF put the word; an area
+ * dragged with Alt held on page 1 is stored with no rects and the dragged rectangle. A PDF whose
+ * OpenAction is JavaScript opens with the script never run; a locked and a broken PDF say why
+ * in words, and the answer saved before is kept.
+ */
+
+const engine = ENGINES[0] ?? 'sqlite';
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Rect = [number, number, number, number];
+
+describe('the PDF editor', () => {
+  let server: ConsoleServer;
+  let assets: AssetServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let labelerKey = '';
+  let projectId = '';
+  const tasks: Record<string, string> = {};
+  let words: { page: number; word: string; rect: Rect }[] = [];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-pdf-'));
+
+  const api = async (method: string, url: string, body?: unknown) => {
+    const res = await server.call(method, url, body === undefined ? {} : { body });
+    expect(res.statusCode, res.body).toBeLessThan(300);
+    return res.json().data as Json;
+  };
+
+  beforeAll(async () => {
+    const made = execFileSync('/usr/bin/python3', [path.resolve('test/helpers/python/make_pdfs.py'), dir], {
+      encoding: 'utf8',
+    });
+    words = (JSON.parse(made) as { words: typeof words }).words;
+    const file = (name: string) => ({ type: 'application/pdf', body: fs.readFileSync(path.join(dir, name)) });
+    assets = await serveAssets({
+      '/words.pdf': file('words.pdf'),
+      '/script.pdf': file('script.pdf'),
+      '/locked.pdf': file('locked.pdf'),
+      '/broken.pdf': file('broken.pdf'),
+    });
+    server = await startConsoleServer(engine);
+    labelerKey = await server.addUser('labeler@example.com');
+    projectId = ((await api('POST', '/v2/project', { name: 'Contracts' })).project as Json)._id as string;
+    await api('POST', `/v2/project/${projectId}`, {
+      categorySchema: {
+        tools: [
+          { schemaId: 'clause', title: 'Clause', tool: 'pdf', color: '#1570ef', shortcutKey: 'c' },
+          { schemaId: 'figure', title: 'Figure', tool: 'pdf', color: '#d92d20', shortcutKey: 'f' },
+        ],
+        classifications: [],
+      },
+      stages: [
+        { id: 'Start', type: 'Start', next: ['Label'] },
+        { id: 'Label', name: 'Label', type: 'Label', next: ['Complete'] },
+        { id: 'Complete', type: 'Complete', next: [] },
+      ],
+    });
+    await api('POST', `/v2/project/${projectId}/assigned`, { assignees: ['labeler@example.com'], role: 'Labeler' });
+    const res = await api('POST', `/v2/project/${projectId}/cloud`, {
+      assets: ['words', 'script', 'locked', 'broken'].map((name) => ({
+        data: `${assets.url}/${name}.pdf`,
+        externalId: `${name}.pdf`,
+      })),
+    });
+    for (const a of res.assets as { externalId: string; taskId: string }[]) tasks[a.externalId] = a.taskId;
+    browser = await launchBrowser();
+    context = await newContext(browser, server.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.close();
+    await assets?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const open = async (page: Page, name: string) => {
+    await page.goto(`/work/tasks/${tasks[name]}`);
+    await page.getByRole('document', { name: 'PDF pages' }).waitFor();
+  };
+
+  /** Where a word of the text layer is on the screen, found as the browser lays it out. */
+  const wordBox = (page: Page, pageIndex: number, word: string) =>
+    page.evaluate<{ left: number; top: number; right: number; bottom: number } | null>(`(() => {
+      const layer = document.querySelector('.pdf-page[data-page="${pageIndex}"] .textLayer');
+      if (!layer) return null;
+      const walker = document.createTreeWalker(layer, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.data.indexOf(${JSON.stringify(word)});
+        if (at < 0) continue;
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + ${word.length});
+        const r = range.getBoundingClientRect();
+        return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+      }
+      return null;
+    })()`);
+
+  it('marks two selected words on page 2 and an Alt-dragged area on page 1', async () => {
+    const page = await context.newPage();
+    const errors = pageErrors(page);
+    await signInWithKey(page, labelerKey);
+    await startStage(page, 'Label', 'Contracts');
+    await page.getByRole('document', { name: 'PDF pages' }).waitFor();
+    expect(page.url()).toContain(tasks['words.pdf']);
+
+    // Page 2 by the Page input, as a person types it.
+    const pageInput = page.getByLabel('Page', { exact: true });
+    await pageInput.fill('2');
+    await pageInput.press('Enter');
+    await expect.poll(() => pageInput.inputValue()).toBe('2');
+    await expect.poll(() => wordBox(page, 1, 'thirty')).not.toBeNull();
+
+    // Select "within thirty" by dragging across it, then mark it with the toolbar's button.
+    const from = (await wordBox(page, 1, 'within'))!;
+    const to = (await wordBox(page, 1, 'thirty'))!;
+    const y = (from.top + from.bottom) / 2;
+    await page.mouse.move(from.left + 1, y);
+    await page.mouse.down();
+    await page.mouse.move((from.left + to.right) / 2, y, { steps: 5 });
+    await page.mouse.move(to.right - 1, y, { steps: 5 });
+    await page.mouse.up();
+    await page.getByRole('button', { name: /^Mark as Clause/ }).click();
+    await expect.poll(() => page.locator('.pdf-page[data-page="1"] .pdf-mark').count()).toBe(2);
+    await screenshot(page, 'editor-pdf-words');
+
+    // An area on page 1: Alt held while dragging, with the Figure tool chosen by its button.
+    await pageInput.fill('1');
+    await pageInput.press('Enter');
+    const first = page.getByRole('region', { name: 'Page 1' });
+    const box = (await first.boundingBox())!;
+    const scale = box.width / 612;
+    await page.getByRole('button', { name: /^Mark as Figure/ }).click();
+    await page.getByRole('status').filter({ hasText: 'hold Alt and drag on a page' }).waitFor();
+    await page.keyboard.down('Alt');
+    await page.mouse.move(box.x + 300 * scale, box.y + 300 * scale);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 400 * scale, box.y + 350 * scale, { steps: 5 });
+    await page.mouse.move(box.x + 450 * scale, box.y + 420 * scale, { steps: 5 });
+    await page.mouse.up();
+    await page.keyboard.up('Alt');
+    await screenshot(page, 'editor-pdf-area');
+
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await page.waitForURL((u) => !u.pathname.includes(tasks['words.pdf'] as string));
+
+    const task = (await api('GET', `/v2/task/${tasks['words.pdf']}`)).task as Json;
+    const [clause, figure] = task.answer.tools as [Json, Json];
+    expect(clause.schemaId).toBe('clause');
+    expect(clause.pdf.position.pageNumber, JSON.stringify(task.answer.tools)).toBe(2);
+    expect(clause.pdf.content).toEqual({ text: 'within thirty' });
+    const expected = ['within', 'thirty'].map((w) => words.find((x) => x.page === 1 && x.word === w)!.rect);
+    expect(clause.pdf.position.rects, JSON.stringify(clause.pdf)).toHaveLength(2);
+    (clause.pdf.position.rects as Json[]).forEach((r, i) => {
+      const [x1, y1, x2, y2] = expected[i]!;
+      // Horizontally the word as laid out; vertically the text layer's line box holds the word's.
+      expect(Math.abs(r.x1 - x1)).toBeLessThan(1.5);
+      expect(Math.abs(r.x2 - x2)).toBeLessThan(1.5);
+      expect(r.y1).toBeLessThan(y2);
+      expect(r.y2).toBeGreaterThan(y1);
+      expect([r.width, r.height]).toEqual([612, 792]);
+    });
+    expect(clause.pdf.position.boundingRect.x1).toBeCloseTo(clause.pdf.position.rects[0].x1, 5);
+    expect(clause.pdf.position.boundingRect.x2).toBeCloseTo(clause.pdf.position.rects[1].x2, 5);
+
+    expect(figure.schemaId).toBe('figure');
+    expect(figure.pdf.position.pageNumber).toBe(1);
+    expect(figure.pdf.position.rects).toEqual([]);
+    const area = figure.pdf.position.boundingRect as Json;
+    for (const [got, want] of [
+      [area.x1, 300],
+      [area.y1, 300],
+      [area.x2, 450],
+      [area.y2, 420],
+    ] as [number, number][]) {
+      expect(Math.abs(got - want)).toBeLessThan(1.5);
+    }
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('opens a PDF carrying JavaScript without running it', async () => {
+    const page = await context.newPage();
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await open(page, 'script.pdf');
+    await expect.poll(() => wordBox(page, 0, 'script')).not.toBeNull();
+    expect(dialogs).toEqual([]);
+    await page.close();
+  });
+
+  it('says in words why a locked or broken PDF does not open', async () => {
+    // The owner reads any task's page (these two are nobody's yet).
+    const owner = await newContext(browser, server.url);
+    const page = await owner.newPage();
+    await signInAsOwner(page, server);
+    await open(page, 'locked.pdf');
+    const locked = page.getByRole('alert').filter({ hasText: 'The PDF could not be opened' });
+    await locked.waitFor();
+    expect(await locked.textContent()).toContain('it is protected by a password');
+    await open(page, 'broken.pdf');
+    const alert = page.getByRole('alert').filter({ hasText: 'The PDF could not be opened' });
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/not a PDF, or it is damaged|could not be read/);
+    await screenshot(page, 'editor-pdf-broken');
+    await owner.close();
+  });
+});
