@@ -15,13 +15,12 @@
  * `--cpu-profile <file>` (`--profile` is the runner's own flag): one more open under the CDP Profiler; writes the CPU profile (open it in
  * Chromium's DevTools) and a screenshot (`<file>.png`) and prints the functions with the most self time and the requests.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser } from '../test/browser/helpers/browser.js';
 import { serveAssets, streetPng } from '../test/browser/helpers/editor-assets.js';
-import { REPO_ROOT, startAnnotary } from './lib/annotary.js';
+import { startAnnotary } from './lib/annotary.js';
+import { buildConsole, median, signedInContext, START_FRAMES, STOP_FRAMES } from './lib/chromium.js';
 import { ms, num } from './lib/format.js';
 import { percentiles } from './lib/stats.js';
 import { type BenchOptions, defineBenchmark, type Result } from './lib/types.js';
@@ -78,26 +77,6 @@ const READY = `(n) => {
     ? performance.now()
     : false;
 }`;
-/** Records every requestAnimationFrame delta until STOP_FRAMES. */
-const START_FRAMES = `(() => {
-  window.frames_ = [];
-  window.stop_ = false;
-  let last = 0;
-  const loop = (t) => {
-    window.frames_.push(t - last);
-    last = t;
-    if (!window.stop_) requestAnimationFrame(loop);
-  };
-  requestAnimationFrame((t) => {
-    last = t;
-    requestAnimationFrame(loop);
-  });
-})()`;
-const STOP_FRAMES = `(() => {
-  window.stop_ = true;
-  return window.frames_;
-})()`;
-
 interface Round {
   readyMs: number;
   frames: number[];
@@ -174,29 +153,13 @@ async function profileOpen(page: Page, url: string, objects: number, file: strin
     process.stdout.write(`    ${String(a).padStart(6)} ${String(b).padStart(6)}  ${name}\n`);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
-
 export default defineBenchmark({
   name: 'editor-open',
   description: 'Chromium opens a 4000x3000 image task with 500 objects: time to ready-to-draw, pan and zoom frames',
   async run(opts: BenchOptions): Promise<Result> {
     const rounds = Number(opts.extra.rounds ?? 5);
     const objects = Number(opts.extra.objects ?? 500);
-    // --skip-build true: dist/web is already the code's (a vite build takes minutes on a busy machine).
-    if (opts.extra['skip-build'] === undefined) process.stdout.write('  building the console (vite build)\n');
-    if (opts.extra['skip-build'] === undefined)
-      execFileSync(
-        process.execPath,
-        [
-          path.join(REPO_ROOT, 'node_modules/vite/bin/vite.js'),
-          'build',
-          '--config',
-          'web/vite.config.ts',
-          '--logLevel',
-          'warn',
-        ],
-        { cwd: REPO_ROOT, stdio: 'inherit' },
-      );
+    buildConsole(opts.extra);
     const assets = await serveAssets({ '/street-4000.png': { type: 'image/png', body: streetPng(WIDTH, HEIGHT) } });
     const server = await startAnnotary({ engine: opts.engine, runtime: 'built' });
     const browser = await launchBrowser();
@@ -226,18 +189,8 @@ export default defineBenchmark({
       // The address the console's own links give (the queue, "next"): the project rides along.
       const taskPath = `/work/tasks/${taskId}?project=${projectId}`;
 
-      // bypassCSP: the ready test is a page function given as text, which the console's CSP (no eval) refuses.
-      const context = await browser.newContext({
-        baseURL: server.url,
-        viewport: { width: 1400, height: 900 },
-        bypassCSP: true,
-      });
+      const context = await signedInContext(browser, server.url, server.apiKey);
       const signIn = await context.newPage();
-      await signIn.goto('/signin');
-      await signIn.getByRole('button', { name: 'Use an API key instead' }).click();
-      await signIn.getByLabel('API key').fill(server.apiKey);
-      await signIn.getByRole('button', { name: 'Sign in' }).click();
-      await signIn.waitForURL((u) => u.pathname !== '/signin');
       // A first open, not measured: the browser caches the chunks and the image, as after a first task.
       await oneRound(signIn, taskPath, objects);
       await signIn.close();
