@@ -42,6 +42,10 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** Storage hosts on loopback and private addresses are allowed (link-local never is). */
   storageAllowPrivate: boolean;
+  /** Imported assets without a size get it from their file's header, read in the background. */
+  readAssetHeaders: boolean;
+  /** Deadline of one asset header read (connection, answer and bytes), in ms. */
+  mediaReadTimeoutMs: number;
   logLevel: LogLevel;
   bodyLimit: number;
   uploadLimit: number;
@@ -209,6 +213,8 @@ export function loadConfig(env: Env = process.env): Config {
     defaultPlan: enumVar(env, 'ANNOTARY_DEFAULT_PLAN', PLANS, 'standard'),
     webhookAllowPrivate: boolVar(env, 'ANNOTARY_WEBHOOK_ALLOW_PRIVATE', false),
     storageAllowPrivate: boolVar(env, 'ANNOTARY_STORAGE_ALLOW_PRIVATE', false),
+    readAssetHeaders: boolVar(env, 'ANNOTARY_READ_ASSET_HEADERS', true),
+    mediaReadTimeoutMs: intVar(env, 'ANNOTARY_MEDIA_READ_TIMEOUT_MS', 15_000, 100, 600_000),
     logLevel: enumVar(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     bodyLimit: intVar(env, 'ANNOTARY_BODY_LIMIT', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     uploadLimit: intVar(env, 'ANNOTARY_UPLOAD_LIMIT', 100 * 1024 * 1024, 1024, 10 * 1024 ** 3),

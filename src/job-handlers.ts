@@ -1,9 +1,10 @@
 import { createUndiciSender } from './adapters/webhook/undici-sender.js';
 import type { AppContext } from './context.js';
+import { assetHeadersHandler } from './services/assets/asset-headers.service.js';
 import { pluginCallHandler } from './services/plugins/plugin-call.js';
 import { storageImportHandler } from './services/storages/storage-import.js';
 import { webhookDeliveryHandler } from './services/webhooks/webhook-delivery.js';
-import { PLUGIN_CALL_JOB, STORAGE_IMPORT_JOB, WEBHOOK_DELIVERY_JOB } from './jobs/kinds.js';
+import { ASSET_HEADERS_JOB, PLUGIN_CALL_JOB, STORAGE_IMPORT_JOB, WEBHOOK_DELIVERY_JOB } from './jobs/kinds.js';
 import { JOB_KINDS, JobRegistry, type JobPayloads } from './jobs/registry.js';
 
 /*
@@ -44,5 +45,6 @@ export function buildJobRegistry(ctx: AppContext): JobRegistry<JobPayloads> {
   // Plugin URLs obey the same private-address rule as webhooks, so they share the sender.
   registry.handle(PLUGIN_CALL_JOB, pluginCallHandler(ctx, sender));
   registry.handle(STORAGE_IMPORT_JOB, storageImportHandler(ctx));
+  registry.handle(ASSET_HEADERS_JOB, assetHeadersHandler(ctx));
   return registry;
 }

@@ -2,6 +2,7 @@ import { newId } from '../../src/ids.js';
 import { insertInChunks } from '../../src/store/chunks.js';
 import { assetSizeFacts } from '../../src/store/repositories/metrics-assets.repository.js';
 import { openStore } from '../../src/store/db.js';
+import type { Insertable } from 'kysely';
 import type { Database } from '../../src/store/schema.js';
 import type { AnnotaryServer } from './annotary.js';
 
@@ -59,7 +60,7 @@ function answerOf(i: number, at: string, by: string, objects: number): string {
   });
 }
 
-type Rows = { [T in 'assets' | 'asset_batches' | 'tasks' | 'task_history']: Database[T][] };
+type Rows = { [T in 'assets' | 'asset_batches' | 'tasks' | 'task_history']: Insertable<Database[T]>[] };
 
 function round(from: number, to: number, s: SeedTarget): Rows {
   const rows: Rows = { assets: [], asset_batches: [], tasks: [], task_history: [] };

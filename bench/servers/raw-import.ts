@@ -42,6 +42,7 @@ function rowsOf(inputs: AssetInput[]): { assets: AssetRow[]; tasks: TaskRow[] } 
       project_id: projectId,
       external_id: a.externalId ?? a.data,
       data: a.data,
+      media_warning: null,
       context_data: null,
       metadata: a.metadata === undefined ? null : JSON.stringify(a.metadata),
       storage_id: null,

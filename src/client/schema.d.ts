@@ -48,6 +48,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/asset/{assetId}/size': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Fill an asset's missing width and height (an extension)
+     * @description The size the console's editor measured on decoding the image, kept in the asset's metadata when it has none; a size already there is never replaced (`filled: false`). Anyone who may read the project's tasks may send it.
+     */
+    put: operations['fillAssetSize'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/assignBatches': {
     parameters: {
       query?: never;
@@ -1254,6 +1274,8 @@ export interface components {
       data: string;
       externalId: string;
       isPreLabeled: boolean;
+      /** @description what reading the file's header found wrong, in words (an extension; null when nothing): the size is then missing until the editor measures the image */
+      mediaWarning?: string | null;
       metadata: {
         [key: string]: unknown;
       };
@@ -2008,6 +2030,8 @@ export interface components {
         _id: string;
         data: string | null;
         externalId: string;
+        /** @description the asset's metadata holds its width and height (Annotary's extension) */
+        hasSize?: boolean;
       };
       /** @description e-mail */
       assignee: string | null;
@@ -2097,6 +2121,8 @@ export interface components {
         _id: string;
         data: string | null;
         externalId: string;
+        /** @description the asset's metadata holds its width and height (Annotary's extension) */
+        hasSize?: boolean;
       };
       /** @description e-mail */
       assignee?: string | null;
@@ -2617,6 +2643,55 @@ export interface operations {
           'application/json': {
             data: {
               task: components['schemas']['Task'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  fillAssetSize: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        assetId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description pixels */
+          height: number;
+          /** @description pixels */
+          width: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              filled: boolean;
+              metadata: {
+                [key: string]: unknown;
+              };
             };
             /** @enum {string} */
             status: 'success';

@@ -58,3 +58,12 @@ export interface StorageImportJob {
    */
   linkBase?: string | undefined;
 }
+
+/** Job kind of reading assets' file headers for their size (services/assets/asset-headers.service.ts). */
+export const ASSET_HEADERS_JOB = 'asset.headers';
+
+/** Assets of one project, imported together, whose files' headers are to be read. */
+export interface AssetHeadersJob {
+  projectId: string;
+  assetIds: string[];
+}

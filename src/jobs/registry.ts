@@ -8,7 +8,7 @@
 
 import { WEBHOOK_LIMITS } from '../schemas/stage.js';
 import type { Claim, Refill } from './claims.js';
-import type { PluginCallJob, StorageImportJob, WebhookDeliveryJob } from './kinds.js';
+import type { AssetHeadersJob, PluginCallJob, StorageImportJob, WebhookDeliveryJob } from './kinds.js';
 
 /**
  * Payload type of every job kind of the application, by kind name. Modules that add a kind
@@ -18,6 +18,7 @@ export interface JobPayloads {
   'webhook.deliver': WebhookDeliveryJob;
   'plugin.call': PluginCallJob;
   'storage.import': StorageImportJob;
+  'asset.headers': AssetHeadersJob;
 }
 
 export type JobKind<P extends object> = keyof P & string;
@@ -48,6 +49,9 @@ export const JOB_KINDS: JobKindDeclarations<JobPayloads> = {
   // A folder import skips what is already imported, so a retry (or a second claim after a
   // lapsed lease) finishes the work rather than repeating it.
   'storage.import': { maxAttempts: 3, leaseMs: 60_000 },
+  // Each asset's read has its own deadline and byte cap, and one that fails leaves a warning on
+  // its asset: a retry reads again only the assets still without a size or a warning.
+  'asset.headers': { maxAttempts: 2, leaseMs: 120_000 },
 };
 
 export const DEFAULT_JOB_OPTIONS: ResolvedJobKindOptions = {

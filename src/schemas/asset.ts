@@ -81,3 +81,11 @@ export const AssignBatchesRequest = Type.Object({
   project: Type.Optional(Type.String({ maxLength: 64 })),
   projectId: Type.Optional(Type.String({ maxLength: 64 })),
 });
+
+export const AssetIdParams = Type.Object({ assetId: Type.String({ maxLength: 64 }) });
+
+/** PUT /asset/{id}/size: the size the editor measured, in pixels. */
+export const AssetSizeRequest = Type.Object({
+  width: Type.Integer({ minimum: 1, maximum: 100_000, description: 'pixels' }),
+  height: Type.Integer({ minimum: 1, maximum: 100_000, description: 'pixels' }),
+});

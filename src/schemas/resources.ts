@@ -25,7 +25,14 @@ export const TaskAnswer = Type.Object(
 const taskFields = {
   _id: Type.String(),
   project: Type.String(),
-  asset: Type.Object({ _id: Type.String(), externalId: Type.String(), data: Nullable(Type.String()) }),
+  asset: Type.Object({
+    _id: Type.String(),
+    externalId: Type.String(),
+    data: Nullable(Type.String()),
+    hasSize: Type.Optional(
+      Type.Boolean({ description: "the asset's metadata holds its width and height (Annotary's extension)" }),
+    ),
+  }),
   externalId: Type.String(),
   stage: Type.String({ description: 'id of the stage the task is in' }),
   stageName: Type.String(),
@@ -83,6 +90,14 @@ export const Asset = Type.Object({
   data: Type.String({ description: 'URL of the file' }),
   contextData: Type.Unknown({ description: 'kept as sent; null when none' }),
   metadata: FreeObject,
+  mediaWarning: Type.Optional(
+    Nullable(
+      Type.String({
+        description:
+          "what reading the file's header found wrong, in words (an extension; null when nothing): the size is then missing until the editor measures the image",
+      }),
+    ),
+  ),
   storage: Nullable(Type.String({ description: 'storage id the file lives in' })),
   attachments: Type.Array(FreeObject, { description: '{type: IMAGE | VIDEO | TEXT, value}' }),
   batches: Type.Array(Type.String(), { description: 'batch ids' }),

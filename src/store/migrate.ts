@@ -18,6 +18,7 @@ import * as m015 from './migrations/015-console-lists.js';
 import * as m016 from './migrations/016-audit-log.js';
 import * as m017 from './migrations/017-benchmarks.js';
 import * as m018 from './migrations/018-benchmark-queue.js';
+import * as m019 from './migrations/019-asset-media.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '016-audit-log': m016,
   '017-benchmarks': m017,
   '018-benchmark-queue': m018,
+  '019-asset-media': m019,
 };
 
 class StaticProvider implements MigrationProvider {

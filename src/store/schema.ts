@@ -162,6 +162,8 @@ export interface AssetTable {
   width_bucket: number | null;
   height_bucket: number | null;
   file_type: string;
+  /** What reading the file's header found wrong, in words (migration 019); null when nothing. */
+  media_warning: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AssetBatchTable {

@@ -43,6 +43,8 @@ export async function makeTestApp(engine: Engine, opts: TestAppOptions = {}): Pr
     ANNOTARY_DATA_DIR: store.dataDir,
     LOG_LEVEL: 'silent',
     ANNOTARY_PUBLIC_URL: 'http://annotary.test',
+    // Tests that read assets' headers turn it on; the others' assets point at hosts that do not exist.
+    ANNOTARY_READ_ASSET_HEADERS: 'false',
     ...opts.env,
   });
   const ctx = await createContext(config, { store, migrated: true, ...(opts.clock ? { clock: opts.clock } : {}) });

@@ -208,6 +208,7 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   const assetIds = assets.map((a) => a._id);
   await call('POST', '/v2/assignBatches', { project: pid, batches: ['Evening'], assets: [assetIds[1]] });
   await get(`/v2/project/${pid}/assets?page=1&limit=10`);
+  await call('PUT', `/v2/asset/${assetIds[0]}/size`, { width: 1920, height: 1080 });
 
   // The plugin stage: the plugin logs and answers, the tasks reach Label.
   const stageOf = async (id: string) =>

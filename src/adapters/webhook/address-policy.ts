@@ -1,4 +1,5 @@
-import { BlockList, isIP } from 'node:net';
+import dns from 'node:dns';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /**
  * Addresses a webhook must not reach unless private destinations are allowed: a workflow
@@ -75,3 +76,21 @@ export class PrivateDestinationError extends Error {
     this.name = 'PrivateDestinationError';
   }
 }
+
+/**
+ * A connection's DNS lookup that refuses non-public addresses. The check sits in the lookup, so
+ * the address judged is the one connected to: a name that resolves to a public address for a
+ * check and to 127.0.0.1 for the connection (DNS rebinding) cannot slip past. Any non-public
+ * address in the answer refuses the whole name, so happy-eyeballs cannot pick the bad one either.
+ */
+export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, '', undefined);
+    const bad = addresses.find((a) => !isPublicAddress(a.address));
+    if (bad) return callback(new PrivateDestinationError(hostname, bad.address), '', undefined);
+    const first = addresses[0];
+    if (options.all) return callback(null, addresses);
+    if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '');
+    return callback(null, first.address, first.family);
+  });
+};

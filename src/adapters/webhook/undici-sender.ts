@@ -1,7 +1,5 @@
-import dns from 'node:dns';
-import type { LookupFunction } from 'node:net';
 import type { Agent } from 'undici';
-import { ipLiteral, isPublicAddress, PrivateDestinationError } from './address-policy.js';
+import { ipLiteral, isPublicAddress, PrivateDestinationError, publicOnlyLookup } from './address-policy.js';
 import type { WebhookRequest, WebhookResult, WebhookSender } from './webhook-sender.js';
 
 export interface UndiciSenderOptions {
@@ -11,23 +9,6 @@ export interface UndiciSenderOptions {
   connectionsPerOrigin?: number;
 }
 
-/**
- * The address check sits in the connection's own DNS lookup, so the address judged is the one
- * connected to: a name that resolves to a public address for a check and to 127.0.0.1 for the
- * connection (DNS rebinding) cannot slip past. Any non-public address in the answer refuses the
- * whole name, so happy-eyeballs cannot pick the bad one either.
- */
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, '', undefined);
-    const bad = addresses.find((a) => !isPublicAddress(a.address));
-    if (bad) return callback(new PrivateDestinationError(hostname, bad.address), '', undefined);
-    const first = addresses[0];
-    if (options.all) return callback(null, addresses);
-    if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '');
-    return callback(null, first.address, first.family);
-  });
-};
 
 const NETWORK_ERRORS: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -80,7 +61,7 @@ export function createUndiciSender(opts: UndiciSenderOptions): WebhookSender {
       agent: new Agent({
         keepAliveTimeout: 10_000,
         connections: opts.connectionsPerOrigin ?? 64,
-        connect: opts.allowPrivate ? {} : { lookup: guardedLookup },
+        connect: opts.allowPrivate ? {} : { lookup: publicOnlyLookup },
       }),
       request,
     })));

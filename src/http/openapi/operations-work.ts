@@ -67,6 +67,14 @@ export const WORK_OPERATIONS: Record<string, Operation> = {
     status: 200,
     data: ListOf('assets', ref('Asset')),
   },
+  'PUT /v2/asset/:assetId/size': {
+    id: 'fillAssetSize',
+    summary: "Fill an asset's missing width and height (an extension)",
+    description:
+      "The size the console's editor measured on decoding the image, kept in the asset's metadata when it has none; a size already there is never replaced (`filled: false`). Anyone who may read the project's tasks may send it.",
+    status: 200,
+    data: Type.Object({ filled: Type.Boolean(), metadata: Type.Record(Type.String(), Type.Unknown()) }),
+  },
   'DELETE /v2/project/:projectId/assets': {
     id: 'deleteAssets',
     summary: 'Delete assets and their tasks (soft delete)',

@@ -1,12 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import {
+  AssetIdParams,
+  AssetSizeRequest,
   AssignBatchesRequest,
   BatchesRequest,
   DeleteAssetsRequest,
   ListAssetsQuery,
   ProjectIdParams,
 } from '../../schemas/asset.js';
+import { fillAssetSize } from '../../services/assets/asset-headers.service.js';
 import * as assetList from '../../services/assets/asset-list.service.js';
 import * as batches from '../../services/projects/batch.service.js';
 import { principalOf } from '../plugins/auth.js';
@@ -28,6 +31,11 @@ export const assetRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
     '/project/:projectId/assets',
     { schema: { tags, params: ProjectIdParams, body: DeleteAssetsRequest } },
     async (req) => ok(await assetList.deleteAssets(ctx, principalOf(req), req.params.projectId, req.body.assets)),
+  );
+  app.put(
+    '/asset/:assetId/size',
+    { schema: { tags, params: AssetIdParams, body: AssetSizeRequest } },
+    async (req) => ok(await fillAssetSize(ctx, principalOf(req), req.params.assetId, req.body)),
   );
 
   const batchTags = ['batches'];

@@ -12,6 +12,7 @@ import type { Principal } from '../identity/access.js';
 import { loadProject } from '../projects/project.service.js';
 import { projectInfo } from '../projects/project-view.js';
 import { unknownStorageErrors } from '../storages/storage-references.js';
+import { queueSizeReads } from './asset-headers.service.js';
 import {
   type AssetInput,
   batchResolver,
@@ -124,6 +125,12 @@ export async function importAssetStream(
       await insertInChunks(
         trx,
         'assets',
+        prepared.map((x) => x.asset),
+      );
+      await queueSizeReads(
+        ctx,
+        trx,
+        row.id,
         prepared.map((x) => x.asset),
       );
       await insertInChunks(

@@ -108,6 +108,7 @@ export function prepare(
         project_id: projectId,
         external_id: externalId,
         data: a.data,
+        media_warning: null,
         context_data: a.contextData === undefined ? null : JSON.stringify(a.contextData),
         metadata: a.metadata === undefined ? null : JSON.stringify(a.metadata),
         storage_id: a.storage ?? null,

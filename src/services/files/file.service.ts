@@ -38,7 +38,8 @@ export function storageObjectLink(
   return signedFileUrl(ctx, 'GET', path, LONG_LIVED_SECONDS, base);
 }
 
-function parseStorageLink(key: string) {
+/** The storage object a long-lived storage link of the file store names, or undefined. */
+export function parseStorageLink(key: string) {
   const [head, orgId, storageId, bucket, ...rest] = key.split('/');
   if (head !== STORAGE_LINK || !orgId || !storageId || !bucket || rest.length === 0) return undefined;
   return { orgId, storageId, bucket, key: rest.join('/') };

@@ -1,15 +1,12 @@
 import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
 import { chunked } from '../../store/chunks.js';
+import type { TaskForReader } from '../../store/repositories/task.repository.js';
 import type { TaskRow } from '../../store/schema.js';
 import { StoredJson } from '../../stored-json.js';
 
-export interface AssetBrief {
-  id: string;
-  external_id: string;
-  data: string;
-  metadata: string | null;
-}
+/** The asset fields a task's view shows (and the editor's `hasSize`), as the task's read loads them. */
+export type AssetBrief = NonNullable<TaskForReader['asset']>;
 
 /** Assets and batch ids of a page of tasks: two queries, whatever the page size. */
 export async function loadTaskExtras(
@@ -22,7 +19,7 @@ export async function loadTaskExtras(
   for (const ids of chunked(assetIds)) {
     const rows = await db
       .selectFrom('assets')
-      .select(['id', 'external_id', 'data', 'metadata'])
+      .select(['id', 'external_id', 'data', 'metadata', 'width_bucket', 'height_bucket'])
       .where('id', 'in', ids)
       .execute();
     for (const r of rows) assets.set(r.id, r);
@@ -58,6 +55,9 @@ export function taskView(row: TaskRow, opts: TaskViewOptions): Record<string, un
       _id: row.asset_id,
       externalId: opts.asset?.external_id ?? row.external_id,
       data: opts.asset?.data ?? null,
+      // Numeric width and height in the asset's metadata (their size buckets are set): the
+      // editor measures an image that has none and fills it (PUT /v2/asset/{id}/size).
+      hasSize: opts.asset ? opts.asset.width_bucket !== null && opts.asset.height_bucket !== null : false,
     },
     externalId: row.external_id,
     stage: row.stage_id,

@@ -137,7 +137,16 @@ export interface TaskForReader {
   stages: string;
   /** The reader's project role, when the reader is a member. */
   memberRole: string | undefined;
-  asset: { id: string; external_id: string; data: string; metadata: string | null } | undefined;
+  asset:
+    | {
+        id: string;
+        external_id: string;
+        data: string;
+        metadata: string | null;
+        width_bucket: number | null;
+        height_bucket: number | null;
+      }
+    | undefined;
   /** Ids of the asset's batches, in id order. */
   batchIds: string[];
 }
@@ -158,6 +167,8 @@ const taskForReader = preparedQuery(['id', 'email'], (db, a) =>
       'a.external_id as asset_external_id',
       'a.data as asset_data',
       'a.metadata as asset_metadata',
+      'a.width_bucket as asset_width_bucket',
+      'a.height_bucket as asset_height_bucket',
       'ab.batch_id as batch_id',
     ])
     .where('t.id', '=', a.id)
@@ -174,8 +185,7 @@ export async function findTaskForReader(db: Executor, id: string, email: string)
   const rows = await taskForReader(db, { id, email });
   const first = rows[0];
   if (!first) return undefined;
-  const { project_org_id, project_stages, member_role, asset_row_id, asset_external_id, asset_data, asset_metadata } =
-    first;
+  const { project_org_id, project_stages, member_role, asset_row_id, asset_external_id, asset_data } = first;
   const batchIds = rows.flatMap((r) => (r.batch_id === null ? [] : [r.batch_id])).sort();
   return {
     // The row itself, with the joined columns still on it: copying the task's columns out of it
@@ -188,7 +198,14 @@ export async function findTaskForReader(db: Executor, id: string, email: string)
     asset:
       asset_row_id === null || asset_external_id === null || asset_data === null
         ? undefined
-        : { id: asset_row_id, external_id: asset_external_id, data: asset_data, metadata: asset_metadata },
+        : {
+            id: asset_row_id,
+            external_id: asset_external_id,
+            data: asset_data,
+            metadata: first.asset_metadata,
+            width_bucket: first.asset_width_bucket,
+            height_bucket: first.asset_height_bucket,
+          },
     batchIds,
   };
 }

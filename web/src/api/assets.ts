@@ -8,6 +8,8 @@ export interface AssetRow {
   data: string;
   /** Uploads from the console keep `width`, `height` and `thumbnail` (a small picture's link) here. */
   metadata?: Record<string, unknown>;
+  /** What reading the file's header found wrong (its size is then unknown until a task opens it). */
+  mediaWarning?: string | null;
   batches?: string[];
   createdAt?: string;
 }

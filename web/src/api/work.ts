@@ -11,7 +11,7 @@ export type TaskAnswerBody = ApiAnswer;
 export interface WorkTask {
   _id: string;
   project: string;
-  asset: { _id: string; externalId: string; data: string | null };
+  asset: { _id: string; externalId: string; data: string | null; hasSize?: boolean };
   externalId: string;
   stage: string;
   stageName: string;
@@ -235,4 +235,16 @@ export function useSetIssueStatus(taskId: string) {
       ).issue,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: workKeys.issues(taskId) }),
   });
+}
+
+/**
+ * The size the editor measured for an asset whose metadata has none (the server keeps it only
+ * then). Best effort: a refusal changes nothing for the person working.
+ */
+export async function fillAssetSize(assetId: string, width: number, height: number): Promise<void> {
+  await unwrap<unknown>(
+    'PUT',
+    '/v2/asset/{assetId}/size',
+    api.PUT('/v2/asset/{assetId}/size', { params: { path: { assetId } }, body: { width, height } }),
+  ).catch(() => undefined);
 }

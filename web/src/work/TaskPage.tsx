@@ -1,9 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { projectQuery, useProject } from '../api/projects';
 import type { Project } from '../api/types';
 import {
+  fillAssetSize,
   annotate,
   review,
   skipTask,
@@ -24,6 +25,7 @@ import { bounds } from '../editor/core/objects';
 import type { Ontology } from '../editor/core/ontology';
 import type { EditorAnswer, Vec } from '../editor/core/answer';
 import { defaultAnswers, submitProblems, type Problem } from '../editor/core/validate';
+import { loadImage } from '../editor/media/image/useImage';
 import { surfaceFor } from '../editor/media/surfaces';
 import { useWorkClock } from '../editor/shell/useWorkClock';
 import '../editor/editor.css';
@@ -98,6 +100,16 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
   const [objects, setObjects] = useState(start.value.objects);
   const issues = useTaskIssues(task._id);
   const text = useAssetText(kind.kind === 'text' ? task.asset.data : null);
+
+  // An image the server knows no size of (its header could not be read): the editor decodes it
+  // anyway, and hands the size over for exports and metrics.
+  useEffect(() => {
+    const url = task.asset.data;
+    if (kind.kind !== 'image' || task.asset.hasSize !== false || !url || !workable) return;
+    void loadImage(url)
+      .then(({ width, height }) => fillAssetSize(task.asset._id, width, height))
+      .catch(() => undefined);
+  }, [task._id]);
 
   const onChange = useCallback(
     (next: EditorAnswer) => {

@@ -78,7 +78,14 @@ export default function AssetsPage() {
                           <AssetThumb asset={a} />
                         </td>
                         <td>{a.externalId}</td>
-                        <td className="cell-url">{a.data}</td>
+                        <td className="cell-url">
+                          {a.data}
+                          {a.mediaWarning && (
+                            <small className="field-error asset-warning">
+                              Its size could not be read: {a.mediaWarning}.
+                            </small>
+                          )}
+                        </td>
                       </tr>
                     ))}
                   </tbody>

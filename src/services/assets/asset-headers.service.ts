@@ -1,0 +1,180 @@
+import { imageSize } from 'image-size';
+import { type Head, HeadReadError, readHead } from '../../adapters/media/head-reader.js';
+import type { AppContext } from '../../context.js';
+import { notFound } from '../../errors.js';
+import { isId, newId } from '../../ids.js';
+import { ASSET_HEADERS_JOB, type AssetHeadersJob } from '../../jobs/kinds.js';
+import { insertJobs } from '../../jobs/queue.js';
+import type { JobHandler } from '../../jobs/registry.js';
+import type { Executor } from '../../store/db.js';
+import {
+  assetsToMeasure,
+  clearMediaWarning,
+  findLiveAsset,
+  type HeaderAsset,
+  saveAssetSize,
+  saveMediaWarning,
+} from '../../store/repositories/asset-media.repository.js';
+import { fileTypeOf } from '../../store/repositories/metrics-assets.repository.js';
+import { parseStorageLink } from '../files/file.service.js';
+import { fileStoreOf, parseFileUrl } from '../files/file-url.js';
+import type { Principal } from '../identity/access.js';
+import { loadProject } from '../projects/project.service.js';
+import { judgeStorageAddress } from '../storages/storage-host-policy.js';
+import { signObjectUrl } from '../storages/storage.service.js';
+
+/*
+ * An imported image without a size gets it from its file's header, read in the background: only
+ * the first bytes (HEADER_BYTES, over an http Range request, or from the file store), never the
+ * whole picture. What cannot be read leaves a warning in words on the asset (`mediaWarning`)
+ * instead of a stuck job, and the editor, which decodes the image anyway, fills a size still
+ * missing when the task is first opened (PUT /v2/asset/{id}/size).
+ */
+
+/** Enough for every image format's header, EXIF blocks before a JPEG's frame header included. */
+export const HEADER_BYTES = 512 * 1024;
+/** Files read at once by one job. */
+const CONCURRENCY = 8;
+/** Assets per job: a large import becomes many small jobs that workers share. */
+const PER_JOB = 500;
+const IMAGE_TYPES = new Set(['png', 'jpg', 'jpeg', 'jfif', 'gif', 'webp', 'bmp', 'avif', 'tif', 'tiff', 'heic', 'ico']);
+
+const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const positive = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v > 0;
+
+function metadataOf(text: string | null): Record<string, unknown> {
+  try {
+    const v: unknown = text ? JSON.parse(text) : {};
+    return isRecord(v) ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+/** True for an asset whose file is an image (by its name) and whose metadata has no size. */
+export function needsSize(data: string, metadata: Record<string, unknown> | null | undefined): boolean {
+  if (positive(metadata?.width) && positive(metadata?.height)) return false;
+  return IMAGE_TYPES.has(fileTypeOf(data));
+}
+
+/**
+ * Queues the header reads of freshly imported assets that need one, in the transaction that
+ * imports them (an import and its reads are written together, or neither is).
+ */
+export async function queueSizeReads(
+  ctx: AppContext,
+  db: Executor,
+  projectId: string,
+  assets: readonly { id: string; data: string; metadata: string | null }[],
+) {
+  if (!ctx.config.readAssetHeaders) return;
+  const assetIds = assets
+    .filter((a) => IMAGE_TYPES.has(fileTypeOf(a.data)) && needsSize(a.data, metadataOf(a.metadata)))
+    .map((a) => a.id);
+  if (!assetIds.length) return;
+  const jobs = [];
+  for (let i = 0; i < assetIds.length; i += PER_JOB) {
+    const payload: AssetHeadersJob = { projectId, assetIds: assetIds.slice(i, i + PER_JOB) };
+    jobs.push({ id: newId(ctx.clock.now()), kind: ASSET_HEADERS_JOB, payload });
+  }
+  await insertJobs(db, jobs, ctx.clock);
+}
+
+/** Asset files are reached as storages are: never link-local, private only when allowed. */
+const judgeBy = (allowPrivate: boolean) => (address: string) => {
+  const verdict = judgeStorageAddress(address, allowPrivate);
+  return verdict.ok ? undefined : verdict.reason;
+};
+const judgePublicOnly = judgeBy(false);
+const judgeWithPrivate = judgeBy(true);
+
+/** The first bytes of the asset's file, wherever it is. */
+async function headOf(ctx: AppContext, asset: HeaderAsset): Promise<Head> {
+  const opts = {
+    maxBytes: HEADER_BYTES,
+    timeoutMs: ctx.config.mediaReadTimeoutMs,
+    judge: ctx.config.storageAllowPrivate ? judgeWithPrivate : judgePublicOnly,
+  };
+  const link = parseFileUrl(ctx, asset.data);
+  if (!link) return readHead(asset.data, opts);
+  const storage = parseStorageLink(link.key);
+  if (storage) {
+    if (storage.orgId !== asset.orgId) throw new HeadReadError("the link names another organization's storage");
+    return readHead(await signObjectUrl(ctx, storage.orgId, storage.storageId, storage), opts);
+  }
+  const store = fileStoreOf(ctx);
+  const info = await store.stat(link.key);
+  if (!info) throw new HeadReadError('the file is gone from the file store');
+  const parts: Buffer[] = [];
+  for await (const part of await store.openRead(link.key, { start: 0, end: HEADER_BYTES - 1 })) {
+    parts.push(part as Buffer);
+  }
+  return { bytes: Buffer.concat(parts), contentType: undefined, whole: info.size <= HEADER_BYTES };
+}
+
+/** The size a browser shows the image at (EXIF orientations 5-8 turn it a quarter), or why not. */
+export function sizeFromHeader(head: Head): { width: number; height: number } | { warning: string } {
+  try {
+    const found = imageSize(head.bytes);
+    if (!positive(found.width) || !positive(found.height)) return { warning: 'the image header holds no size' };
+    const turned = (found.orientation ?? 1) >= 5;
+    return turned ? { width: found.height, height: found.width } : { width: found.width, height: found.height };
+  } catch {
+    if (head.contentType === 'text/html')
+      return { warning: 'the address answers a web page (text/html), not an image' };
+    if (!head.bytes.length) return { warning: 'the file is empty' };
+    return head.whole
+      ? { warning: 'the file is not an image of a known format, or it is damaged' }
+      : { warning: `no image size in the file's first ${HEADER_BYTES / 1024} KiB` };
+  }
+}
+
+async function measure(ctx: AppContext, asset: HeaderAsset): Promise<void> {
+  const metadata = metadataOf(asset.metadata);
+  if (!needsSize(asset.data, metadata)) return;
+  let found: { width: number; height: number } | { warning: string };
+  try {
+    found = sizeFromHeader(await headOf(ctx, asset));
+  } catch (err) {
+    if (!(err instanceof HeadReadError)) throw err;
+    found = { warning: err.message };
+  }
+  if ('warning' in found) await saveMediaWarning(ctx.store.db, asset.id, found.warning);
+  else await saveAssetSize(ctx.store.db, asset, { ...metadata, ...found });
+}
+
+/**
+ * PUT /asset/{id}/size: the size the editor measured (it decoded the image), kept when the
+ * asset's metadata has none; a size already there is never replaced. Anyone who may read the
+ * project's tasks may send it.
+ */
+export async function fillAssetSize(
+  ctx: AppContext,
+  p: Principal,
+  assetId: string,
+  size: { width: number; height: number },
+): Promise<{ filled: boolean; metadata: Record<string, unknown> }> {
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const asset = isId(assetId) ? await findLiveAsset(trx, assetId) : undefined;
+    if (!asset) throw notFound('asset');
+    await loadProject(trx, p, asset.projectId, 'read');
+    const metadata = metadataOf(asset.metadata);
+    if (positive(metadata.width) && positive(metadata.height)) return { filled: false, metadata };
+    const filled = { ...metadata, width: size.width, height: size.height };
+    await saveAssetSize(trx, asset, filled);
+    await clearMediaWarning(trx, asset.id);
+    return { filled: true, metadata: filled };
+  });
+}
+
+/** Reads the headers of a job's assets, a few at a time; each asset ends with a size or a warning. */
+export function assetHeadersHandler(ctx: AppContext): JobHandler<AssetHeadersJob> {
+  return async (job) => {
+    const assets = await assetsToMeasure(ctx.store.db, job.payload.projectId, job.payload.assetIds);
+    let next = 0;
+    const worker = async () => {
+      while (next < assets.length) await measure(ctx, assets[next++] as HeaderAsset);
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, assets.length) }, worker));
+  };
+}
