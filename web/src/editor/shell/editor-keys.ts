@@ -24,6 +24,8 @@ export const IMAGE_KEYS: readonly KeyRow[] = [
   { keys: '0 or F', does: 'fit the image in the window' },
   { keys: 'arrow keys', does: 'pan' },
   { keys: 'mouse wheel, Shift + wheel', does: 'zoom about the pointer, pan sideways' },
+  { keys: '[, ]', does: 'brush: smaller, larger' },
+  { keys: 'Shift+E', does: 'brush: the eraser on or off (the right mouse button also erases)' },
 ];
 
 export const TEXT_KEYS: readonly KeyRow[] = [

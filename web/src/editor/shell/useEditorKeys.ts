@@ -10,7 +10,11 @@ export type KeyAction =
   | { type: 'redo' }
   | { type: 'zoom'; factor: number }
   | { type: 'fit' }
-  | { type: 'pan'; dx: number; dy: number };
+  | { type: 'pan'; dx: number; dy: number }
+  /** `[` and `]`: a smaller or larger brush. */
+  | { type: 'brush-size'; by: -1 | 1 }
+  /** Shift+E: the eraser on or off. */
+  | { type: 'eraser' };
 
 /** Keys typed into a form field belong to the field, not to the editor. */
 export function typingInField(target: EventTarget | null): boolean {
@@ -28,7 +32,8 @@ const PANS: Record<string, [number, number]> = {
 
 /**
  * The editor's keyboard: tool shortcuts from the ontology, V/Escape to select, Enter to finish a
- * shape, Delete, Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y, + and - to zoom, 0 or F to fit, arrows to pan.
+ * shape, Delete, Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y, + and - to zoom, 0 or F to fit, arrows to pan,
+ * `[` and `]` for the brush's size, Shift+E for the eraser.
  */
 export function useEditorKeys(shortcuts: Map<string, string>, onAction: (a: KeyAction) => void, enabled = true) {
   const latest = useRef(onAction);
@@ -54,6 +59,8 @@ export function useEditorKeys(shortcuts: Map<string, string>, onAction: (a: KeyA
       if (e.key === 'Delete' || e.key === 'Backspace') return act({ type: 'delete' });
       if (key === '+' || key === '=') return act({ type: 'zoom', factor: 1.25 });
       if (key === '-') return act({ type: 'zoom', factor: 0.8 });
+      if (e.key === '[' || e.key === ']') return act({ type: 'brush-size', by: e.key === '[' ? -1 : 1 });
+      if (e.shiftKey && key === 'e') return act({ type: 'eraser' });
       const tool = shortcuts.get(key);
       if (tool) return act({ type: 'tool', schemaId: tool });
       if (key === 'v') return act({ type: 'select-mode' });

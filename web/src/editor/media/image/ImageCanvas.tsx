@@ -32,6 +32,7 @@ import { ObjectsBatch } from './ObjectsBatch';
 import { Pins } from './Pins';
 import { useImage } from './useImage';
 import { useSmallerCopies } from './useSmallerCopies';
+import type { BrushLayer } from '../../tools/brush/layer';
 
 export type { Pin };
 
@@ -52,6 +53,21 @@ export interface ImageCanvasProps {
   /** The image's natural size, once known (for "fit" and the status line). */
   onImageSize?(size: { width: number; height: number }): void;
   onViewportChange?(v: Viewport): void;
+  /** The task's brush layer, drawn over the image (once the image's size is known). */
+  brushLayer?: BrushLayer | undefined;
+  /** Painting with a brush class: presses paint (the right button erases), or fill with the bucket. */
+  brush?: BrushGesture | undefined;
+}
+
+export interface BrushGesture {
+  /** Diameter in image pixels. */
+  size: number;
+  /** The class's colour; null erases. */
+  color: string | null;
+  /** A press fills the closed area under it instead of painting. */
+  bucket: boolean;
+  /** A stroke or a fill is done (one step of the layer's undo). */
+  onStroke(): void;
 }
 
 export interface ImageCanvasHandle {
@@ -65,6 +81,8 @@ export interface ImageCanvasHandle {
   /** Drops the last vertex of a shape being drawn (Backspace); false when none. */
   undoVertex(): boolean;
   viewport(): Viewport;
+  /** Draws the brush layer again (after its undo or redo). */
+  repaint(): void;
 }
 
 const PAN_STEP = 60;
@@ -99,6 +117,12 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   const [moving, setMoving] = useState(false);
   const wheelEnd = useRef<number | undefined>(undefined);
   const fitted = useRef<string | undefined>(undefined);
+  const brushNode = useRef<Konva.Image>(null);
+  const brushLayer = props.brushLayer;
+  const brush = editable && !onPick ? props.brush : undefined;
+  /** Erasing for this stroke (the eraser, or the right button). */
+  const erasing = useRef(false);
+  const repaintBrush = () => brushNode.current?.getLayer()?.batchDraw();
 
   // Made after the first frame, off the main thread: the open does not wait for them.
   const levels = useSmallerCopies(image.status === 'ready' ? image.image : undefined);
@@ -195,6 +219,7 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
       return true;
     },
     viewport: () => view,
+    repaint: repaintBrush,
   }));
 
   const onMouseDown = (e: KonvaEventObject<MouseEvent>) => {
@@ -202,6 +227,22 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
     const screen = stage?.getPointerPosition();
     // Middle button, or the primary button on empty image in select mode, pans.
     const onBackground = e.target === stage || e.target.name() === 'background';
+    if (brush && brushLayer && (e.evt.button === 0 || e.evt.button === 2)) {
+      const p = imagePoint(stage);
+      if (!p) return;
+      erasing.current = e.evt.button === 2 || brush.color === null;
+      const color = erasing.current ? null : brush.color;
+      if (brush.bucket && e.evt.button === 0) {
+        if (brushLayer.fill(p, color)) {
+          repaintBrush();
+          brush.onStroke();
+        }
+        return;
+      }
+      brushLayer.begin(p, brush.size, color);
+      repaintBrush();
+      return;
+    }
     // A press on an object that is not selected, in select mode, selects it (a second press drags it).
     if (e.evt.button === 0 && onBackground && editable && !drawKind && !onPick) {
       const p = imagePoint(stage);
@@ -240,6 +281,11 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
       }
       return;
     }
+    if (brush && brushLayer?.stroking) {
+      const p = imagePoint(stage);
+      if (p && brushLayer.extend(p, brush.size, erasing.current ? null : brush.color)) repaintBrush();
+      return;
+    }
     if (drawing.kind === 'idle') return;
     const p = imagePoint(stage);
     if (p) setDrawing(pointerMove(drawing, p));
@@ -249,6 +295,11 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
     if (panning.current) {
       panning.current = null;
       setMoving(false);
+      return;
+    }
+    if (brushLayer?.stroking) {
+      brushLayer.end();
+      brush?.onStroke();
       return;
     }
     const p = imagePoint(e.target.getStage());
@@ -267,7 +318,7 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   };
 
   const preview = drawing.kind === 'drawing' && <drawing.tool.Preview drawing={drawing.state} scale={view.scale} />;
-  const cursor = onPick ? 'crosshair' : drawKind ? 'crosshair' : 'grab';
+  const cursor = onPick || drawKind || brush ? 'crosshair' : 'grab';
 
   return (
     <div
@@ -305,6 +356,18 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
                   height={image.height}
                   name="background"
                   listening={false}
+                />
+              )}
+              {brushLayer && image.status === 'ready' && (
+                <KonvaImage
+                  ref={brushNode}
+                  image={brushLayer.canvas}
+                  width={image.width}
+                  height={image.height}
+                  name="brush-layer"
+                  listening={false}
+                  opacity={0.6}
+                  imageSmoothingEnabled={false}
                 />
               )}
               <ObjectsBatch objects={unselected} colorOf={colorOf} scale={view.scale} />

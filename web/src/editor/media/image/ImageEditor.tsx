@@ -1,4 +1,4 @@
-import { type ReactNode, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { ImageCanvas, type ImageCanvasHandle } from './ImageCanvas';
 import { addObject, deleteObject, updateGeometry } from '../../core/edit';
 import type { Pin, SurfaceEditorProps } from '../../core/surface';
@@ -11,6 +11,9 @@ import { ToolButton } from '../../shell/ToolButton';
 import { useAnswerHistory } from '../../shell/useAnswerHistory';
 import { type KeyAction, useEditorKeys } from '../../shell/useEditorKeys';
 import { useSpaceTools } from '../../shell/useSpaceTools';
+import { toolColor } from '../../core/ontology';
+import { BrushLayer } from '../../tools/brush/layer';
+import { BrushControls, BRUSH_SIZES, nextBrushSize } from '../../tools/brush/BrushControls';
 
 export interface ImageEditorProps {
   ontology: Ontology;
@@ -28,6 +31,10 @@ export interface ImageEditorProps {
   actions?: ReactNode;
   /** Shown above the questions: the task's open issues, a consensus score... */
   aside?: ReactNode;
+  /** The task's brush layer as stored (a PNG of the image's size), drawn into the layer at the open. */
+  brushUrl?: string | null | undefined;
+  /** The brush layer changed (a stroke, a fill, an undo): drafts and the submit save it. */
+  onBrushChange?(layer: BrushLayer): void;
 }
 
 /** The image editor: tools, canvas, objects with their questions, and the task's questions. */
@@ -38,9 +45,65 @@ export function ImageEditor(props: ImageEditorProps) {
   const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
   const [zoom, setZoom] = useState(1);
   const canvas = useRef<ImageCanvasHandle>(null);
+  const [imageSize, setImageSize] = useState<{ width: number; height: number } | null>(null);
+  const [brushLayer, setBrushLayer] = useState<BrushLayer | undefined>(undefined);
+  const [brushSize, setBrushSize] = useState<number>(BRUSH_SIZES.initial);
+  const [eraser, setEraser] = useState(false);
+  const [bucket, setBucket] = useState(false);
+  // The layer is a canvas, outside React: this counts its changes so its undo buttons follow.
+  const [, setBrushVersion] = useState(0);
 
   const { tools, colors, shortcuts, keyOf, buttonOf } = useSpaceTools(ontology, 'plane');
+  // Brush classes paint the task's one raster layer; they are tools of the toolbar, not objects.
+  const brushTools = (ontology.tools ?? []).filter((t) => t.tool === 'brush');
   const activeTool = tools.find((t) => t.schemaId === toolId);
+  const activeBrush = brushTools.find((t) => t.schemaId === toolId);
+  const brushColor = (schemaId: string) =>
+    toolColor(
+      brushTools.find((t) => t.schemaId === schemaId)!,
+      (ontology.tools ?? []).findIndex((t) => t.schemaId === schemaId),
+    );
+
+  const keys = useMemo(() => {
+    const all = new Map(shortcuts);
+    for (const t of brushTools) if (t.shortcutKey) all.set(t.shortcutKey.toLowerCase(), t.schemaId);
+    return all;
+  }, [shortcuts, ontology]);
+
+  const hasBrush = brushTools.length > 0 || !!props.brushUrl;
+  useEffect(() => {
+    if (!hasBrush || !imageSize) return;
+    const layer = new BrushLayer(imageSize.width, imageSize.height);
+    setBrushLayer(layer);
+    const url = props.brushUrl;
+    if (!url) return;
+    let live = true;
+    const stored = new Image();
+    stored.crossOrigin = 'anonymous';
+    stored.onload = () => {
+      if (!live) return;
+      layer.load(stored);
+      setBrushVersion((v) => v + 1);
+    };
+    stored.src = url;
+    return () => {
+      live = false;
+    };
+  }, [hasBrush, imageSize, props.brushUrl]);
+
+  const brushChanged = () => {
+    setBrushVersion((v) => v + 1);
+    if (brushLayer) props.onBrushChange?.(brushLayer);
+  };
+  const brushTravel = (way: 'undo' | 'redo') => {
+    if (brushLayer?.[way]()) {
+      canvas.current?.repaint();
+      brushChanged();
+    }
+  };
+
+  const setImageSizeOnce = (next: { width: number; height: number }) =>
+    setImageSize((was) => (was && was.width === next.width && was.height === next.height ? was : next));
 
   const onCreate = (geometry: Geometry) => {
     if (!activeTool) return;
@@ -74,7 +137,13 @@ export function ImageEditor(props: ImageEditorProps) {
         return;
       case 'undo':
       case 'redo':
-        return readOnly ? undefined : travel(a.type);
+        if (readOnly) return;
+        // With a brush class in hand, undo and redo are the layer's strokes.
+        return activeBrush ? brushTravel(a.type) : travel(a.type);
+      case 'brush-size':
+        return activeBrush && setBrushSize((s) => nextBrushSize(s, a.by));
+      case 'eraser':
+        return activeBrush && setEraser((on) => !on);
       case 'zoom':
         return c?.zoom(a.factor);
       case 'fit':
@@ -83,7 +152,7 @@ export function ImageEditor(props: ImageEditorProps) {
         return c?.pan(a.dx, a.dy);
     }
   };
-  useEditorKeys(shortcuts, onKey);
+  useEditorKeys(keys, onKey);
 
   const toolbar = (
     <>
@@ -96,10 +165,11 @@ export function ImageEditor(props: ImageEditorProps) {
       >
         Select <kbd>V</kbd>
       </button>
-      {tools.map((t) => (
+      {[...tools, ...brushTools].map((t) => (
         <ToolButton
           key={t.schemaId}
           {...buttonOf(t)}
+          color={colors.get(t.schemaId) ?? brushColor(t.schemaId)}
           label={`${t.title} tool`}
           title={`${t.title} (${t.tool})`}
           pressed={toolId === t.schemaId}
@@ -107,19 +177,29 @@ export function ImageEditor(props: ImageEditorProps) {
           onClick={() => setToolId(toolId === t.schemaId ? undefined : t.schemaId)}
         />
       ))}
+      {activeBrush && (
+        <BrushControls
+          size={brushSize}
+          onSize={setBrushSize}
+          eraser={eraser}
+          onEraser={setEraser}
+          bucket={bucket}
+          onBucket={setBucket}
+        />
+      )}
       <span className="toolbar-gap" />
       <button
         type="button"
-        onClick={() => travel('undo')}
-        disabled={readOnly || !canUndo}
+        onClick={() => (activeBrush ? brushTravel('undo') : travel('undo'))}
+        disabled={readOnly || !(activeBrush ? brushLayer?.canUndo : canUndo)}
         aria-keyshortcuts="Control+Z"
       >
         Undo
       </button>
       <button
         type="button"
-        onClick={() => travel('redo')}
-        disabled={readOnly || !canRedo}
+        onClick={() => (activeBrush ? brushTravel('redo') : travel('redo'))}
+        disabled={readOnly || !(activeBrush ? brushLayer?.canRedo : canRedo)}
         aria-keyshortcuts="Control+Shift+Z"
       >
         Redo
@@ -165,6 +245,18 @@ export function ImageEditor(props: ImageEditorProps) {
         onPick={props.onPick}
         pins={props.pins}
         onViewportChange={(v) => setZoom(v.scale)}
+        onImageSize={setImageSizeOnce}
+        brushLayer={brushLayer}
+        brush={
+          activeBrush && brushLayer
+            ? {
+                size: brushSize,
+                color: eraser ? null : brushColor(activeBrush.schemaId),
+                bucket,
+                onStroke: brushChanged,
+              }
+            : undefined
+        }
       />
     </EditorShell>
   );

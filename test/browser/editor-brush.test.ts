@@ -1,0 +1,179 @@
+import type { Browser, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../helpers/stores.js';
+import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
+import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
+import { type AssetServer, serveAssets, streetPng } from './helpers/editor-assets.js';
+import { canvasView, signInWithKey, startStage, type Vec } from './helpers/editor-page.js';
+
+/*
+ * The brush, with a real mouse and keyboard on a generated picture: a stroke paints the class's
+ * colour over the image, the eraser (and the right button) clears part of it, undo and redo go
+ * stroke by stroke, `[` and `]` change the size, and the bucket fills a closed ring.
+ */
+
+const engine = ENGINES[0] ?? 'sqlite';
+const IMAGE = { width: 800, height: 600 };
+const SKY: [number, number, number] = [150, 190, 230];
+type Json = Record<string, unknown>;
+
+describe('the brush', () => {
+  let server: ConsoleServer;
+  let assets: AssetServer;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[] = [];
+
+  const api = async (method: string, url: string, body?: unknown) => {
+    const res = await server.call(method, url, body === undefined ? {} : { body });
+    expect(res.statusCode, res.body).toBeLessThan(300);
+    return res.json().data as Json;
+  };
+
+  /** The colour shown on the screen at an image pixel. */
+  const shownAt = async (p: Vec): Promise<[number, number, number]> => {
+    const view = await canvasView(page);
+    const [sx, sy] = view.screen(p);
+    const shot = PNG.sync.read(
+      await page.screenshot({ clip: { x: Math.round(sx), y: Math.round(sy), width: 1, height: 1 } }),
+    );
+    return [shot.data[0]!, shot.data[1]!, shot.data[2]!];
+  };
+  /** Painted red over the sky (the layer is shown at 60 % over the image). */
+  const painted = async (p: Vec) => {
+    const [r, g, b] = await shownAt(p);
+    return r > 200 && g < 120 && b < 140;
+  };
+  const plainSky = async (p: Vec) => {
+    const c = await shownAt(p);
+    return c.every((v, i) => Math.abs(v - SKY[i]!) <= 3);
+  };
+
+  const stroke = async (points: Vec[], button: 'left' | 'right' = 'left') => {
+    const view = await canvasView(page);
+    const [first, ...rest] = points.map((p) => view.screen(p));
+    await page.mouse.move(first![0], first![1]);
+    await page.mouse.down({ button });
+    for (const [x, y] of rest) await page.mouse.move(x, y, { steps: 6 });
+    await page.mouse.up({ button });
+  };
+
+  beforeAll(async () => {
+    assets = await serveAssets({ '/field.png': { type: 'image/png', body: streetPng(IMAGE.width, IMAGE.height) } });
+    server = await startConsoleServer(engine);
+    const labelerKey = await server.addUser('labeler@example.com');
+    const project = ((await api('POST', '/v2/project', { name: 'Masks' })).project as Json)._id as string;
+    await api('POST', `/v2/project/${project}`, {
+      categorySchema: {
+        tools: [{ schemaId: 'crop', title: 'Crop', tool: 'brush', color: '#ff0000', shortcutKey: 'b' }],
+        classifications: [],
+      },
+      stages: [
+        { id: 'Start', type: 'Start', next: ['Label'] },
+        { id: 'Label', name: 'Label', type: 'Label', next: ['Complete'] },
+        { id: 'Complete', type: 'Complete', next: [] },
+      ],
+    });
+    await api('POST', `/v2/project/${project}/assigned`, { assignees: ['labeler@example.com'], role: 'Labeler' });
+    await api('POST', `/v2/project/${project}/cloud`, {
+      assets: [{ data: `${assets.url}/field.png`, externalId: 'field' }],
+    });
+    browser = await launchBrowser();
+    const context = await newContext(browser, server.url);
+    page = await context.newPage();
+    errors = pageErrors(page);
+    await signInWithKey(page, labelerKey);
+    await startStage(page, 'Label', 'Masks');
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await assets?.close();
+  });
+
+  it('paints a stroke, erases part of it, and undoes and redoes stroke by stroke', async () => {
+    await page.getByRole('toolbar', { name: 'Drawing tools' }).waitFor();
+    await screenshot(page, 'editor-brush-open');
+    await page.getByRole('button', { name: 'Crop tool' }).click();
+    const size = page.getByLabel('Brush size');
+    await expect.poll(() => size.inputValue()).toBe('20');
+    await size.fill('30');
+    // Keys typed into the field are the field's: a middle click (which pans, not paints) leaves it.
+    await page.getByTestId('editor-canvas').click({ position: { x: 5, y: 5 }, button: 'middle' });
+    await page.keyboard.press(']');
+    await expect.poll(() => size.inputValue()).toBe('36');
+    await page.keyboard.press('[');
+    await expect.poll(() => size.inputValue()).toBe('29');
+    await size.fill('30');
+
+    // Across the sky at y = 40, from x = 420 to 620 (clear of the grid lines).
+    await stroke([
+      [420, 40],
+      [520, 40],
+      [620, 40],
+    ]);
+    expect(await painted([450, 40])).toBe(true);
+    expect(await painted([610, 50])).toBe(true);
+    expect(await plainSky([450, 70])).toBe(true);
+    expect(await plainSky([650, 40])).toBe(true);
+
+    // The eraser (Shift+E) clears a band across the stroke; so does the right button.
+    await page.keyboard.press('Shift+E');
+    await expect.poll(() => page.getByRole('button', { name: /Eraser/ }).getAttribute('aria-pressed')).toBe('true');
+    await stroke([
+      [470, 10],
+      [470, 70],
+    ]);
+    expect(await plainSky([470, 40])).toBe(true);
+    await page.keyboard.press('Shift+E');
+    await stroke(
+      [
+        [570, 10],
+        [570, 70],
+      ],
+      'right',
+    );
+    expect(await plainSky([570, 40])).toBe(true);
+    expect(await painted([520, 40])).toBe(true);
+    await screenshot(page, 'editor-brush-erased');
+
+    // Undo brings back the erased bands one stroke at a time; redo erases again.
+    await page.keyboard.press('Control+z');
+    expect(await painted([570, 40])).toBe(true);
+    expect(await plainSky([470, 40])).toBe(true);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    expect(await painted([470, 40])).toBe(true);
+    await page.keyboard.press('Control+Shift+z');
+    expect(await plainSky([470, 40])).toBe(true);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await page.getByRole('button', { name: 'Undo' }).click();
+    expect(await plainSky([450, 40])).toBe(true);
+    await page.getByRole('button', { name: 'Redo' }).click();
+    expect(await painted([450, 40])).toBe(true);
+  });
+
+  it('fills a closed ring with the bucket', async () => {
+    await page.getByLabel('Brush size').fill('6');
+    // A ring in the sky around (520, 150): the square's inside is closed by the stroke.
+    await stroke([
+      [470, 110],
+      [570, 110],
+      [570, 190],
+      [470, 190],
+      [470, 110],
+    ]);
+    expect(await plainSky([520, 150])).toBe(true);
+    await page.getByRole('button', { name: 'Fill' }).click();
+    const [sx, sy] = (await canvasView(page)).screen([520, 150]);
+    await page.mouse.click(sx, sy);
+    expect(await painted([520, 150])).toBe(true);
+    expect(await painted([490, 130])).toBe(true);
+    expect(await plainSky([650, 150])).toBe(true);
+    await screenshot(page, 'editor-brush-filled');
+    await page.keyboard.press('Control+z');
+    expect(await plainSky([520, 150])).toBe(true);
+    expect(errors).toEqual([]);
+  });
+});
