@@ -57,6 +57,14 @@ const GEOMETRY: Record<string, { check: (v: unknown) => boolean; shape: string }
     check: (v) => hasNums(v, ['start', 'end']) && (v as { start: number }).start <= (v as { end: number }).end,
     shape: '{start, end} with start <= end',
   },
+  angle: {
+    check: (v) => {
+      if (!v || typeof v !== 'object') return false;
+      const { vertex, p1, p2, angle } = v as Record<string, unknown>;
+      return isPoint(vertex) && isPoint(p1) && isPoint(p2) && isNum(angle) && angle >= 0 && angle <= 360;
+    },
+    shape: '{vertex: [x, y], p1: [x, y], p2: [x, y], angle} with angle in degrees (0 to 360)',
+  },
   pdf: {
     check: isPdfMark,
     shape:

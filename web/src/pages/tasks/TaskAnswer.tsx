@@ -47,6 +47,8 @@ function shapeText(o: EditorObject): string {
       return `point at ${r(g.value[0])}, ${r(g.value[1])}`;
     case 'ner':
       return `characters ${g.value.start} to ${g.value.end}`;
+    case 'angle':
+      return `angle of ${g.value.angle.toFixed(1)}° at ${r(g.value.vertex[0])}, ${r(g.value.vertex[1])}`;
     case 'pdf':
       return g.value.rects.length
         ? `“${g.value.text ?? ''}” on page ${g.value.page + 1}`

@@ -4,9 +4,9 @@ import { ENGINES } from '../helpers/stores.js';
 
 /*
  * Marks on a PDF (the `pdf` tool, as the original keeps them): words with one rect each, or an
- * area with none, on a page counted from 1, with the page size the numbers refer to. A good mark
- * is stored and answered as sent; a malformed one is refused with a 400 naming the entry, and
- * nothing is written.
+ * area with none, on a page counted from 1, with the page size the numbers refer to; and angles
+ * (vertex, both arms, degrees). A good one is stored and answered as sent; a malformed one is
+ * refused with a 400 naming the entry, and nothing is written.
  */
 
 const STAGES = [
@@ -14,7 +14,13 @@ const STAGES = [
   { id: 'Label', type: 'Label', name: 'Label', next: ['Complete'] },
   { id: 'Complete', type: 'Complete', name: 'Complete', next: [] },
 ];
-const ONTOLOGY = { tools: [{ schemaId: 'clause', title: 'Clause', tool: 'pdf' }], classifications: [] };
+const ONTOLOGY = {
+  tools: [
+    { schemaId: 'clause', title: 'Clause', tool: 'pdf' },
+    { schemaId: 'joint', title: 'Joint', tool: 'angle', multiple: true },
+  ],
+  classifications: [],
+};
 
 const rect = (x1: number, y1: number, x2: number, y2: number) => ({ x1, y1, x2, y2, width: 612, height: 792 });
 const words = {
@@ -71,5 +77,21 @@ describe.each(ENGINES)('PDF marks in answers on %s', (engine) => {
     expect(res.json().errors[0].field).toBe('answer.tools[0].pdf');
     expect(res.json().errors[0].message).toMatch(/pageNumber \(from 1\)/);
     expect((await t.call('GET', `/v2/task/${taskId}`)).json().data.task.answer).toEqual(before);
+  });
+
+  it('stores an angle, and refuses one without its arms or with a measure out of range', async () => {
+    const joint = { vertex: [100, 400], p1: [500, 400], p2: [400, 100], angle: 45 };
+    const saved = await annotate([{ schemaId: 'joint', angle: joint }]);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await t.call('GET', `/v2/task/${taskId}`)).json().data.task.answer.tools[0].angle).toEqual(joint);
+    for (const bad of [
+      { ...joint, p2: undefined },
+      { ...joint, angle: -3 },
+      { ...joint, vertex: [1] },
+    ]) {
+      const res = await annotate([{ schemaId: 'joint', angle: bad }]);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().errors[0]).toMatchObject({ field: 'answer.tools[0].angle' });
+    }
   });
 });
