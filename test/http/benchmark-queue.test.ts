@@ -152,6 +152,26 @@ describe.each(ENGINES)('the benchmark queue on %s', (engine) => {
     expect(after.reason).toBeUndefined();
   });
 
+  it('lets a labeler read the benchmark handed to them as their task, never its reference', async () => {
+    // Cara has done no benchmark: at ratio 1 her next task is one.
+    const email = `cara-${engine}@example.com`;
+    people.cara = { email, key: await t.addUser(email, 'member') };
+    await t.call('POST', `/v2/project/${projectId}/assigned`, { body: { assignees: [email], role: 'Labeler' } });
+    await t.call('POST', `/v2/project/${projectId}`, { body: { benchmarkRatio: 1, benchmarkCutoff: false } });
+    const { task } = await next('cara');
+    expect(benchmarks).toContain(task?._id);
+    const read = await t.call('GET', `/v2/task/${task?._id}`, { key: people.cara.key });
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json().data.task).toMatchObject({ _id: task?._id, type: 'default', assignee: email, stage: 'Label' });
+    expect(read.json().data.task.answer).toEqual({ tools: [], classifications: [], relations: [] });
+    expect(read.body).not.toContain('6543.25');
+    // Another labeler, not handed it, still may not read it; once submitted, neither may Cara.
+    expect((await t.call('GET', `/v2/task/${task?._id}`, { key: people.ann?.key ?? null })).statusCode).toBe(403);
+    await submit('cara', task?._id as string, EXACT);
+    expect((await t.call('GET', `/v2/task/${task?._id}`, { key: people.cara.key })).statusCode).toBe(403);
+    await t.call('POST', `/v2/project/${projectId}`, { body: { benchmarkRatio: 0.5 } });
+  });
+
   it('keeps references and scores from Labelers', async () => {
     const key = people.ann?.key ?? null;
     const own = await t.call('GET', `/v2/project/${projectId}/benchmarkSubmissions?labeler=${people.ann?.email}`, {

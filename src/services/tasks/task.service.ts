@@ -14,6 +14,8 @@ import { type LoadedProject, loadProject } from '../projects/project.service.js'
 import { cachedJson, parseJson } from '../projects/project-view.js';
 import { parseSort, parseTaskFilter } from './task-query.js';
 import { loadTaskExtras, project, TASK_VIEW_FIELDS, taskView } from './task-view.js';
+import { asHandedOut } from '../quality/benchmark-queue.service.js';
+import { findHandoutOfTask } from '../../store/repositories/benchmark-queue.repository.js';
 import type { Stage } from '../../schemas/stage.js';
 import { StoredJson } from '../../stored-json.js';
 
@@ -53,13 +55,19 @@ export async function getTask(ctx: AppContext, p: Principal, taskId: string) {
   // The task of a project the caller cannot see does not exist for the caller.
   if (!found || !role) throw notFound('task');
   demand(role, 'read');
-  if (!can(role, 'readAll') && found.task.assignee !== p.email) throw forbidden('this task is not assigned to you');
-  return taskView(found.task, {
-    includeAnswer: true,
-    stages: cachedJson<Stage[]>(found.stages, []),
-    asset: found.asset,
-    batches: found.batchIds,
-  });
+  const stages = cachedJson<Stage[]>(found.stages, []);
+  let row = found.task;
+  if (!can(role, 'readAll') && row.assignee !== p.email) {
+    // A benchmark /next handed the caller reads as the task it is to them, its answer empty.
+    const handout = row.type === 'benchmark' ? await findHandoutOfTask(ctx.store.db, taskId, p.email) : undefined;
+    if (!handout) throw forbidden('this task is not assigned to you');
+    row = asHandedOut(
+      row,
+      stages.find((s) => s.id === handout.stage_id) ?? { id: handout.stage_id, type: 'Label' },
+      p.email,
+    );
+  }
+  return taskView(row, { includeAnswer: true, stages, asset: found.asset, batches: found.batchIds });
 }
 
 export interface TaskListQuery {
