@@ -24,6 +24,7 @@ describe('the brush', () => {
   let browser: Browser;
   let page: Page;
   let errors: string[] = [];
+  let taskId = '';
 
   const api = async (method: string, url: string, body?: unknown) => {
     const res = await server.call(method, url, body === undefined ? {} : { body });
@@ -66,7 +67,10 @@ describe('the brush', () => {
     const project = ((await api('POST', '/v2/project', { name: 'Masks' })).project as Json)._id as string;
     await api('POST', `/v2/project/${project}`, {
       categorySchema: {
-        tools: [{ schemaId: 'crop', title: 'Crop', tool: 'brush', color: '#ff0000', shortcutKey: 'b' }],
+        tools: [
+          { schemaId: 'crop', title: 'Crop', tool: 'brush', color: '#ff0000', shortcutKey: 'b' },
+          { schemaId: 'field', title: 'Field', tool: 'segmentation', color: '#00a000', shortcutKey: 's' },
+        ],
         classifications: [],
       },
       stages: [
@@ -84,7 +88,7 @@ describe('the brush', () => {
     page = await context.newPage();
     errors = pageErrors(page);
     await signInWithKey(page, labelerKey);
-    await startStage(page, 'Label', 'Masks');
+    taskId = await startStage(page, 'Label', 'Masks');
   }, 120_000);
 
   afterAll(async () => {
@@ -174,6 +178,50 @@ describe('the brush', () => {
     await screenshot(page, 'editor-brush-filled');
     await page.keyboard.press('Control+z');
     expect(await plainSky([520, 150])).toBe(true);
+  });
+
+  const clickPolygon = async (points: Vec[]) => {
+    const view = await canvasView(page);
+    for (const p of [...points, points[0]!]) {
+      const [x, y] = view.screen(p);
+      await page.mouse.click(x, y);
+    }
+  };
+  /** Shoelace area of a ring. */
+  const ringArea = (ring: Vec[]) =>
+    Math.abs(
+      ring.reduce((s, [x, y], i) => s + x * ring[(i + 1) % ring.length]![1] - ring[(i + 1) % ring.length]![0] * y, 0),
+    ) / 2;
+
+  it('draws a segmentation outline, cuts a hole with Alt, and stores zones with holes', async () => {
+    await page.getByRole('button', { name: 'Field tool' }).click();
+    await clickPolygon([
+      [400, 250],
+      [700, 250],
+      [700, 450],
+      [400, 450],
+    ]);
+    // The hole: Alt held on the presses (the closing one cuts it out of the selected object).
+    await page.keyboard.down('Alt');
+    await clickPolygon([
+      [500, 300],
+      [600, 300],
+      [600, 400],
+      [500, 400],
+    ]);
+    await page.keyboard.up('Alt');
+    await screenshot(page, 'editor-segmentation-hole');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByRole('heading', { name: 'No more tasks' }).waitFor();
+    const task = (await api('GET', `/v2/task/${taskId}`)).task as Json;
+    const tools = (task.answer as Json).tools as Json[];
+    const field = tools.filter((t) => t.schemaId === 'field');
+    expect(field).toHaveLength(1);
+    const zones = (field[0]!.segmentation as { zones: { region: Vec[]; holes: Vec[][] }[] }).zones;
+    expect(zones).toHaveLength(1);
+    expect(zones[0]!.holes).toHaveLength(1);
+    const area = ringArea(zones[0]!.region) - ringArea(zones[0]!.holes[0]!);
+    expect(Math.abs(area - (300 * 200 - 100 * 100)) / 50_000).toBeLessThan(0.01);
     expect(errors).toEqual([]);
   });
 });

@@ -51,7 +51,7 @@ function segmentDistance([px, py]: Vec, [ax, ay]: Vec, [bx, by]: Vec): number {
 }
 
 /** The area enclosed by a closed outline (shoelace formula), in square medium units. */
-function polygonArea(pts: readonly Vec[]): number {
+export function polygonArea(pts: readonly Vec[]): number {
   let twice = 0;
   for (let i = 0; i < pts.length; i++) {
     const [ax, ay] = pts[i] as Vec;

@@ -53,6 +53,11 @@ function shapeText(o: EditorObject): string {
       return g.value.rects.length
         ? `“${g.value.text ?? ''}” on page ${g.value.page + 1}`
         : `area on page ${g.value.page + 1}`;
+    case 'segmentation': {
+      const holes = g.value.zones.reduce((n, z) => n + z.holes.length, 0);
+      const zones = g.value.zones.length;
+      return `${zones} ${zones === 1 ? 'zone' : 'zones'}${holes ? `, ${holes} ${holes === 1 ? 'hole' : 'holes'}` : ''}`;
+    }
   }
 }
 

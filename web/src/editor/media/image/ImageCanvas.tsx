@@ -45,7 +45,8 @@ export interface ImageCanvasProps {
   selectedId: string | undefined;
   editable: boolean;
   onSelect(objectId: string | undefined): void;
-  onCreate(geometry: Geometry): void;
+  /** A shape drawn; `modifiers` held on its last press (Alt cuts, Shift adds, for tools that do). */
+  onCreate(geometry: Geometry, modifiers: Modifiers): void;
   onChange(objectId: string, geometry: Geometry): void;
   /** Review: a click on the image or an object raises an issue there instead of drawing. */
   onPick?(position: Vec, objectId: string | undefined): void;
@@ -57,6 +58,11 @@ export interface ImageCanvasProps {
   brushLayer?: BrushLayer | undefined;
   /** Painting with a brush class: presses paint (the right button erases), or fill with the bucket. */
   brush?: BrushGesture | undefined;
+}
+
+export interface Modifiers {
+  alt: boolean;
+  shift: boolean;
 }
 
 export interface BrushGesture {
@@ -88,6 +94,8 @@ export interface ImageCanvasHandle {
 const PAN_STEP = 60;
 /** How near (screen pixels) a click must be to an outline, a line or a point to hit it. */
 const HIT_TOLERANCE = 5;
+/** How far apart (screen pixels) the two presses of a double click may be. */
+const DOUBLE_CLICK_SLOP = 4;
 
 /**
  * The drawing surface: the image and the answer's objects in one group scaled by the viewport,
@@ -122,6 +130,10 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   const brush = editable && !onPick ? props.brush : undefined;
   /** Erasing for this stroke (the eraser, or the right button). */
   const erasing = useRef(false);
+  const modifiers = useRef<Modifiers>({ alt: false, shift: false });
+  // The screen points of the last two presses: konva calls two quick clicks a double click
+  // wherever they land, and quick clicks at two vertices must not finish a polygon.
+  const presses = useRef<Vec[]>([]);
   const repaintBrush = () => brushNode.current?.getLayer()?.batchDraw();
 
   // Made after the first frame, off the main thread: the open does not wait for them.
@@ -199,7 +211,7 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
 
   const finishWith = (step: Step) => {
     setDrawing(step.drawing);
-    if (step.done) onCreate(step.done);
+    if (step.done) onCreate(step.done, modifiers.current);
   };
 
   useImperativeHandle(ref, () => ({
@@ -227,6 +239,8 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
     const screen = stage?.getPointerPosition();
     // Middle button, or the primary button on empty image in select mode, pans.
     const onBackground = e.target === stage || e.target.name() === 'background';
+    modifiers.current = { alt: e.evt.altKey, shift: e.evt.shiftKey };
+    if (screen) presses.current = [...presses.current.slice(-1), [screen.x, screen.y]];
     if (brush && brushLayer && (e.evt.button === 0 || e.evt.button === 2)) {
       const p = imagePoint(stage);
       if (!p) return;
@@ -341,7 +355,11 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
           onMouseDown={onMouseDown}
           onMouseMove={onMouseMove}
           onMouseUp={onMouseUp}
-          onDblClick={() => drawing.kind === 'drawing' && finishWith(finishDrawing(drawing))}
+          onDblClick={() => {
+            const [a, b] = presses.current;
+            const inPlace = a && b && Math.hypot(a[0] - b[0], a[1] - b[1]) <= DOUBLE_CLICK_SLOP;
+            if (inPlace && drawing.kind === 'drawing') finishWith(finishDrawing(drawing));
+          }}
           onWheel={onWheel}
           onContextMenu={(e) => e.evt.preventDefault()}
         >

@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
-import { ImageCanvas, type ImageCanvasHandle } from './ImageCanvas';
+import { ImageCanvas, type ImageCanvasHandle, type Modifiers } from './ImageCanvas';
+import { merge, subtract } from '../../tools/segmentation/zones';
 import { addObject, deleteObject, updateGeometry } from '../../core/edit';
 import type { Pin, SurfaceEditorProps } from '../../core/surface';
 import type { Ontology } from '../../core/ontology';
@@ -105,11 +106,26 @@ export function ImageEditor(props: ImageEditorProps) {
   const setImageSizeOnce = (next: { width: number; height: number }) =>
     setImageSize((was) => (was && was.width === next.width && was.height === next.height ? was : next));
 
-  const onCreate = (geometry: Geometry) => {
+  const onCreate = (geometry: Geometry, modifiers: Modifiers) => {
     if (!activeTool) return;
+    // Segmentation: Alt cuts the shape out of the selected object of the class (a hole, or a part
+    // taken away), Shift adds it to it; zones of one object never overlap.
+    const target = answer.objects.find((o) => o.objectId === selectedId && o.schemaId === activeTool.schemaId);
+    if (geometry.kind === 'segmentation' && target?.geometry.kind === 'segmentation') {
+      if (modifiers.alt || modifiers.shift) {
+        const value = (modifiers.alt ? subtract : merge)(target.geometry.value, geometry.value);
+        change(
+          value.zones.length
+            ? updateGeometry(answer, target.objectId, { kind: 'segmentation', value })
+            : deleteObject(answer, target.objectId),
+        );
+        return;
+      }
+    }
     const added = addObject(answer, activeTool, geometry);
     change(added.answer);
-    if (activeTool.classifications?.length) setSelectedId(added.objectId);
+    // A new segmentation stays selected: its holes are cut next.
+    if (activeTool.classifications?.length || geometry.kind === 'segmentation') setSelectedId(added.objectId);
   };
 
   const onKey = (a: KeyAction) => {
