@@ -1130,6 +1130,51 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/task/{taskId}/brush': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** @description The task's brush layer as the raw body (Content-Type image/png): a PNG of the image's size. Answers `{brushDataUrl}`, a link to save with POST /annotate/{taskId}. */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          taskId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+            'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+            'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        400: components['responses']['BadRequest'];
+        401: components['responses']['Unauthorized'];
+        403: components['responses']['Forbidden'];
+        404: components['responses']['NotFound'];
+        429: components['responses']['TooManyRequests'];
+        500: components['responses']['InternalError'];
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/task/{taskId}/history': {
     parameters: {
       query?: never;
@@ -2558,6 +2603,7 @@ export interface operations {
               [key: string]: unknown;
             }[];
           };
+          /** @description link to the brush layer, a PNG of the image's size: from POST /task/{taskId}/brush (or the file store or a storage of the organization); "" removes the layer */
           brushDataUrl?: string;
           /** @description ms spent on this submission */
           duration?: number;
@@ -2623,6 +2669,7 @@ export interface operations {
               [key: string]: unknown;
             }[];
           };
+          /** @description link to the brush layer, a PNG of the image's size: from POST /task/{taskId}/brush (or the file store or a storage of the organization); "" removes the layer */
           brushDataUrl?: string;
           /** @description ms spent on this submission */
           duration?: number;

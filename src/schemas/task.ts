@@ -34,7 +34,13 @@ export const Answer = Type.Object({
 
 export const AnnotateRequest = Type.Object({
   answer: Type.Optional(Answer),
-  brushDataUrl: Type.Optional(Type.String({ maxLength: 4096 })),
+  brushDataUrl: Type.Optional(
+    Type.String({
+      maxLength: 4096,
+      description:
+        'link to the brush layer, a PNG of the image\'s size: from POST /task/{taskId}/brush (or the file store or a storage of the organization); "" removes the layer',
+    }),
+  ),
   medicalBrushDataUrl: Type.Optional(Type.String({ maxLength: 4096 })),
   duration: Type.Optional(
     Type.Integer({ minimum: 0, maximum: 30 * 24 * 3600 * 1000, description: 'ms spent on this submission' }),

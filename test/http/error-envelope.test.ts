@@ -127,13 +127,11 @@ describe.each(ENGINES)('hostile requests on %s', (engine) => {
     // No body at all: the body itself is what is missing.
     const empty = await t.call('POST', `/v2/annotate/${taskId}`);
     expect(expectEnvelope(empty, 400).errors).toEqual([{ field: 'body', message: expect.any(String) }]);
-    const brush = await t.call('POST', `/v2/annotate/${taskId}`, {
-      body: { brushDataUrl: 'https://cdn.example.com/brush.png' },
-    });
+    const brush = await t.call('POST', `/v2/annotate/${taskId}`, { body: { brushDataUrl: '' } });
     expect(brush.statusCode, brush.body).toBe(200);
     const task = (await t.call('GET', `/v2/task/${taskId}`)).json().data.task;
     expect(task.answer).toEqual(before);
-    expect(task.brushDataUrl).toBe('https://cdn.example.com/brush.png');
+    expect(task.brushDataUrl).toBeNull();
     const cleared = await t.call('POST', `/v2/annotate/${taskId}`, { body: { answer: {} } });
     expect(cleared.statusCode).toBe(200);
   });

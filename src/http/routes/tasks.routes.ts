@@ -21,6 +21,9 @@ import * as tasks from '../../services/tasks/task.service.js';
 import * as work from '../../services/tasks/work.service.js';
 import { principalOf } from '../plugins/auth.js';
 import { ok } from '../reply.js';
+import { invalidField } from '../../errors.js';
+import { MAX_LAYER_BYTES } from '../../services/tasks/brush-layer.js';
+import { linkBase } from '../link-base.js';
 
 export const taskRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['tasks'];
@@ -66,10 +69,32 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
           nextStage: parseQueryBoolean(req.query.nextStage),
           isPlugin: parseQueryBoolean(req.query.isPlugin),
         };
-        return ok({ task: await work.annotate(ctx, principalOf(req), req.params.taskId, req.body ?? {}, opts) });
+        const linkBases = [linkBase(ctx, req), ctx.config.publicUrl];
+        const task = await work.annotate(ctx, principalOf(req), req.params.taskId, req.body ?? {}, { ...opts, linkBases });
+        return ok({ task });
       },
     });
   }
+  // The brush layer's PNG, sent as the raw body.
+  app.addContentTypeParser('image/png', { parseAs: 'buffer', bodyLimit: MAX_LAYER_BYTES }, (_req, body, done) =>
+    done(null, body),
+  );
+  app.post(
+    '/task/:taskId/brush',
+    {
+      schema: {
+        tags,
+        description:
+          "The task's brush layer as the raw body (Content-Type image/png): a PNG of the image's size. Answers `{brushDataUrl}`, a link to save with POST /annotate/{taskId}.",
+        consumes: ['image/png'],
+        params: TaskIdParams,
+      },
+    },
+    async (req) => {
+      if (!Buffer.isBuffer(req.body)) throw invalidField('body', 'must be the PNG bytes, sent as image/png');
+      return ok(await work.uploadBrushLayer(ctx, principalOf(req), req.params.taskId, req.body, linkBase(ctx, req)));
+    },
+  );
   app.post('/review/:taskId', { schema: { tags, params: TaskIdParams, body: ReviewRequest } }, async (req) =>
     ok({ task: await work.review(ctx, principalOf(req), req.params.taskId, req.body.reviewStatus) }),
   );

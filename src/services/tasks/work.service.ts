@@ -13,6 +13,8 @@ import { loadProject } from '../projects/project.service.js';
 import { cachedJson, projectSettings } from '../projects/project-view.js';
 import { currentStage, fullTaskView, moveAndSave, output, routingFor } from './task-move.js';
 import { loadTask } from './task.service.js';
+import { findLiveAsset } from '../../store/repositories/asset-media.repository.js';
+import { assetImageSize, checkBrushDataUrl, storeBrushLayer } from './brush-layer.js';
 import { benchmarkTurn } from '../quality/benchmark-queue.service.js';
 import { workHandedOutBenchmark } from '../quality/benchmark-submit.service.js';
 
@@ -38,7 +40,7 @@ export async function annotate(
   p: Principal,
   taskId: string,
   input: AnnotateInput,
-  opts: { nextStage: boolean; isPlugin: boolean },
+  opts: { nextStage: boolean; isPlugin: boolean; linkBases?: string[] | undefined },
 ) {
   // A body without an answer used to save an empty one: a client that forgot the field (or sent
   // only `duration`) erased the work. Clearing is explicit (`answer: {}`); a brush URL alone
@@ -61,11 +63,12 @@ export async function annotate(
     const answer = input.answer ?? (JSON.parse(task.answer) as AnswerInput);
     const checked = validateAnswer(answer, run.env.project.categorySchema, { submit: opts.nextStage });
     if (checked.errors.length) throw invalid(checked.errors);
+    const brush = await brushOf(ctx, trx, task, project.row.organization_id, input.brushDataUrl, opts.linkBases);
     const now = run.env.now();
     const row: TaskRow = {
       ...task,
       answer: JSON.stringify(checked.value),
-      brush_data_url: input.brushDataUrl ?? task.brush_data_url,
+      brush_data_url: brush,
       medical_brush_data_url: input.medicalBrushDataUrl ?? task.medical_brush_data_url,
       duration: task.duration + (input.duration ?? 0),
       total_duration: task.total_duration + (input.duration ?? 0),
@@ -81,6 +84,35 @@ export async function annotate(
     const moved = await submitOut(run, trx, row, stage, opts.isPlugin);
     return fullTaskView(trx, moved, run.env.project.stages);
   });
+}
+
+/** The brush layer to store: unchanged when not sent, removed by "", else a checked link. */
+async function brushOf(
+  ctx: AppContext,
+  trx: Executor,
+  task: TaskRow,
+  orgId: string,
+  sent: string | undefined,
+  bases: string[] | undefined,
+): Promise<string | null> {
+  if (sent === undefined) return task.brush_data_url;
+  if (sent === '') return null;
+  const asset = await findLiveAsset(trx, task.asset_id);
+  const where = { projectId: task.project_id, orgId, image: assetImageSize(asset?.metadata ?? null) };
+  return checkBrushDataUrl(ctx, 'brushDataUrl', sent, where, bases);
+}
+
+/**
+ * POST /task/{taskId}/brush: stores the PNG body as a brush layer of the task, for whoever may
+ * annotate it, and answers its link (saved by a later POST /annotate/{taskId}).
+ */
+export async function uploadBrushLayer(ctx: AppContext, p: Principal, taskId: string, body: Buffer, base: string) {
+  const { task, project } = await loadTask(ctx.store.db, p, taskId);
+  const run = routingFor(ctx.store.db, ctx, project.row, p.email);
+  demandWork(project.role, p, currentStage(run, task), task);
+  const asset = await findLiveAsset(ctx.store.db, task.asset_id);
+  const where = { projectId: task.project_id, taskId: task.id, image: assetImageSize(asset?.metadata ?? null) };
+  return storeBrushLayer(ctx, where, body, base);
 }
 
 async function submitOut(
