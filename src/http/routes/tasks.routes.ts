@@ -70,7 +70,10 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
           isPlugin: parseQueryBoolean(req.query.isPlugin),
         };
         const linkBases = [linkBase(ctx, req), ctx.config.publicUrl];
-        const task = await work.annotate(ctx, principalOf(req), req.params.taskId, req.body ?? {}, { ...opts, linkBases });
+        const task = await work.annotate(ctx, principalOf(req), req.params.taskId, req.body ?? {}, {
+          ...opts,
+          linkBases,
+        });
         return ok({ task });
       },
     });

@@ -75,7 +75,11 @@ export async function checkBrushDataUrl(
   bases?: string[],
 ): Promise<string> {
   const link = parseFileUrl(ctx, value, bases);
-  if (!link) throw invalidField(field, 'must be a link of this server\'s file store (POST /task/{taskId}/brush) or of a storage of the organization');
+  if (!link)
+    throw invalidField(
+      field,
+      "must be a link of this server's file store (POST /task/{taskId}/brush) or of a storage of the organization",
+    );
   const storage = parseStorageLink(link.key);
   if (storage) {
     if (storage.orgId !== where.orgId) throw invalidField(field, 'is an object of a storage of another organization');
