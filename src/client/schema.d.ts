@@ -1139,36 +1139,13 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** @description The task's brush layer as the raw body (Content-Type image/png): a PNG of the image's size. Answers `{brushDataUrl}`, a link to save with POST /annotate/{taskId}. */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          taskId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-            'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-            'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        400: components['responses']['BadRequest'];
-        401: components['responses']['Unauthorized'];
-        403: components['responses']['Forbidden'];
-        404: components['responses']['NotFound'];
-        429: components['responses']['TooManyRequests'];
-        500: components['responses']['InternalError'];
-      };
-    };
+    /**
+     * Upload a task's brush layer (a PNG of the image's size)
+     * @description Stores the PNG body in the file store and answers a link to it; save it on the task with `brushDataUrl` on POST /annotate/{taskId}. Allowed to whoever may annotate the task.
+     *
+     *     The task's brush layer as the raw body (Content-Type image/png): a PNG of the image's size. Answers `{brushDataUrl}`, a link to save with POST /annotate/{taskId}.
+     */
+    post: operations['uploadBrushLayer'];
     delete?: never;
     options?: never;
     head?: never;
@@ -6758,6 +6735,44 @@ export interface operations {
           'application/json': {
             data: {
               task: components['schemas']['Task'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  uploadBrushLayer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description signed read link of the stored layer */
+              brushDataUrl: string;
             };
             /** @enum {string} */
             status: 'success';

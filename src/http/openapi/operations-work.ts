@@ -137,6 +137,15 @@ export const WORK_OPERATIONS: Record<string, Operation> = {
     status: 200,
     data: task,
   },
+  'POST /v2/task/:taskId/brush': {
+    id: 'uploadBrushLayer',
+    summary: "Upload a task's brush layer (a PNG of the image's size)",
+    description:
+      'Stores the PNG body in the file store and answers a link to it; save it on the task with ' +
+      '`brushDataUrl` on POST /annotate/{taskId}. Allowed to whoever may annotate the task.',
+    status: 200,
+    data: Type.Object({ brushDataUrl: Type.String({ description: 'signed read link of the stored layer' }) }),
+  },
   'POST /v2/review/:taskId': {
     id: 'reviewTask',
     summary: 'Accept or reject a task in a Review stage',
