@@ -1,3 +1,4 @@
+import { PNG } from 'pngjs';
 import { expect } from 'vitest';
 import { METRICS } from '../../src/services/metrics/metrics.service.js';
 import type { TestApp } from './app.js';
@@ -230,6 +231,14 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
     duration: 4200,
   });
   await call('GET', `/v2/annotate/${a2}`, { answer: { objects: [BOX], classifications: [SUN] } });
+  const layer = await t.app.inject({
+    method: 'POST',
+    url: `/v2/task/${a2}/brush`,
+    headers: { apikey: t.ownerKey, 'content-type': 'image/png' },
+    payload: PNG.sync.write(new PNG({ width: 4, height: 3 })),
+  });
+  expect(layer.statusCode, layer.body).toBe(200);
+  await call('POST', `/v2/annotate/${a2}`, { brushDataUrl: layer.json().data.brushDataUrl });
   await call('POST', `/v2/review/${a1}`, { reviewStatus: 'Accepted' });
   await waitFor(async () => (await stageOf(a1)) === 'Complete', 'the webhook stage to pass the task on');
   await get(`/v2/task/${a1}`);
