@@ -4129,6 +4129,14 @@ export interface operations {
         content: {
           'application/json': {
             data: {
+              /** @description each labeler's benchmark submissions in the interval and batches (an extension) */
+              benchmarks: {
+                /** @description mean score of those submissions */
+                averageScore: number;
+                benchmarks: number;
+                /** @description e-mail of the labeler */
+                user: string;
+              }[];
               interval: {
                 from: string | null;
                 to: string | null;

@@ -40,6 +40,14 @@ export const PerformanceResponse = Type.Object({
   status: Type.Literal('success'),
   data: Type.Object({
     performance: Type.Array(PerformanceRow),
+    benchmarks: Type.Array(
+      Type.Object({
+        user: Type.String({ description: 'e-mail of the labeler' }),
+        benchmarks: Count,
+        averageScore: Type.Number({ minimum: 0, maximum: 100, description: 'mean score of those submissions' }),
+      }),
+      { description: "each labeler's benchmark submissions in the interval and batches (an extension)" },
+    ),
     interval: Type.Object({
       from: Type.Union([Type.String(), Type.Null()]),
       to: Type.Union([Type.String(), Type.Null()]),

@@ -172,6 +172,20 @@ describe.each(ENGINES)('the benchmark queue on %s', (engine) => {
     await t.call('POST', `/v2/project/${projectId}`, { body: { benchmarkRatio: 0.5 } });
   });
 
+  it("gives each labeler's benchmark count and average score in the performance report", async () => {
+    const res = await t.call('POST', `/v2/performance/${projectId}`, { body: {} });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.benchmarks).toEqual([
+      { user: people.ann?.email, benchmarks: 4, averageScore: 78.13 },
+      { user: people.bob?.email, benchmarks: 4, averageScore: 0 },
+      { user: people.cara?.email, benchmarks: 1, averageScore: 100 },
+    ]);
+    const none = await t.call('POST', `/v2/performance/${projectId}`, {
+      body: { interval: ['2000-01-01', '2000-01-02'] },
+    });
+    expect(none.json().data.benchmarks).toEqual([]);
+  });
+
   it('keeps references and scores from Labelers', async () => {
     const key = people.ann?.key ?? null;
     const own = await t.call('GET', `/v2/project/${projectId}/benchmarkSubmissions?labeler=${people.ann?.email}`, {

@@ -143,6 +143,22 @@ describe.each(ENGINES)('issues on tasks on %s', (engine) => {
     await t.call('DELETE', `/v2/issues/${issue._id}`);
   });
 
+  it('asks every issue for a code while codes are enabled and declared', async () => {
+    const before = await openCount(tasks[3]);
+    const none = await create({ labelTask: tasks[3] });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().errors[0]).toEqual({
+      field: 'errorCodes',
+      message: 'this project asks every issue for one of its error codes (errorSchema)',
+    });
+    expect(await openCount(tasks[3])).toBe(before);
+    // Codes turned off, issues need none again (the tests below raise plain issues).
+    await t.call('POST', `/v2/project/${projectId}`, { body: { errorCodesEnabled: false } });
+    const plain = await create({ labelTask: tasks[3] });
+    expect(plain.statusCode, plain.body).toBe(201);
+    await t.call('DELETE', `/v2/issues/${plain.json().data.issue._id}`);
+  });
+
   it('keeps openIssuesCount exact through resolve, reopen and delete', async () => {
     const list = (await t.call('GET', `/v2/issues?labelTask=${tasks[1]}`)).json().data;
     expect(list.total).toBe(2);
@@ -192,7 +208,8 @@ describe.each(ENGINES)('issues on tasks on %s', (engine) => {
     const cases: [Record<string, unknown>, string][] = [
       [{ status: 'Closed' }, 'status'],
       [{ content: ' ' }, 'content'],
-      [{ errorCodes: ['NOPE'] }, 'errorCodes[0]'],
+      // Codes are off on this project now (see above): any code is refused.
+      [{ errorCodes: ['NOPE'] }, 'errorCodes'],
     ];
     for (const [body, field] of cases) {
       const res = await t.call('POST', `/v2/issues/${id}`, { body });

@@ -73,7 +73,8 @@ export const errorCodeKey = (code: IssueErrorCode): string => (typeof code === '
 
 /**
  * Checks issue error codes against the project's settings: any code needs `errorCodesEnabled`,
- * and each (an object: its `key`) must be declared by `errorSchema`. Answers the codes as sent,
+ * and each (an object: its `key`) must be declared by `errorSchema`; with codes enabled and
+ * declared, an issue needs at least one. Answers the codes as sent,
  * the first of each key kept.
  */
 export function checkErrorCodes(
@@ -81,7 +82,16 @@ export function checkErrorCodes(
   settings: Record<string, unknown>,
   errors: FieldError[],
 ): IssueErrorCode[] {
-  if (codes.length === 0) return [];
+  if (codes.length === 0) {
+    // A project that uses error codes asks every issue for one (when its schema declares any).
+    if (settings.errorCodesEnabled === true && errorCodesOf(settings.errorSchema).size > 0) {
+      errors.push({
+        field: 'errorCodes',
+        message: 'this project asks every issue for one of its error codes (errorSchema)',
+      });
+    }
+    return [];
+  }
   if (settings.errorCodesEnabled !== true) {
     errors.push({ field: 'errorCodes', message: 'error codes are not enabled on this project (errorCodesEnabled)' });
     return [];

@@ -2,7 +2,12 @@ import type { AppContext } from '../../context.js';
 import { type FieldError, invalid } from '../../errors.js';
 import type { Stage } from '../../schemas/stage.js';
 import { listBatches } from '../../store/repositories/project.repository.js';
-import { issueFigures, type PerformanceScope, workFigures } from '../../store/repositories/performance.repository.js';
+import {
+  benchmarkFigures,
+  issueFigures,
+  type PerformanceScope,
+  workFigures,
+} from '../../store/repositories/performance.repository.js';
 import type { Principal } from '../identity/access.js';
 import { loadProject } from '../projects/project.service.js';
 import { parseJson } from '../projects/project-view.js';
@@ -11,7 +16,8 @@ import { parseJson } from '../projects/project-view.js';
  * POST /performance/{projectId}: what each person did in each stage over an interval, from the
  * task history (every exit of a stage by a person is an entry: `submit` in Label stages,
  * `review` in Review stages with its decision, and the time reported with the work) and from
- * the issues they opened. See docs/exports-and-metrics.md.
+ * the issues they opened; and each labeler's benchmark submissions with their average score.
+ * See docs/exports-and-metrics.md.
  */
 
 export interface PerformanceInput {
@@ -79,7 +85,11 @@ export async function performance(ctx: AppContext, p: Principal, projectId: stri
 
   const stages = parseJson<Stage[]>(row.stages, []);
   const stageOf = (id: string) => stages.find((s) => s.id === id);
-  const [work, issues] = await Promise.all([workFigures(db, scope), issueFigures(db, scope)]);
+  const [work, issues, marks] = await Promise.all([
+    workFigures(db, scope),
+    issueFigures(db, scope),
+    benchmarkFigures(db, scope),
+  ]);
   const rows = new Map<string, PerformanceRow>();
   const rowFor = (user: string, stageId: string) => {
     const key = `${user}\u0000${stageId}`;
@@ -108,5 +118,14 @@ export async function performance(ctx: AppContext, p: Principal, projectId: stri
   const performance = [...rows.values()].sort((a, b) =>
     a.user < b.user ? -1 : a.user > b.user ? 1 : position(a.stageId) - position(b.stageId),
   );
-  return { performance, interval: { from: from ?? null, to: to ?? null }, total: performance.length };
+  // Benchmarks are scored per person, not per stage: a list of their own (an extension).
+  const benchmarks = marks
+    .map((m) => ({ user: m.user, benchmarks: m.count, averageScore: Math.round(m.average * 100) / 100 }))
+    .sort((a, b) => (a.user < b.user ? -1 : a.user > b.user ? 1 : 0));
+  return {
+    performance,
+    benchmarks,
+    interval: { from: from ?? null, to: to ?? null },
+    total: performance.length,
+  };
 }

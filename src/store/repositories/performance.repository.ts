@@ -96,3 +96,38 @@ export async function issueFigures(
     .execute();
   return rows.map((r) => ({ ...r, issues: Number(r.issues) }));
 }
+
+export interface BenchmarkFigures {
+  user: string;
+  count: number;
+  average: number;
+}
+
+/** Per labeler: benchmark submissions and their average score (0 to 100), within the scope. */
+export async function benchmarkFigures(db: Executor, s: PerformanceScope): Promise<BenchmarkFigures[]> {
+  let q = db.selectFrom('benchmark_submissions as bs').where('bs.project_id', '=', s.projectId);
+  if (s.from !== undefined) q = q.where('bs.created_at', '>=', s.from);
+  if (s.to !== undefined) q = q.where('bs.created_at', '<', s.to);
+  const batchIds = s.batchIds;
+  if (batchIds) {
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('tasks as t')
+          .innerJoin('asset_batches as ab', 'ab.asset_id', 't.asset_id')
+          .select('t.id')
+          .whereRef('t.id', '=', 'bs.task_id')
+          .where('ab.batch_id', 'in', batchIds.length ? batchIds : ['']),
+      ),
+    );
+  }
+  const rows = await q
+    .select([
+      'bs.labeler as user',
+      (eb) => eb.fn.countAll<number>().as('count'),
+      (eb) => eb.fn.avg<number>('bs.score').as('average'),
+    ])
+    .groupBy('bs.labeler')
+    .execute();
+  return rows.map((r) => ({ user: r.user, count: Number(r.count), average: Number(r.average) }));
+}
