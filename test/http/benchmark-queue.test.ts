@@ -197,4 +197,21 @@ describe.each(ENGINES)('the benchmark queue on %s', (engine) => {
     expect(read.statusCode).toBe(403);
     expect(read.body).not.toContain('6543.25');
   });
+
+  it('forgets what was measured when benchmarking is turned off; a ratio of 0 only pauses', async () => {
+    const measured = async () =>
+      (await t.call('GET', `/v2/project/${projectId}/benchmarkSubmissions`)).json().data.submissions.length as number;
+    const before = await measured();
+    expect(before).toBeGreaterThan(0);
+    await t.call('POST', `/v2/project/${projectId}`, { body: { benchmarkRatio: 0 } });
+    expect(await measured()).toBe(before);
+    const off = await t.call('POST', `/v2/project/${projectId}`, { body: { benchmarkEnabled: false } });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(await measured()).toBe(0);
+    const report = await t.call('POST', `/v2/performance/${projectId}`, { body: {} });
+    expect(report.json().data.benchmarks).toEqual([]);
+    // The benchmarks and their references stay, for when it is turned on again.
+    const reference = await t.call('GET', `/v2/project/${projectId}/benchmarks/${benchmarks[0]}`);
+    expect(reference.statusCode).toBe(200);
+  });
 });

@@ -5,6 +5,7 @@ import { isId, newId } from '../../ids.js';
 import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
 import * as repo from '../../store/repositories/project.repository.js';
+import { forgetMeasurements } from '../../store/repositories/benchmark-queue.repository.js';
 import type { ProjectPatch, ProjectRow } from '../../store/schema.js';
 import { facetCountsOfProjects } from '../../store/repositories/task-facet.repository.js';
 import { DEFAULT_WORKFLOW, validateWorkflow } from '../../workflow/graph.js';
@@ -248,6 +249,13 @@ export async function updateProject(ctx: AppContext, p: Principal, projectId: st
     // Archiving again keeps the first date.
     if (input.archived !== undefined) patch.archived_at = input.archived ? (row.archived_at ?? patch.updated_at) : null;
     await repo.updateProject(trx, row.id, patch);
+    // Turning benchmarking off forgets what it measured (a ratio of 0 pauses it instead).
+    if (
+      input.benchmarkEnabled === false &&
+      parseJson<Record<string, unknown>>(row.settings, {}).benchmarkEnabled === true
+    ) {
+      await forgetMeasurements(trx, row.id);
+    }
     await audit(trx, ctx.clock, p, {
       operation: 'project.update',
       targetType: 'project',

@@ -108,3 +108,15 @@ export function findHandoutOfTask(db: Executor, taskId: string, labeler: string)
     .where('labeler', '=', labeler)
     .executeTakeFirst();
 }
+
+/**
+ * Forgets what a project's benchmarks measured (benchmarking turned off, as the original does):
+ * every submission with its score, who is working which benchmark, and the cutoff's resumes.
+ * The benchmarks and their references stay. Answers the submissions deleted.
+ */
+export async function forgetMeasurements(db: Executor, projectId: string): Promise<number> {
+  const gone = await db.deleteFrom('benchmark_submissions').where('project_id', '=', projectId).executeTakeFirst();
+  await db.deleteFrom('benchmark_handouts').where('project_id', '=', projectId).execute();
+  await db.deleteFrom('benchmark_resumes').where('project_id', '=', projectId).execute();
+  return Number(gone.numDeletedRows);
+}
