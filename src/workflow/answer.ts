@@ -2,6 +2,7 @@ import { randomHex } from '../ids.js';
 import type { FieldError } from '../errors.js';
 import type { CategorySchema, Classification } from '../schemas/category-schema.js';
 import type { TaskAnswer } from './types.js';
+import { checkSegmentation } from './zones.js';
 
 export interface AnswerInput {
   tools?: unknown[] | undefined;
@@ -129,6 +130,11 @@ export function validateAnswer(
         field: `${toolField}[${i}].schemaId`,
         message: 'no tool of the ontology has this schemaId',
       });
+    if (kind === 'segmentation') {
+      const checked = checkSegmentation(obj.segmentation, `${toolField}[${i}].segmentation`);
+      if (checked.value) obj.segmentation = checked.value;
+      errors.push(...checked.errors);
+    }
     const geometry = GEOMETRY[kind];
     if (geometry && !geometry.check(obj[kind])) {
       errors.push({ field: `${toolField}[${i}].${kind}`, message: `must be ${geometry.shape}` });

@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { ENGINES } from '../helpers/stores.js';
+
+/*
+ * Segmentation objects through POST /annotate: zones with holes kept as sent (rings opened),
+ * and every malformed zone refused with the path of the offending ring, nothing saved.
+ */
+
+const ONTOLOGY = {
+  tools: [
+    { schemaId: 'lake', title: 'Lake', tool: 'segmentation', color: '#0000ff' },
+    { schemaId: 'road', title: 'Road', tool: 'polygon', color: '#00ff00' },
+  ],
+  classifications: [],
+};
+
+const square = (x: number, y: number, s: number): number[][] => [
+  [x, y],
+  [x + s, y],
+  [x + s, y + s],
+  [x, y + s],
+];
+
+describe.each(ENGINES)('segmentation zones on %s', (engine) => {
+  let t: TestApp;
+  let taskId: string;
+  const annotate = (segmentation: unknown) =>
+    t.call('POST', `/v2/annotate/${taskId}`, {
+      body: { answer: { tools: [{ schemaId: 'lake', objectId: 'l1', segmentation }] } },
+    });
+
+  beforeAll(async () => {
+    t = await makeTestApp(engine);
+    const pid = (await t.call('POST', '/v2/project', { body: { name: 'Lakes' } })).json().data.project._id;
+    expect((await t.call('POST', `/v2/project/${pid}`, { body: { categorySchema: ONTOLOGY } })).statusCode).toBe(200);
+    const imported = await t.call('POST', `/v2/project/${pid}/cloud`, {
+      body: { assets: [{ data: 'https://cdn.example.com/lake.png' }] },
+    });
+    taskId = imported.json().data.assets[0].taskId;
+  });
+  afterAll(() => t.close());
+
+  it('keeps zones with holes, several zones touching along an edge, a closing point dropped', async () => {
+    const closed = [...square(0, 0, 100), [0, 0]];
+    const segmentation = {
+      zones: [{ region: closed, holes: [square(10, 10, 20), square(50, 50, 10)] }, { region: square(100, 0, 50) }],
+    };
+    const res = await annotate(segmentation);
+    expect(res.statusCode, res.body).toBe(200);
+    const saved = (await t.call('GET', `/v2/task/${taskId}`)).json().data.task.answer.tools[0];
+    expect(saved.segmentation).toEqual({
+      zones: [
+        { region: square(0, 0, 100), holes: [square(10, 10, 20), square(50, 50, 10)] },
+        { region: square(100, 0, 50), holes: [] },
+      ],
+    });
+  });
+
+  it('refuses malformed zones naming the ring, and saves nothing', async () => {
+    const before = (await t.call('GET', `/v2/task/${taskId}`)).json().data.task.answer;
+    const bowtie = [
+      [0, 0],
+      [10, 10],
+      [10, 0],
+      [0, 10],
+    ];
+    const base = 'answer.tools[0].segmentation';
+    const cases: [unknown, string, RegExp][] = [
+      [undefined, base, /zones/],
+      [{ zones: [] }, base, /zones/],
+      [[[0, 0]], base, /zones/],
+      [
+        {
+          zones: [
+            {
+              region: [
+                [0, 0],
+                [1, 1],
+              ],
+            },
+          ],
+        },
+        `${base}.zones[0].region`,
+        /at least 3/,
+      ],
+      [
+        {
+          zones: [
+            {
+              region: [
+                [0, 0],
+                [1, 1],
+                [0, 0],
+              ],
+            },
+          ],
+        },
+        `${base}.zones[0].region`,
+        /at least 3/,
+      ],
+      [
+        {
+          zones: [
+            {
+              region: [
+                [0, 0],
+                [1, 1],
+                [2, 2],
+              ],
+            },
+          ],
+        },
+        `${base}.zones[0].region`,
+        /area/,
+      ],
+      [
+        {
+          zones: [
+            {
+              region: [
+                [0, 0],
+                [1, 'a'],
+                [2, 0],
+              ],
+            },
+          ],
+        },
+        `${base}.zones[0].region[1]`,
+        /two finite numbers/,
+      ],
+      [{ zones: [{ region: bowtie }] }, `${base}.zones[0].region`, /crosses itself/],
+      [{ zones: [{ region: square(0, 0, 10), holes: [bowtie] }] }, `${base}.zones[0].holes[0]`, /crosses itself/],
+      [{ zones: [{ region: square(0, 0, 10), holes: [square(5, 5, 10)] }] }, `${base}.zones[0].holes[0]`, /inside/],
+      [{ zones: [{ region: square(0, 0, 10), holes: [square(20, 20, 2)] }] }, `${base}.zones[0].holes[0]`, /inside/],
+      [{ zones: [{ region: square(0, 0, 10), holes: 'none' }] }, `${base}.zones[0].holes`, /array/],
+      [
+        { zones: [{ region: square(0, 0, 10) }, { region: square(5, 5, 10) }] },
+        `${base}.zones[1]`,
+        /overlaps zones\[0\]/,
+      ],
+      [{ zones: [{ region: square(0, 0, 10) }, { region: square(0, 0, 10) }] }, `${base}.zones[1]`, /overlaps/],
+      [{ zones: [{ region: square(0, 0, 10) }, { region: square(2, 2, 3) }] }, `${base}.zones[1]`, /overlaps/],
+    ];
+    for (const [segmentation, field, message] of cases) {
+      const res = await annotate(segmentation);
+      expect(res.statusCode, `${JSON.stringify(segmentation)} ${res.body}`).toBe(400);
+      expect(res.json().errors, JSON.stringify(segmentation)).toEqual([
+        { field, message: expect.stringMatching(message) },
+      ]);
+    }
+    expect((await t.call('GET', `/v2/task/${taskId}`)).json().data.task.answer).toEqual(before);
+  });
+
+  it('accepts a zone inside the hole of another zone of the same object', async () => {
+    const res = await annotate({
+      zones: [{ region: square(0, 0, 100), holes: [square(20, 20, 60)] }, { region: square(30, 30, 20) }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  });
+});
