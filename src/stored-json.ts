@@ -58,3 +58,9 @@ export function splicingStoredJson<T>(serialize: (data: T) => string): (data: T)
     return texts.length === 0 ? json : splice(json, texts);
   };
 }
+
+/** A stored JSON column parsed, or `fallback` where it is null or empty. */
+export function parseJson<T>(text: string | null, fallback: T): T {
+  if (text === null || text === '') return fallback;
+  return JSON.parse(text) as T;
+}

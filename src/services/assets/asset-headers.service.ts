@@ -19,7 +19,7 @@ import { fileTypeOf } from '../../store/repositories/metrics-assets.repository.j
 import { parseStorageLink } from '../files/file.service.js';
 import { fileStoreOf, parseFileUrl } from '../files/file-url.js';
 import type { Principal } from '../identity/access.js';
-import { loadProject } from '../projects/project.service.js';
+import { loadProject } from '../identity/project-access.js';
 import { judgeStorageAddress } from '../storages/storage-host-policy.js';
 import { signObjectUrl } from '../storages/storage.service.js';
 

@@ -3,7 +3,7 @@ import { invalidField } from '../../errors.js';
 import { chunked } from '../../store/chunks.js';
 import type { Principal } from '../identity/access.js';
 import { batchResolver } from './asset.service.js';
-import { loadProject } from '../projects/project.service.js';
+import { loadProject } from '../identity/project-access.js';
 
 export interface AssetListQuery {
   page: number;

@@ -5,7 +5,7 @@ import { chunked } from '../../store/chunks.js';
 import type { Executor } from '../../store/db.js';
 import type { Principal } from '../identity/access.js';
 import { MAX_URL_LENGTH } from './asset.service.js';
-import { loadProject } from '../projects/project.service.js';
+import { loadProject } from '../identity/project-access.js';
 
 export interface AttachmentInput {
   type: AttachmentType;

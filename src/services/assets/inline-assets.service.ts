@@ -7,7 +7,7 @@ import type { AssetInput } from './asset.service.js';
 import { importAssets } from './asset-import.service.js';
 import { LONG_LIVED_SECONDS } from '../files/file.service.js';
 import { fileStoreOf, signedFileUrl } from '../files/file-url.js';
-import { loadProject } from '../projects/project.service.js';
+import { loadProject } from '../identity/project-access.js';
 
 /** Content files written at once: fsyncs overlap, the disk is not flooded. */
 const WRITE_CONCURRENCY = 16;

@@ -8,7 +8,7 @@ import { validateAnswer } from '../../workflow/answer.js';
 import { startStage } from '../../workflow/graph.js';
 import type { TaskAnswer } from '../../workflow/types.js';
 import type { Principal } from '../identity/access.js';
-import { loadProject } from '../projects/project.service.js';
+import { loadProject } from '../identity/project-access.js';
 import { projectInfo } from '../projects/project-view.js';
 
 interface PreLabel {

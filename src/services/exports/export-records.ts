@@ -4,7 +4,7 @@ import type { ExportQuery } from '../../schemas/export.js';
 import { insertExportRecord, listExportRecords } from '../../store/repositories/export-record.repository.js';
 import type { ExportRecordTable } from '../../store/schema.js';
 import type { Principal } from '../identity/access.js';
-import { loadProject } from '../projects/project.service.js';
+import { loadProject } from '../identity/project-access.js';
 import { storageUrlSigner } from '../storages/storage.service.js';
 import { EXPORT_LINK_SECONDS, signExportLink } from './export-link.js';
 

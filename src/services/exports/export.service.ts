@@ -20,8 +20,9 @@ import { datasetEntries } from './datasets/dataset-export.js';
 import { writeZipEntries } from './datasets/dataset-zip.js';
 import { ReadableAnswers } from './export-readable.js';
 import type { CategorySchema } from '../../schemas/category-schema.js';
-import { loadProject } from '../projects/project.service.js';
-import { parseJson, projectStorage } from '../projects/project-view.js';
+import { loadProject } from '../identity/project-access.js';
+import { projectStorage } from '../projects/project-view.js';
+import { parseJson } from '../../stored-json.js';
 import { folderPrefix, storageUrlSigner } from '../storages/storage.service.js';
 
 /*

@@ -8,7 +8,7 @@ import { importAssets } from '../assets/asset-import.service.js';
 import { parseConversations } from './chat-format.js';
 import { LONG_LIVED_SECONDS } from './file.service.js';
 import { fileStoreOf, signedFileUrl } from './file-url.js';
-import { loadProject } from '../projects/project.service.js';
+import { loadProject } from '../identity/project-access.js';
 import { type FormSource, readBounded, readForm } from './upload-form.js';
 
 /** The original service's limit on one chat upload. */

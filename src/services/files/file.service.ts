@@ -6,7 +6,7 @@ import { invalidField, notFound } from '../../errors.js';
 import type { FileType } from '../../schemas/file.js';
 import type { Principal } from '../identity/access.js';
 import { type FileLink, fileStoreOf, parseFileUrl, signedFileUrl, verifyFileLink } from './file-url.js';
-import { loadProject } from '../projects/project.service.js';
+import { loadProject } from '../identity/project-access.js';
 import { projectStorage } from '../projects/project-view.js';
 import type { ProjectRow } from '../../store/schema.js';
 import { signObjectUploadUrl, signObjectUrl } from '../storages/storage.service.js';

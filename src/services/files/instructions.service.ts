@@ -4,7 +4,8 @@ import { invalidField } from '../../errors.js';
 import type { Principal } from '../identity/access.js';
 import { bucketOf, LONG_LIVED_SECONDS, newFileKey, storageObjectLink } from './file.service.js';
 import { fileStoreOf, signedFileUrl } from './file-url.js';
-import { loadProject, updateProject } from '../projects/project.service.js';
+import { updateProject } from '../projects/project.service.js';
+import { loadProject } from '../identity/project-access.js';
 import { copyToStorage } from './storage-upload.js';
 import { type FormSource, payloadTooLarge, readForm } from './upload-form.js';
 

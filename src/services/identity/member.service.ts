@@ -11,7 +11,8 @@ import { demandOrgAdmin, isProjectRole, type Principal } from './access.js';
 import { createUser, isEmail, normalizeEmail } from './identity.service.js';
 import { createPasswordLink } from './password-link.service.js';
 import { principalsChanged } from './principal-cache.js';
-import { loadProject, getProject } from '../projects/project.service.js';
+import { getProject } from '../projects/project.service.js';
+import { loadProject } from './project-access.js';
 
 /** Roles that members and invites may be given; there is one owner, made at bootstrap. */
 export const ASSIGNABLE_ORG_ROLES = ['admin', 'member'] as const;

@@ -5,7 +5,7 @@ import type { IssueStatus } from '../../schemas/issue.js';
 import { findTask } from '../../store/repositories/task.repository.js';
 import { can, type Principal } from '../identity/access.js';
 import { issueView } from './issue-rules.js';
-import { loadProject } from '../projects/project.service.js';
+import { loadProject } from '../identity/project-access.js';
 import { projectInfo } from '../projects/project-view.js';
 
 export interface IssueListQuery {

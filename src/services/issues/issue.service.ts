@@ -15,7 +15,7 @@ import {
   positionError,
   refreshOpenIssuesCount,
 } from './issue-rules.js';
-import { type LoadedProject, loadProject } from '../projects/project.service.js';
+import { type LoadedProject, loadProject } from '../identity/project-access.js';
 import { projectSettings } from '../projects/project-view.js';
 import { loadTask } from '../tasks/task.service.js';
 

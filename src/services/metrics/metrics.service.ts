@@ -7,8 +7,8 @@ import { assetProfile, SIZE_BOUNDS } from '../../store/repositories/metrics-asse
 import * as answers from '../../store/repositories/metrics-answers.repository.js';
 import * as repo from '../../store/repositories/metrics.repository.js';
 import type { Principal } from '../identity/access.js';
-import { loadProject } from '../projects/project.service.js';
-import { parseJson } from '../projects/project-view.js';
+import { loadProject } from '../identity/project-access.js';
+import { parseJson } from '../../stored-json.js';
 
 /*
  * GET /{projectId}/overview/{metric}: the six overview metrics of DECISIONS section 7. Each is

@@ -9,8 +9,8 @@ import {
   workFigures,
 } from '../../store/repositories/performance.repository.js';
 import type { Principal } from '../identity/access.js';
-import { loadProject } from '../projects/project.service.js';
-import { parseJson } from '../projects/project-view.js';
+import { loadProject } from '../identity/project-access.js';
+import { parseJson } from '../../stored-json.js';
 
 /*
  * POST /performance/{projectId}: what each person did in each stage over an interval, from the

@@ -10,7 +10,7 @@ import type { ProjectRow, TaskRow } from '../../store/schema.js';
 import type { PluginCallJob } from '../../jobs/kinds.js';
 import { stageById } from '../../workflow/graph.js';
 import { openPluginSecret } from './plugin.service.js';
-import { parseJson } from '../projects/project-view.js';
+import { parseJson } from '../../stored-json.js';
 
 /**
  * The job handler of a plugin call: one attempt per run, retried by the worker with backoff

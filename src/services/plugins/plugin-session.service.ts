@@ -18,9 +18,9 @@ import { PLUGIN_CALL_JOB, type PluginCallJob } from '../../jobs/kinds.js';
 import { stageById } from '../../workflow/graph.js';
 import type { ProjectInfo } from '../../workflow/types.js';
 import type { Principal } from '../identity/access.js';
-import { loadProject } from '../projects/project.service.js';
+import { loadProject } from '../identity/project-access.js';
 import type { StageWarning } from '../../workflow/stage-warning.js';
-import { parseJson } from '../projects/project-view.js';
+import { parseJson } from '../../stored-json.js';
 import { currentStage, fullTaskView, moveAndSave, output, routingFor } from '../tasks/task-move.js';
 import { loadTask } from '../tasks/task.service.js';
 

@@ -11,7 +11,7 @@ import type { Executor } from '../../store/db.js';
 import * as repo from '../../store/repositories/plugin.repository.js';
 import type { PluginRow } from '../../store/repositories/plugin.repository.js';
 import { demandOrgAdmin, type Principal } from '../identity/access.js';
-import { parseJson } from '../projects/project-view.js';
+import { parseJson } from '../../stored-json.js';
 
 /**
  * Plugins are registered per organization: owners and admins register and delete them, every

@@ -5,8 +5,9 @@ import { newId } from '../../ids.js';
 import { type AssetBuilderTemplateRequest, COLUMN_TYPES, MEDIA_COLUMN_TYPES } from '../../schemas/asset-builder.js';
 import type { Executor } from '../../store/db.js';
 import type { Principal } from '../identity/access.js';
-import { loadProject } from './project.service.js';
-import { parseJson, projectInfo } from './project-view.js';
+import { loadProject } from '../identity/project-access.js';
+import { projectInfo } from './project-view.js';
+import { parseJson } from '../../stored-json.js';
 
 export type AssetBuilderTemplateInput = Static<typeof AssetBuilderTemplateRequest>;
 

@@ -5,7 +5,7 @@ import { listBatches } from '../../store/repositories/project.repository.js';
 import { chunked } from '../../store/chunks.js';
 import type { Principal } from '../identity/access.js';
 import { type BatchInput, listBatchViews, upsertBatches } from './batches.js';
-import { loadProject } from './project.service.js';
+import { loadProject } from '../identity/project-access.js';
 
 /** GET /batches/{projectId} */
 export async function getBatches(ctx: AppContext, p: Principal, projectId: string) {

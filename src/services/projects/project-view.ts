@@ -5,6 +5,7 @@ import type { ProjectRow } from '../../store/schema.js';
 import type { ProjectRole } from '../identity/access.js';
 import type { BatchView } from './batches.js';
 import { publicStage } from '../webhooks/webhook-credentials.js';
+import { parseJson } from '../../stored-json.js';
 
 /**
  * ProjectUpdateRequest fields kept together in the `settings` document, with the value a
@@ -39,11 +40,6 @@ export const SETTINGS_DEFAULTS = {
 
 export type SettingKey = keyof typeof SETTINGS_DEFAULTS;
 export const SETTING_KEYS = Object.keys(SETTINGS_DEFAULTS) as SettingKey[];
-
-export function parseJson<T>(text: string | null, fallback: T): T {
-  if (text === null || text === '') return fallback;
-  return JSON.parse(text) as T;
-}
 
 export function projectSettings(row: ProjectRow, parse = parseJson): Record<SettingKey, unknown> {
   return { ...SETTINGS_DEFAULTS, ...parse<Record<string, unknown>>(row.settings, {}) };

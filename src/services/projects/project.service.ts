@@ -1,6 +1,6 @@
 import { audit } from '../audit/audit.service.js';
 import type { AppContext } from '../../context.js';
-import { badRequest, invalid, invalidField, notFound, type FieldError } from '../../errors.js';
+import { badRequest, invalid, invalidField, type FieldError } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
 import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
@@ -10,48 +10,15 @@ import type { ProjectPatch, ProjectRow } from '../../store/schema.js';
 import { facetCountsOfProjects } from '../../store/repositories/task-facet.repository.js';
 import { DEFAULT_WORKFLOW, validateWorkflow } from '../../workflow/graph.js';
 import { assertStagesRemovable } from '../../workflow/stage-usage.js';
-import {
-  can,
-  demand,
-  effectiveRole,
-  type Principal,
-  type ProjectPermission,
-  type ProjectRole,
-} from '../identity/access.js';
+import { can, effectiveRole, type Principal, type ProjectRole } from '../identity/access.js';
+import { loadProject, visibleProject } from '../identity/project-access.js';
 import { type BatchInput, listBatchViews, upsertBatches } from './batches.js';
 import { normalizePctConfig, validateCategorySchema } from './ontology.js';
-import { parseJson, projectListItem, projectView, SETTING_KEYS } from './project-view.js';
+import { projectListItem, projectView, SETTING_KEYS } from './project-view.js';
+import { parseJson } from '../../stored-json.js';
 import { unknownPluginErrors } from '../plugins/plugin.service.js';
 import { unknownStorageErrors } from '../storages/storage-references.js';
 import { keepStoredCredentials, sealCredentials } from '../webhooks/webhook-credentials.js';
-
-export interface LoadedProject {
-  row: ProjectRow;
-  role: ProjectRole;
-}
-
-/**
- * The project as the caller may see it: 404 when it does not exist or is invisible to the
- * caller (its existence is not leaked), 403 when visible but the permission is missing.
- */
-export async function loadProject(
-  db: Executor,
-  p: Principal,
-  projectId: string,
-  permission: ProjectPermission,
-): Promise<LoadedProject> {
-  const found = isId(projectId) ? await repo.findProjectForMember(db, projectId, p.email) : undefined;
-  const { row, role } = visible(p, found, permission);
-  return { row, role };
-}
-
-/** The found project if the caller may see it with `permission`: 404 when not found or invisible, 403 when the permission is missing. */
-function visible<T extends repo.ProjectWithRole>(p: Principal, found: T | undefined, permission: ProjectPermission) {
-  const role = found ? effectiveRole(p, found.row.organization_id, found.memberRole) : undefined;
-  if (!found || !role) throw notFound('project');
-  demand(role, permission);
-  return { ...found, role };
-}
 
 async function fullView(db: Executor, row: ProjectRow, role?: ProjectRole) {
   const [members, batches] = await Promise.all([repo.listMembers(db, row.id), listBatchViews(db, row.id)]);
@@ -115,7 +82,7 @@ async function withProgress(db: Executor, p: Principal, rows: ProjectRow[]) {
 export async function getProject(ctx: AppContext, p: Principal, projectId: string) {
   const { engine, db } = ctx.store;
   const found = isId(projectId) ? await repo.findProjectForReader(db, engine, projectId, p.email) : undefined;
-  const { row, members, batches, role } = visible(p, found, 'read');
+  const { row, members, batches, role } = visibleProject(p, found, 'read');
   return projectView(row, { members, batches: batches.map((b) => ({ _id: b.id, name: b.name })), role });
 }
 

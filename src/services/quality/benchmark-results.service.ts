@@ -3,7 +3,7 @@ import { putResume } from '../../store/repositories/benchmark-queue.repository.j
 import { listSubmissions } from '../../store/repositories/benchmark.repository.js';
 import { audit } from '../audit/audit.service.js';
 import type { Principal } from '../identity/access.js';
-import { loadProject } from '../projects/project.service.js';
+import { loadProject } from '../identity/project-access.js';
 
 /** GET /project/{id}/benchmarkSubmissions: every scored benchmark submission, for Managers only. */
 export async function benchmarkSubmissions(ctx: AppContext, p: Principal, projectId: string, labeler?: string) {

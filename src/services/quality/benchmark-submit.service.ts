@@ -14,8 +14,8 @@ import { type AnswerInput, validateAnswer } from '../../workflow/answer.js';
 import { scoreBenchmark } from '../../workflow/consensus/benchmark-score.js';
 import { EMPTY_ANSWER, type TaskAnswer } from '../../workflow/types.js';
 import type { Principal } from '../identity/access.js';
-import { loadProject } from '../projects/project.service.js';
-import { parseJson } from '../projects/project-view.js';
+import { loadProject } from '../identity/project-access.js';
+import { parseJson } from '../../stored-json.js';
 import { fullTaskView } from '../tasks/task-move.js';
 import { asHandedOut } from './benchmark-queue.service.js';
 

@@ -13,8 +13,8 @@ import {
 import { validateAnswer } from '../../workflow/answer.js';
 import { audit } from '../audit/audit.service.js';
 import type { Principal } from '../identity/access.js';
-import { loadProject } from '../projects/project.service.js';
-import { parseJson } from '../projects/project-view.js';
+import { loadProject } from '../identity/project-access.js';
+import { parseJson } from '../../stored-json.js';
 
 export const BENCHMARK_TYPE = 'benchmark';
 

@@ -3,7 +3,7 @@ import { taskCountsByStage } from '../../workflow/stage-usage.js';
 import type { StageWarningProvider } from '../../workflow/stage-warning.js';
 import type { Principal } from '../identity/access.js';
 import { projectInfo } from '../projects/project-view.js';
-import { loadProject } from '../projects/project.service.js';
+import { loadProject } from '../identity/project-access.js';
 import { pluginWarnings } from '../plugins/plugin-session.service.js';
 import { webhookWarnings } from '../webhooks/webhook.service.js';
 import { publicStage } from '../webhooks/webhook-credentials.js';

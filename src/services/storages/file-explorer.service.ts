@@ -6,7 +6,7 @@ import { STORAGE_IMPORT_JOB, type StorageImportJob } from '../../jobs/kinds.js';
 import { insertJobs } from '../../jobs/queue.js';
 import type { FileExplorerRequest } from '../../schemas/file-explorer.js';
 import type { Principal } from '../identity/access.js';
-import { loadProject } from '../projects/project.service.js';
+import { loadProject } from '../identity/project-access.js';
 import { folderPrefix, withStorage } from './storage.service.js';
 import { hasExtension, importStorageKeys, listFolderKeys } from './storage-import.js';
 

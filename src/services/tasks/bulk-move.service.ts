@@ -11,7 +11,7 @@ import { saveTask } from '../../workflow/routing.js';
 import { EMPTY_ANSWER, type TaskState } from '../../workflow/types.js';
 import type { Principal } from '../identity/access.js';
 import { batchResolver } from '../assets/asset.service.js';
-import { loadProject } from '../projects/project.service.js';
+import { loadProject } from '../identity/project-access.js';
 import { output, routingFor } from './task-move.js';
 
 export interface TaskSelection {

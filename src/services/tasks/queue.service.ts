@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../store/db.js';
 import { can, type Principal } from '../identity/access.js';
-import { loadProject } from '../projects/project.service.js';
+import { loadProject } from '../identity/project-access.js';
 import { projectInfo, projectSettings } from '../projects/project-view.js';
 import { freeForCaller, heldByCaller, mayTake } from './work.service.js';
 

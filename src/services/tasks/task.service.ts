@@ -10,8 +10,9 @@ import {
 } from '../../store/repositories/task.repository.js';
 import type { TaskHistoryRow, TaskRow } from '../../store/schema.js';
 import { can, demand, effectiveRole, type Principal, type ProjectPermission } from '../identity/access.js';
-import { type LoadedProject, loadProject } from '../projects/project.service.js';
-import { cachedJson, parseJson } from '../projects/project-view.js';
+import { type LoadedProject, loadProject } from '../identity/project-access.js';
+import { cachedJson } from '../projects/project-view.js';
+import { parseJson } from '../../stored-json.js';
 import { parseSort, parseTaskFilter } from './task-query.js';
 import { loadTaskExtras, project, TASK_VIEW_FIELDS, taskView } from './task-view.js';
 import { asHandedOut } from '../quality/benchmark-queue.service.js';

@@ -9,7 +9,7 @@ import { stageById } from '../../workflow/graph.js';
 import { saveTask } from '../../workflow/routing.js';
 import { recordExit } from '../../workflow/stage-exit.js';
 import { can, canWorkStage, type Principal, type ProjectRole } from '../identity/access.js';
-import { loadProject } from '../projects/project.service.js';
+import { loadProject } from '../identity/project-access.js';
 import { cachedJson, projectSettings } from '../projects/project-view.js';
 import { currentStage, fullTaskView, moveAndSave, output, routingFor } from './task-move.js';
 import { loadTask } from './task.service.js';

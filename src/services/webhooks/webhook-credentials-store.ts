@@ -2,7 +2,7 @@ import { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
 import * as repo from '../../store/repositories/project.repository.js';
-import { parseJson } from '../projects/project-view.js';
+import { parseJson } from '../../stored-json.js';
 import {
   hasPlainCredentials,
   resealCredentials,

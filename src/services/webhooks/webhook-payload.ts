@@ -4,7 +4,7 @@ import type { Executor } from '../../store/db.js';
 import type { ProjectRow } from '../../store/schema.js';
 import type { WebhookDeliveryJob } from '../../jobs/kinds.js';
 import type { TaskAnswer } from '../../workflow/types.js';
-import { parseJson } from '../projects/project-view.js';
+import { parseJson } from '../../stored-json.js';
 import { type ProjectView, ProjectViews } from './webhook-project-views.js';
 import { type DeliveryTask, type HistoryMeta, readSubjectRows } from './webhook-subject-reads.js';
 

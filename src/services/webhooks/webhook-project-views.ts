@@ -1,7 +1,7 @@
 import type { CategorySchema } from '../../schemas/category-schema.js';
 import type { Stage } from '../../schemas/stage.js';
 import type { ProjectRow } from '../../store/schema.js';
-import { parseJson } from '../projects/project-view.js';
+import { parseJson } from '../../stored-json.js';
 
 /** What deliveries need of a project's JSON documents, parsed. */
 export interface ProjectView {

@@ -18,7 +18,7 @@ import { WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJob } from '../../jobs/kinds.
 import type { ProjectInfo } from '../../workflow/types.js';
 import type { Principal } from '../identity/access.js';
 import { projectInfo } from '../projects/project-view.js';
-import { loadProject } from '../projects/project.service.js';
+import { loadProject } from '../identity/project-access.js';
 import type { StageWarning } from '../../workflow/stage-warning.js';
 
 /** The Webhook stages an operation names: `stageId` (which must be one), or all of them. */
