@@ -7,7 +7,7 @@ import { ImportAssetsQuery, ImportAssetsRequest, ProjectIdParams } from '../../s
 import { type CreatedAsset, importAssetStream } from '../../services/assets/asset-import.service.js';
 import type { AssetInput } from '../../services/assets/asset.service.js';
 import { importInlineAssets } from '../../services/assets/inline-assets.service.js';
-import { idList } from '../../services/tasks/task.service.js';
+import { idsFromQuery } from '../../schemas/query-list.js';
 import { ListingSpool } from '../../adapters/storage/listing-spool.js';
 import { ImportBodyReader, LateUploadLocal } from '../import-body.js';
 import { linkBase } from '../link-base.js';
@@ -66,7 +66,7 @@ export const assetImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
       const p = principalOf(req);
       const projectId = req.params.projectId;
       try {
-        const batches = req.query.batches === undefined ? undefined : idList(req.query.batches, 'batches');
+        const batches = req.query.batches === undefined ? undefined : idsFromQuery(req.query.batches, 'batches');
         const items = body.assets();
         const first = await items.next();
         if (body.inlineFromStart) {
@@ -110,7 +110,7 @@ export const assetImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
           if (!(refused instanceof LateUploadLocal)) throw refused;
           // uploadLocal: true after the assets (nothing was kept of the link import): as content.
           const { assets, priority } = await body.wholeBody();
-          const batches = req.query.batches === undefined ? undefined : idList(req.query.batches, 'batches');
+          const batches = req.query.batches === undefined ? undefined : idsFromQuery(req.query.batches, 'batches');
           const input = { assets, priority, batches };
           return created(reply, await importInlineAssets(ctx, p, projectId, input, linkBase(ctx, req)));
         }

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { idsFromQuery } from '../../schemas/query-list.js';
 import { forbidden, invalidField, notFound } from '../../errors.js';
 import { isId } from '../../ids.js';
 import type { Executor } from '../../store/db.js';
@@ -83,22 +84,6 @@ export interface TaskListQuery {
   includeAnswer: boolean;
 }
 
-/** A query value that is a plain id or a JSON list of them. */
-export function idList(raw: string, field: string): string[] {
-  const text = raw.trim();
-  if (!text.startsWith('[')) return [text];
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw invalidField(field, 'must be an id or a JSON array of ids');
-  }
-  if (!Array.isArray(parsed) || !parsed.every((v) => typeof v === 'string')) {
-    throw invalidField(field, 'must be an id or a JSON array of ids');
-  }
-  return parsed as string[];
-}
-
 export function parseFields(raw: string | undefined): string[] | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   const fields = raw.split(/[,\s]+/).filter(Boolean);
@@ -114,8 +99,8 @@ export async function listTasks(ctx: AppContext, p: Principal, projectId: string
   if (!can(role, 'readAll')) filter.ownedBy = p.email;
   if (q.status !== undefined) filter.columns.push({ field: 'status', conditions: [{ op: '$eq', value: q.status }] });
   if (q.stage !== undefined)
-    filter.columns.push({ field: 'stage', conditions: [{ op: '$in', value: idList(q.stage, 'stage') }] });
-  if (q.batches !== undefined) filter.batches.push({ op: '$in', value: idList(q.batches, 'batches') });
+    filter.columns.push({ field: 'stage', conditions: [{ op: '$in', value: idsFromQuery(q.stage, 'stage') }] });
+  if (q.batches !== undefined) filter.batches.push({ op: '$in', value: idsFromQuery(q.batches, 'batches') });
   filter = parseTaskFilter(q.filter, filter, ctx.store.engine);
   const sort = parseSort(q.sort);
   const fields = parseFields(q.fields);
