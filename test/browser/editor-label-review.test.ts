@@ -292,7 +292,7 @@ describe('the labeling and review editor', () => {
 
   it('the labeler sees the issue, moves a vertex and resubmits', async () => {
     const page = await pageFor(labelerKey);
-    // Back to its labeler (rememberAssignee), who also holds the draft task: priority decides.
+    // Back to its labeler (rememberAssignee), who also holds the draft task: the returned one comes first.
     expect(await startStage(page, 'Label', 'Streets')).toBe(taskId);
     await page.getByText('The reviewer sent this task back').waitFor();
     await page.getByText('A second car is missing here').waitFor();

@@ -196,8 +196,8 @@ export function mayTake(stage: Stage, role: ProjectRole, email: string): boolean
 }
 
 /**
- * GET /project/{id}/next: the caller's next task in a stage (its own assigned task first, then
- * the highest priority, then the oldest), assigned to the caller in one atomic statement so two
+ * GET /project/{id}/next: the caller's next task in a stage (its own assigned task first, one a
+ * reviewer sent back before the others, then the highest priority, then the oldest), assigned to the caller in one atomic statement so two
  * callers never get the same task. Tasks the caller skipped in the stage come only when nothing
  * else waits.
  */
@@ -326,6 +326,8 @@ async function claimIn(
   const held = heldByCaller(db, projectId, stageId, email)
     .selectAll()
     .$if(passOverSkipped, (q) => q.where(notSkippedByCaller))
+    // A task a reviewer sent back comes before the rest the caller holds.
+    .orderBy(sql`case when review_status = 'Rejected' then 0 else 1 end`)
     .orderBy('priority', 'desc')
     .orderBy('created_at')
     .orderBy('id');
