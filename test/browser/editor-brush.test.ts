@@ -10,7 +10,9 @@ import { canvasView, signInWithKey, startStage, type Vec } from './helpers/edito
 /*
  * The brush, with a real mouse and keyboard on a generated picture: a stroke paints the class's
  * colour over the image, the eraser (and the right button) clears part of it, undo and redo go
- * stroke by stroke, `[` and `]` change the size, and the bucket fills a closed ring.
+ * stroke by stroke, `[` and `]` change the size, and the bucket fills a closed ring; the layer is
+ * stored as one PNG the image's size. A segmentation outline with a hole cut by Alt is stored as
+ * zones whose area is the drawn one.
  */
 
 const engine = ENGINES[0] ?? 'sqlite';
@@ -222,6 +224,34 @@ describe('the brush', () => {
     expect(zones[0]!.holes).toHaveLength(1);
     const area = ringArea(zones[0]!.region) - ringArea(zones[0]!.holes[0]!);
     expect(Math.abs(area - (300 * 200 - 100 * 100)) / 50_000).toBeLessThan(0.01);
+
+    // The brush layer, read back through the API: one PNG the image's size, the class's colour
+    // opaque under the stroke and the ring, transparent elsewhere (the fill was undone).
+    const link = task.brushDataUrl as string;
+    expect(link).toMatch(/^http/);
+    const layer = PNG.sync.read(Buffer.from(await (await fetch(link)).arrayBuffer()));
+    expect([layer.width, layer.height]).toEqual([IMAGE.width, IMAGE.height]);
+    const rgba = ([x, y]: Vec) => [...layer.data.subarray((y * layer.width + x) * 4, (y * layer.width + x) * 4 + 4)];
+    for (const p of [
+      [430, 40],
+      [520, 30],
+      [610, 52],
+      [470, 110],
+      [570, 150],
+    ] as Vec[])
+      expect(rgba(p)).toEqual([255, 0, 0, 255]);
+    for (const p of [
+      [430, 70],
+      [650, 40],
+      [520, 150],
+      [100, 500],
+    ] as Vec[])
+      expect(rgba(p)[3]).toBe(0);
+    let painted = 0;
+    for (let i = 3; i < layer.data.length; i += 4) if (layer.data[i]) painted++;
+    // The stroke (about 200 x 30 with round ends) and the ring (a 100 x 80 outline 6 wide).
+    expect(painted).toBeGreaterThan(200 * 30);
+    expect(painted).toBeLessThan(200 * 30 + 30 * 30 + 2 * (100 + 80) * 6 + 200);
     expect(errors).toEqual([]);
   });
 });

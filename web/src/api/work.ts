@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ApiBody, ApiData } from '../../../src/client/types';
 import type { ApiAnswer } from '../editor/core/codec';
-import { api, unwrap } from './client';
+import { api, currentCsrfToken, unwrap } from './client';
 import type { Project, ProjectListItem } from './types';
 
 /** The stored answer of a task: `{tools, classifications, relations}` (docs/api.md). */
@@ -27,6 +27,8 @@ export interface WorkTask {
   parentTask: string | null;
   consensusScore: number | null;
   answer?: TaskAnswerBody;
+  /** A signed link to the task's brush layer (a PNG of the image's size), or null. */
+  brushDataUrl?: string | null;
   updatedAt: string;
 }
 
@@ -136,9 +138,15 @@ export async function annotate(
   answer: TaskAnswerBody,
   durationMs: number,
   submit: boolean,
+  /** The brush layer saved with the answer: a link from uploadBrush ("" removes it); undefined leaves it. */
+  brushDataUrl?: string,
 ): Promise<WorkTask> {
   // The editor's answer is the stored shape, typed more loosely than the document's.
-  const body = { answer, duration: durationMs } as AnnotateBody;
+  const body = {
+    answer,
+    duration: durationMs,
+    ...(brushDataUrl === undefined ? {} : { brushDataUrl }),
+  } as AnnotateBody;
   return (
     await unwrap<{ task: WorkTask }>(
       'POST',
@@ -177,6 +185,27 @@ export async function skipTask(taskId: string): Promise<WorkTask> {
  * A draft sent while the page goes away (pagehide): a keepalive fetch outlives the page, which
  * the typed client's fetch does not promise. It carries the session cookie and the CSRF token.
  */
+/**
+ * The task's brush layer stored as one PNG (POST /task/{id}/brush, the PNG's bytes as the body);
+ * answers the link annotate takes as `brushDataUrl`. The task itself does not change.
+ */
+export async function uploadBrush(taskId: string, png: Blob): Promise<string> {
+  const csrf = currentCsrfToken();
+  const res = await fetch(`/v2/task/${encodeURIComponent(taskId)}/brush`, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'image/png', ...(csrf ? { 'x-csrf-token': csrf } : {}) },
+    body: png,
+  });
+  const json = (await res.json().catch(() => null)) as {
+    data?: { brushDataUrl?: string };
+    message?: string;
+  } | null;
+  const url = json?.data?.brushDataUrl;
+  if (!res.ok || !url) throw new Error(json?.message ?? `The brush layer could not be saved (${res.status}).`);
+  return url;
+}
+
 export function saveDraftOnLeave(taskId: string, answer: TaskAnswerBody, durationMs: number, csrf: string | undefined) {
   const body = JSON.stringify({ answer, duration: durationMs });
   // keepalive bodies are limited to 64 KiB by the browser; a bigger draft is left to the last autosave.

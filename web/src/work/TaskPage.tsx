@@ -6,6 +6,7 @@ import type { Project } from '../api/types';
 import {
   fillAssetSize,
   annotate,
+  uploadBrush,
   review,
   skipTask,
   takeNext,
@@ -19,7 +20,7 @@ import { Loading } from '../components/States';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { errorText } from '../components/error-text';
 import { ClassificationsOnly } from '../editor/shell/ClassificationsOnly';
-import type { Pin } from '../editor/core/surface';
+import type { PaintedLayer, Pin } from '../editor/core/surface';
 import { fromApi, toApi } from '../editor/core/codec';
 import { bounds } from '../editor/core/objects';
 import type { Ontology } from '../editor/core/ontology';
@@ -89,7 +90,20 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
 
   const answer = useRef<EditorAnswer>(start.value);
   const clock = useWorkClock(project.idleTimeout, task._id);
-  const drafts = useDrafts(task._id, clock, workable);
+  // The brush layer, once the editor has one: uploaded when it changed, its link sent with the answer.
+  const brushLayer = useRef<PaintedLayer | null>(null);
+  const brushUrl = useCallback(async () => {
+    const layer = brushLayer.current;
+    if (!layer?.dirty) return undefined;
+    layer.dirty = false;
+    try {
+      return layer.empty() ? '' : await uploadBrush(task._id, await layer.toBlob());
+    } catch (err) {
+      layer.dirty = true;
+      throw err;
+    }
+  }, [task._id]);
+  const drafts = useDrafts(task._id, clock, workable, brushUrl);
   const [problems, setProblems] = useState<Problem[]>([]);
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -119,6 +133,13 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
       drafts.changed(toApi(next, start.kept));
     },
     [drafts, tried, editorOntology, start.kept],
+  );
+  const onBrushChange = useCallback(
+    (layer: PaintedLayer) => {
+      brushLayer.current = layer;
+      drafts.changed(toApi(answer.current, start.kept));
+    },
+    [drafts, start.kept],
   );
 
   /**
@@ -173,14 +194,14 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
       return;
     }
     void run(`${isReview ? 'Accepted' : 'Submitted'} ${task.externalId}.`, async () =>
-      annotate(task._id, toApi(answer.current, start.kept), await drafts.settle(), true),
+      annotate(task._id, toApi(answer.current, start.kept), await drafts.settle(), true, await brushUrl()),
     );
   };
 
   const reject = () =>
     void run(`Rejected ${task.externalId}: it goes back to its labeler.`, async () => {
       // The reviewer's corrections and time go with the task, then the decision.
-      await annotate(task._id, toApi(answer.current, start.kept), await drafts.settle(), false);
+      await annotate(task._id, toApi(answer.current, start.kept), await drafts.settle(), false, await brushUrl());
       await review(task._id, 'Rejected');
     });
 
@@ -188,7 +209,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
   /** Skip: the answer so far is kept as a draft, the task stays in the stage, the next one opens. */
   const skip = () =>
     void run(`Skipped ${task.externalId}.`, async () => {
-      await annotate(task._id, toApi(answer.current, start.kept), await drafts.settle(), false);
+      await annotate(task._id, toApi(answer.current, start.kept), await drafts.settle(), false, await brushUrl());
       await skipTask(task._id);
     });
   const skipRef = useRef(skip);
@@ -330,6 +351,8 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
           asset={{ url: task.asset.data ?? undefined, text: text.text, textError: text.error }}
           pins={pins}
           onPick={picking ? setSpot : undefined}
+          brushUrl={task.brushDataUrl}
+          onBrushChange={onBrushChange}
         />
       )}
       {!surface && (

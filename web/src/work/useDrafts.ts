@@ -15,7 +15,13 @@ interface Clock {
  * fetch) and when the editor closes. Each save carries the work time since the last one as
  * `duration`, so the task's time adds up to what the clock counted, however it was sent.
  */
-export function useDrafts(taskId: string, clock: Clock, enabled: boolean) {
+export function useDrafts(
+  taskId: string,
+  clock: Clock,
+  enabled: boolean,
+  /** The brush layer's link when it changed since the last save (uploaded then), else undefined. */
+  brushUrl: () => Promise<string | undefined> = async () => undefined,
+) {
   const queryClient = useQueryClient();
   const pending = useRef<TaskAnswerBody | null>(null);
   const sentMs = useRef(0);
@@ -38,7 +44,7 @@ export function useDrafts(taskId: string, clock: Clock, enabled: boolean) {
     if (!answer) return inflight.current;
     pending.current = null;
     setState('saving');
-    const run = inflight.current.then(() => annotate(taskId, answer, takeDuration(), false));
+    const run = inflight.current.then(async () => annotate(taskId, answer, takeDuration(), false, await brushUrl()));
     inflight.current = run.then(
       () => {
         if (!pending.current) setState('saved');
@@ -51,7 +57,7 @@ export function useDrafts(taskId: string, clock: Clock, enabled: boolean) {
       },
     );
     return inflight.current;
-  }, [taskId, takeDuration]);
+  }, [taskId, takeDuration, brushUrl]);
 
   const changed = useCallback(
     (answer: TaskAnswerBody) => {

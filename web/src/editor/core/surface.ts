@@ -38,6 +38,19 @@ export interface SurfaceEditorProps {
   actions?: ReactNode;
   /** Shown above the questions: the task's open issues, a consensus score... */
   aside?: ReactNode;
+  /** The task's brush layer as stored (a link to a PNG of the image's size), for media that paint. */
+  brushUrl?: string | null | undefined;
+  /** The brush layer changed (a stroke, a fill, an undo): drafts and the submit save it. */
+  onBrushChange?(layer: PaintedLayer): void;
+}
+
+/** A raster layer painted over the medium, as the work page saves it. */
+export interface PaintedLayer {
+  /** Changed since it was last saved (the saver clears it, and sets it again when a save fails). */
+  dirty: boolean;
+  empty(): boolean;
+  /** One PNG of the medium's size. */
+  toBlob(): Promise<Blob>;
 }
 
 /**

@@ -52,7 +52,16 @@ describe('the tool registry', () => {
     // Typed as the contract's kinds: a tool of a kind the OpenAPI document does not know fails to compile.
     const kinds: ContractToolKind[] = allTools().map((t) => t.kind);
     expect(kinds).toEqual(
-      expect.arrayContaining(['bounding-box', 'rotated-bounding-box', 'polygon', 'polyline', 'point', 'ner', 'pdf', 'angle']),
+      expect.arrayContaining([
+        'bounding-box',
+        'rotated-bounding-box',
+        'polygon',
+        'polyline',
+        'point',
+        'ner',
+        'pdf',
+        'angle',
+      ]),
     );
     expect(new Set(kinds).size).toBe(kinds.length);
   });

@@ -279,11 +279,12 @@ export function ImageEditor(props: ImageEditorProps) {
 }
 
 /** The image editor as the work page opens any medium's. */
-export function ImageSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorProps) {
+export function ImageSurfaceEditor({ asset, onPick, onBrushChange, ...props }: SurfaceEditorProps) {
   return (
     <ImageEditor
       {...props}
       imageUrl={asset.url}
+      onBrushChange={onBrushChange}
       onPick={onPick ? (position, objectId) => onPick(objectId ? { objectId } : { position }) : undefined}
     />
   );

@@ -1,4 +1,5 @@
 import type { Vec } from '../../core/answer';
+import type { PaintedLayer } from '../../core/surface';
 
 /** The side of the squares a stroke's undo keeps the former pixels of. */
 const TILE = 128;
@@ -23,7 +24,7 @@ export function rgbOf(color: string): [number, number, number] {
  * the brush's, never the layer's; before it changes a tile of 128 px it keeps that tile's former
  * pixels, which is the stroke's undo (and, swapped back, its redo).
  */
-export class BrushLayer {
+export class BrushLayer implements PaintedLayer {
   readonly canvas: HTMLCanvasElement;
   readonly width: number;
   readonly height: number;
