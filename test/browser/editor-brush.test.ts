@@ -71,7 +71,14 @@ describe('the brush', () => {
       categorySchema: {
         tools: [
           { schemaId: 'crop', title: 'Crop', tool: 'brush', color: '#ff0000', shortcutKey: 'b' },
-          { schemaId: 'field', title: 'Field', tool: 'segmentation', color: '#00a000', shortcutKey: 's' },
+          {
+            schemaId: 'field',
+            title: 'Field',
+            tool: 'segmentation',
+            color: '#00a000',
+            shortcutKey: 's',
+            multiple: true,
+          },
         ],
         classifications: [],
       },
@@ -213,17 +220,45 @@ describe('the brush', () => {
     ]);
     await page.keyboard.up('Alt');
     await screenshot(page, 'editor-segmentation-hole');
+
+    // The magic wand on the dark block (100, 80)-(300, 200): one click, the block's area.
+    await page.getByRole('button', { name: 'Magic wand' }).click();
+    await page.getByLabel('Tolerance').fill('20');
+    const [sx, sy] = (await canvasView(page)).screen([200, 140]);
+    await page.mouse.click(sx, sy);
+    await expect.poll(() => page.getByRole('button', { name: /^Field \d/ }).count()).toBe(2);
+
+    // Paint, then trace: a 40 px stroke along the road becomes a zone of its area.
+    await page.getByRole('button', { name: 'Paint' }).click();
+    await page.getByLabel('Brush size').fill('40');
+    await stroke([
+      [150, 450],
+      [250, 450],
+      [350, 450],
+    ]);
+    await expect.poll(() => page.getByRole('button', { name: /^Field \d/ }).count()).toBe(3);
+    await screenshot(page, 'editor-segmentation-wand-paint');
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.getByRole('heading', { name: 'No more tasks' }).waitFor();
     const task = (await api('GET', `/v2/task/${taskId}`)).task as Json;
     const tools = (task.answer as Json).tools as Json[];
     const field = tools.filter((t) => t.schemaId === 'field');
-    expect(field).toHaveLength(1);
-    const zones = (field[0]!.segmentation as { zones: { region: Vec[]; holes: Vec[][] }[] }).zones;
+    expect(field).toHaveLength(3);
+    type Zones = { region: Vec[]; holes: Vec[][] }[];
+    const zones = (field[0]!.segmentation as { zones: Zones }).zones;
     expect(zones).toHaveLength(1);
     expect(zones[0]!.holes).toHaveLength(1);
     const area = ringArea(zones[0]!.region) - ringArea(zones[0]!.holes[0]!);
     expect(Math.abs(area - (300 * 200 - 100 * 100)) / 50_000).toBeLessThan(0.01);
+    const areaOf = (z: Zones) =>
+      z.reduce((s, { region, holes }) => s + ringArea(region) - holes.reduce((h, r) => h + ringArea(r), 0), 0);
+    const wand = (field[1]!.segmentation as { zones: Zones }).zones;
+    expect(wand).toHaveLength(1);
+    expect(Math.abs(areaOf(wand) - 200 * 120) / (200 * 120)).toBeLessThan(0.01);
+    const traced = (field[2]!.segmentation as { zones: Zones }).zones;
+    const strokeArea = 200 * 40 + Math.PI * 20 * 20;
+    expect(traced).toHaveLength(1);
+    expect(Math.abs(areaOf(traced) - strokeArea) / strokeArea).toBeLessThan(0.01);
 
     // The brush layer, read back through the API: one PNG the image's size, the class's colour
     // opaque under the stroke and the ring, transparent elsewhere (the fill was undone).

@@ -54,10 +54,12 @@ export interface ImageCanvasProps {
   /** The image's natural size, once known (for "fit" and the status line). */
   onImageSize?(size: { width: number; height: number }): void;
   onViewportChange?(v: Viewport): void;
-  /** The task's brush layer, drawn over the image (once the image's size is known). */
-  brushLayer?: BrushLayer | undefined;
-  /** Painting with a brush class: presses paint (the right button erases), or fill with the bucket. */
+  /** Raster layers drawn over the image (the task's brush layer, a sketch being traced). */
+  layers?: BrushLayer[];
+  /** Painting a layer: presses paint (the right button erases), or fill with the bucket. */
   brush?: BrushGesture | undefined;
+  /** A tool of one click (the magic wand): a primary press calls it instead of drawing. */
+  onPoint?: ((at: Vec, modifiers: Modifiers) => void) | undefined;
 }
 
 export interface Modifiers {
@@ -66,14 +68,16 @@ export interface Modifiers {
 }
 
 export interface BrushGesture {
+  /** The layer painted. */
+  layer: BrushLayer;
   /** Diameter in image pixels. */
   size: number;
   /** The class's colour; null erases. */
   color: string | null;
   /** A press fills the closed area under it instead of painting. */
   bucket: boolean;
-  /** A stroke or a fill is done (one step of the layer's undo). */
-  onStroke(): void;
+  /** A stroke or a fill is done (one step of the layer's undo), with the keys held at its press. */
+  onStroke(modifiers: Modifiers): void;
 }
 
 export interface ImageCanvasHandle {
@@ -125,16 +129,17 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   const [moving, setMoving] = useState(false);
   const wheelEnd = useRef<number | undefined>(undefined);
   const fitted = useRef<string | undefined>(undefined);
-  const brushNode = useRef<Konva.Image>(null);
-  const brushLayer = props.brushLayer;
+  const layersNode = useRef<Konva.Group>(null);
   const brush = editable && !onPick ? props.brush : undefined;
+  const brushLayer = brush?.layer;
+  const onPoint = editable && !onPick ? props.onPoint : undefined;
   /** Erasing for this stroke (the eraser, or the right button). */
   const erasing = useRef(false);
   const modifiers = useRef<Modifiers>({ alt: false, shift: false });
   // The screen points of the last two presses: konva calls two quick clicks a double click
   // wherever they land, and quick clicks at two vertices must not finish a polygon.
   const presses = useRef<Vec[]>([]);
-  const repaintBrush = () => brushNode.current?.getLayer()?.batchDraw();
+  const repaintBrush = () => layersNode.current?.getLayer()?.batchDraw();
 
   // Made after the first frame, off the main thread: the open does not wait for them.
   const levels = useSmallerCopies(image.status === 'ready' ? image.image : undefined);
@@ -249,12 +254,17 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
       if (brush.bucket && e.evt.button === 0) {
         if (brushLayer.fill(p, color)) {
           repaintBrush();
-          brush.onStroke();
+          brush.onStroke(modifiers.current);
         }
         return;
       }
       brushLayer.begin(p, brush.size, color);
       repaintBrush();
+      return;
+    }
+    if (onPoint && e.evt.button === 0) {
+      const p = imagePoint(stage);
+      if (p) onPoint(p, modifiers.current);
       return;
     }
     // A press on an object that is not selected, in select mode, selects it (a second press drags it).
@@ -313,7 +323,7 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
     }
     if (brushLayer?.stroking) {
       brushLayer.end();
-      brush?.onStroke();
+      brush?.onStroke(modifiers.current);
       return;
     }
     const p = imagePoint(e.target.getStage());
@@ -332,7 +342,7 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   };
 
   const preview = drawing.kind === 'drawing' && <drawing.tool.Preview drawing={drawing.state} scale={view.scale} />;
-  const cursor = onPick || drawKind || brush ? 'crosshair' : 'grab';
+  const cursor = onPick || drawKind || brush || onPoint ? 'crosshair' : 'grab';
 
   return (
     <div
@@ -376,18 +386,20 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
                   listening={false}
                 />
               )}
-              {brushLayer && image.status === 'ready' && (
-                <KonvaImage
-                  ref={brushNode}
-                  image={brushLayer.canvas}
-                  width={image.width}
-                  height={image.height}
-                  name="brush-layer"
-                  listening={false}
-                  opacity={0.6}
-                  imageSmoothingEnabled={false}
-                />
-              )}
+              <Group ref={layersNode} listening={false}>
+                {image.status === 'ready' &&
+                  (props.layers ?? []).map((layer, i) => (
+                    <KonvaImage
+                      key={i}
+                      image={layer.canvas}
+                      width={image.width}
+                      height={image.height}
+                      name="brush-layer"
+                      opacity={0.6}
+                      imageSmoothingEnabled={false}
+                    />
+                  ))}
+              </Group>
               <ObjectsBatch objects={unselected} colorOf={colorOf} scale={view.scale} />
               {selected && (
                 <ObjectShape

@@ -1,6 +1,8 @@
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { ImageCanvas, type ImageCanvasHandle, type Modifiers } from './ImageCanvas';
-import { merge, subtract } from '../../tools/segmentation/zones';
+import { merge, subtract, zonesOfMask, type Segmentation } from '../../tools/segmentation/zones';
+import { imagePixels, wandMask } from '../../tools/segmentation/wand';
+import { SegmentationModes, type SegmentationMode } from '../../tools/segmentation/SegmentationModes';
 import { addObject, deleteObject, updateGeometry } from '../../core/edit';
 import type { Pin, SurfaceEditorProps } from '../../core/surface';
 import type { Ontology } from '../../core/ontology';
@@ -51,6 +53,11 @@ export function ImageEditor(props: ImageEditorProps) {
   const [brushSize, setBrushSize] = useState<number>(BRUSH_SIZES.initial);
   const [eraser, setEraser] = useState(false);
   const [bucket, setBucket] = useState(false);
+  const [segMode, setSegMode] = useState<SegmentationMode>('polygon');
+  const [tolerance, setTolerance] = useState(24);
+  const [wandError, setWandError] = useState<string | undefined>(undefined);
+  // The sketch a segmentation is painted on before it is traced into zones.
+  const [sketch, setSketch] = useState<BrushLayer | undefined>(undefined);
   // The layer is a canvas, outside React: this counts its changes so its undo buttons follow.
   const [, setBrushVersion] = useState(0);
 
@@ -106,6 +113,41 @@ export function ImageEditor(props: ImageEditorProps) {
   const setImageSizeOnce = (next: { width: number; height: number }) =>
     setImageSize((was) => (was && was.width === next.width && was.height === next.height ? was : next));
 
+  useEffect(() => {
+    if (imageSize) setSketch(new BrushLayer(imageSize.width, imageSize.height));
+  }, [imageSize]);
+
+  const segmenting = activeTool?.tool === 'segmentation';
+  /** Zones made by painting or the wand: a new object, or (Alt, Shift) cut from or added to the selected one. */
+  const addZones = (value: Segmentation, modifiers: Modifiers) => {
+    if (value.zones.length) onCreate({ kind: 'segmentation', value }, modifiers);
+  };
+  const traceSketch = (modifiers: Modifiers) => {
+    if (!sketch) return;
+    const mask = sketch.mask();
+    sketch.clear();
+    canvas.current?.repaint();
+    addZones(
+      zonesOfMask(sketch.width, sketch.height, (i) => mask[i] === 1),
+      modifiers,
+    );
+  };
+  const wand = (at: Vec, modifiers: Modifiers) => {
+    const url = props.imageUrl;
+    if (!url) return;
+    imagePixels(url).then(
+      (img) => {
+        setWandError(undefined);
+        const mask = wandMask(img, at, tolerance);
+        addZones(
+          zonesOfMask(img.width, img.height, (i) => mask[i] === 1),
+          modifiers,
+        );
+      },
+      () => setWandError("The magic wand cannot read this image's pixels (its server does not allow it)."),
+    );
+  };
+
   const onCreate = (geometry: Geometry, modifiers: Modifiers) => {
     if (!activeTool) return;
     // Segmentation: Alt cuts the shape out of the selected object of the class (a hole, or a part
@@ -157,7 +199,7 @@ export function ImageEditor(props: ImageEditorProps) {
         // With a brush class in hand, undo and redo are the layer's strokes.
         return activeBrush ? brushTravel(a.type) : travel(a.type);
       case 'brush-size':
-        return activeBrush && setBrushSize((s) => nextBrushSize(s, a.by));
+        return (activeBrush || (segmenting && segMode === 'paint')) && setBrushSize((s) => nextBrushSize(s, a.by));
       case 'eraser':
         return activeBrush && setEraser((on) => !on);
       case 'zoom':
@@ -193,6 +235,17 @@ export function ImageEditor(props: ImageEditorProps) {
           onClick={() => setToolId(toolId === t.schemaId ? undefined : t.schemaId)}
         />
       ))}
+      {segmenting && (
+        <SegmentationModes
+          mode={segMode}
+          onMode={setSegMode}
+          size={brushSize}
+          onSize={setBrushSize}
+          tolerance={tolerance}
+          onTolerance={setTolerance}
+          error={wandError}
+        />
+      )}
       {activeBrush && (
         <BrushControls
           size={brushSize}
@@ -252,7 +305,8 @@ export function ImageEditor(props: ImageEditorProps) {
         imageUrl={props.imageUrl}
         objects={answer.objects}
         colorOf={(id) => colors.get(id) ?? '#e6194b'}
-        drawKind={activeTool?.tool as Geometry['kind'] | undefined}
+        drawKind={segmenting && segMode !== 'polygon' ? undefined : (activeTool?.tool as Geometry['kind'] | undefined)}
+        onPoint={segmenting && segMode === 'wand' ? wand : undefined}
         selectedId={selectedId}
         editable={!readOnly}
         onSelect={setSelectedId}
@@ -262,16 +316,25 @@ export function ImageEditor(props: ImageEditorProps) {
         pins={props.pins}
         onViewportChange={(v) => setZoom(v.scale)}
         onImageSize={setImageSizeOnce}
-        brushLayer={brushLayer}
+        layers={[brushLayer, sketch].filter((l): l is BrushLayer => !!l)}
         brush={
-          activeBrush && brushLayer
+          segmenting && segMode === 'paint' && sketch
             ? {
+                layer: sketch,
                 size: brushSize,
-                color: eraser ? null : brushColor(activeBrush.schemaId),
-                bucket,
-                onStroke: brushChanged,
+                color: activeTool ? (colors.get(activeTool.schemaId) ?? '#e6194b') : '#e6194b',
+                bucket: false,
+                onStroke: traceSketch,
               }
-            : undefined
+            : activeBrush && brushLayer
+              ? {
+                  layer: brushLayer,
+                  size: brushSize,
+                  color: eraser ? null : brushColor(activeBrush.schemaId),
+                  bucket,
+                  onStroke: brushChanged,
+                }
+              : undefined
         }
       />
     </EditorShell>

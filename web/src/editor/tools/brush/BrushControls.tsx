@@ -7,6 +7,27 @@ export function nextBrushSize(size: number, by: -1 | 1): number {
   return Math.min(BRUSH_SIZES.max, Math.max(BRUSH_SIZES.min, size + by * step));
 }
 
+/** The brush's diameter in image pixels (`[` and `]` step it). */
+export function BrushSizeInput({ size, onSize }: { size: number; onSize(size: number): void }) {
+  return (
+    <label>
+      Brush size{' '}
+      <input
+        type="number"
+        min={BRUSH_SIZES.min}
+        max={BRUSH_SIZES.max}
+        step={1}
+        value={size}
+        aria-keyshortcuts="[ ]"
+        onChange={(e) => {
+          const n = Number(e.currentTarget.value);
+          if (Number.isFinite(n) && n >= BRUSH_SIZES.min) onSize(Math.min(BRUSH_SIZES.max, Math.round(n)));
+        }}
+      />
+    </label>
+  );
+}
+
 export interface BrushControlsProps {
   size: number;
   onSize(size: number): void;
@@ -20,21 +41,7 @@ export interface BrushControlsProps {
 export function BrushControls(p: BrushControlsProps) {
   return (
     <span className="brush-controls">
-      <label>
-        Brush size{' '}
-        <input
-          type="number"
-          min={BRUSH_SIZES.min}
-          max={BRUSH_SIZES.max}
-          step={1}
-          value={p.size}
-          aria-keyshortcuts="[ ]"
-          onChange={(e) => {
-            const n = Number(e.currentTarget.value);
-            if (Number.isFinite(n) && n >= BRUSH_SIZES.min) p.onSize(Math.min(BRUSH_SIZES.max, Math.round(n)));
-          }}
-        />
-      </label>
+      <BrushSizeInput size={p.size} onSize={p.onSize} />
       <button type="button" aria-pressed={p.eraser} aria-keyshortcuts="Shift+E" onClick={() => p.onEraser(!p.eraser)}>
         Eraser <kbd>⇧E</kbd>
       </button>

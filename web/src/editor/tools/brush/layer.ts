@@ -168,6 +168,22 @@ export class BrushLayer implements PaintedLayer {
     );
   }
 
+  /** Every pixel cleared, with no undo (a sketch traced into zones starts again). */
+  clear(): void {
+    this.ctx.clearRect(0, 0, this.width, this.height);
+    this.undos = [];
+    this.redos = [];
+    this.dirty = false;
+  }
+
+  /** The painted pixels (alpha > 0), row by row: 1 painted, 0 not. */
+  mask(): Uint8Array {
+    const data = this.ctx.getImageData(0, 0, this.width, this.height).data;
+    const out = new Uint8Array(this.width * this.height);
+    for (let i = 0; i < out.length; i++) out[i] = data[i * 4 + 3] ? 1 : 0;
+    return out;
+  }
+
   /** Whether any pixel is painted. */
   empty(): boolean {
     const data = this.ctx.getImageData(0, 0, this.width, this.height).data;
