@@ -294,7 +294,7 @@ describe('the labeling and review editor', () => {
     const page = await pageFor(labelerKey);
     // Back to its labeler (rememberAssignee), who also holds the draft task: the returned one comes first.
     expect(await startStage(page, 'Label', 'Streets')).toBe(taskId);
-    await page.getByText('The reviewer sent this task back').waitFor();
+    await page.getByText('Returned by reviewer@example.com: 1 open issue, see below.').waitFor();
     await page.getByText('A second car is missing here').waitFor();
     await page.getByText('Issues (1 open)').waitFor();
     // Only its creator, a Lead or a Manager may resolve an issue: the labeler gets no button.

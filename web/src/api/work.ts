@@ -30,6 +30,7 @@ export interface WorkTask {
   /** A signed link to the task's brush layer (a PNG of the image's size), or null. */
   brushDataUrl?: string | null;
   updatedAt: string;
+  updatedBy?: string | null;
 }
 
 export interface Issue {

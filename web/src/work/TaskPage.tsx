@@ -14,6 +14,7 @@ import {
   useWorkTask,
   workKeys,
   workTaskPath,
+  type Issue,
   type WorkTask,
 } from '../api/work';
 import { Loading } from '../components/States';
@@ -258,7 +259,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
   const readOnly = !workable;
   const aside = (
     <>
-      <TaskFacts task={task} drafts={drafts} workable={workable} />
+      <TaskFacts task={task} drafts={drafts} workable={workable} issues={issues.data ?? []} />
       {(isReview || (issues.data?.length ?? 0) > 0) && (
         <IssueList issues={issues.data ?? []} objects={objects} ontology={ontology} role={project.role} />
       )}
@@ -370,10 +371,12 @@ function TaskFacts({
   task,
   drafts,
   workable,
+  issues,
 }: {
   task: WorkTask;
   drafts: ReturnType<typeof useDrafts>;
   workable: boolean;
+  issues: Issue[];
 }) {
   const saved = drafts.savedAt?.toLocaleTimeString();
   const words: Record<string, string> = {
@@ -390,9 +393,10 @@ function TaskFacts({
       </p>
       {task.reviewStatus === 'Rejected' && task.stageType === 'Label' && (
         <p className="work-note">
+          {`Returned by ${returnedBy(task, issues)}: `}
           {task.openIssuesCount > 0
-            ? 'The reviewer sent this task back: see the issues below.'
-            : 'The reviewer sent this task back without raising an issue.'}
+            ? `${task.openIssuesCount} open issue${task.openIssuesCount === 1 ? '' : 's'}, see below.`
+            : 'no issue raised.'}
         </p>
       )}
       {task.consensusScore !== null && (
@@ -407,4 +411,11 @@ function TaskFacts({
       )}
     </section>
   );
+}
+
+/** Who sent a task back: the author of its latest open issue, else whoever moved it last. */
+function returnedBy(task: WorkTask, issues: Issue[]): string {
+  const open = issues.filter((i) => i.status === 'Open').sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  if (open[0]) return open[0].createdBy;
+  return task.updatedBy && task.updatedBy !== task.assignee ? task.updatedBy : 'the reviewer';
 }
