@@ -19,6 +19,7 @@ import * as m016 from './migrations/016-audit-log.js';
 import * as m017 from './migrations/017-benchmarks.js';
 import * as m018 from './migrations/018-benchmark-queue.js';
 import * as m019 from './migrations/019-asset-media.js';
+import * as m020 from './migrations/020-audit-person-operation.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '017-benchmarks': m017,
   '018-benchmark-queue': m018,
   '019-asset-media': m019,
+  '020-audit-person-operation': m020,
 };
 
 class StaticProvider implements MigrationProvider {

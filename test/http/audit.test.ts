@@ -231,6 +231,11 @@ describe.each(ENGINES)('the audit log on %s', (engine) => {
       .records as AuditRecordView[];
     expect(byPerson.length).toBeGreaterThan(0);
     expect(byPerson.every((r) => r.userId === person)).toBe(true);
+    const operation = byPerson[0]!.operation;
+    const byPair = (await call('GET', `${base}?userId=${person}&operation=${operation}&limit=1000`)).json().data
+      .records as AuditRecordView[];
+    expect(byPair.map((r) => r._id)).toEqual(byPerson.filter((r) => r.operation === operation).map((r) => r._id));
+    expect((await call('GET', `${base}?userId=${person}&operation=no.such`)).json().data.records).toEqual([]);
     const future = new Date(Date.now() + 3_600_000).toISOString();
     expect((await call('GET', `${base}?from=${future}`)).json().data.records).toEqual([]);
     expect((await call('GET', `${base}?to=${future}&limit=1000`)).json().data.records).toHaveLength(all.length);
