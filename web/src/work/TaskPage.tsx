@@ -277,7 +277,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
           </button>
           {picking && !spot && (
             <p className="hint">
-              {kind.kind === 'image'
+              {kind.kind === 'image' || kind.kind === 'video'
                 ? 'Click the image where the problem is, or click an object.'
                 : kind.kind === 'pdf'
                   ? 'Click the page where the problem is, or click a mark.'

@@ -1,13 +1,15 @@
 import { imageTools, textTools, type Ontology } from '../editor/core/ontology';
 
 /** What the editor does with an asset: draws on an image, tags a text, marks a PDF, or asks questions only. */
-export type AssetKind = { kind: 'image' } | { kind: 'text' } | { kind: 'pdf' } | { kind: 'unsupported'; what: string };
+export type AssetKind =
+  { kind: 'image' } | { kind: 'text' } | { kind: 'pdf' } | { kind: 'video' } | { kind: 'unsupported'; what: string };
 
 const IMAGE = /\.(png|jpe?g|gif|webp|bmp|avif|svg)$/i;
 const TEXT = /\.(txt|text|md|csv|json)$/i;
 const PDF = /\.pdf$/i;
+const VIDEO = /\.(mp4|mov|m4v)$/i;
 const OTHER: [RegExp, string][] = [
-  [/\.(mp4|mov|webm|avi|mkv|m4v)$/i, 'a video'],
+  [/\.(webm|avi|mkv)$/i, 'a video'],
   [/\.(pcd|ply|las|laz|bin)$/i, 'a point cloud'],
   [/\.(dcm|dicom|nii|nrrd|mha)$/i, 'a medical volume'],
   [/(\.nii\.gz)$/i, 'a medical volume'],
@@ -39,6 +41,7 @@ export function assetKind(url: string | null | undefined, ontology: Ontology, pr
   if (IMAGE.test(name)) return { kind: 'image' };
   if (TEXT.test(name)) return { kind: 'text' };
   if (PDF.test(name)) return { kind: 'pdf' };
+  if (VIDEO.test(name)) return { kind: 'video' };
   for (const [pattern, what] of OTHER) if (pattern.test(name)) return { kind: 'unsupported', what };
   if (textTools(ontology).length > 0 && imageTools(ontology).length === 0) return { kind: 'text' };
   return { kind: 'image' };

@@ -1,4 +1,4 @@
-import type { DrawableKind, EditorObject, Geometry, GeometryKinds } from './answer';
+import type { DrawableKind, EditorAnswer, EditorObject, Geometry, GeometryKinds } from './answer';
 
 /**
  * An object that lives through the parts of a medium (a car across a video's frames, an organ
@@ -76,4 +76,117 @@ export function tracksOf(objects: readonly EditorObject[]): Track[] {
   }
   for (const track of tracks.values()) track.keyframes.sort((a, b) => a.page - b.page);
   return [...tracks.values()];
+}
+
+/**
+ * A shape halfway between two of the same tool: every number moves linearly (a box's corner and
+ * size, a polygon's vertices), when both have the same structure; otherwise (polygons with a
+ * different number of vertices) undefined, and the earlier shape holds.
+ */
+function lerpValue(a: unknown, b: unknown, t: number): unknown {
+  if (typeof a === 'number' && typeof b === 'number') return a + (b - a) * t;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return undefined;
+    const out: unknown[] = [];
+    for (let i = 0; i < a.length; i++) {
+      const v = lerpValue(a[i], b[i], t);
+      if (v === undefined) return undefined;
+      out.push(v);
+    }
+    return out;
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const keys = Object.keys(a);
+    if (keys.length !== Object.keys(b).length) return undefined;
+    const out: Record<string, unknown> = {};
+    for (const k of keys) {
+      const v = lerpValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], t);
+      if (v === undefined) return undefined;
+      out[k] = v;
+    }
+    return out;
+  }
+  return a === b ? a : undefined;
+}
+
+/** The blend of every plane tool: numbers move linearly, shapes of different structure hold. */
+export const linearBlend: Interpolate = (a, b, t) => (lerpValue(a, b, t) ?? a) as typeof a;
+
+/**
+ * The objects shown on a page: each track's shape there (a keyframe's, or blended), carrying
+ * the classifications of the keyframe at or before the page. Objects without a page are shown
+ * everywhere.
+ */
+export function objectsOnPage(objects: readonly EditorObject[], page: number): EditorObject[] {
+  const shown: EditorObject[] = [];
+  for (const o of objects) if (o.where?.page === undefined) shown.push(o);
+  for (const track of tracksOf(objects)) {
+    const geometry = shapeAt(track, page, linearBlend);
+    if (!geometry) continue;
+    const entry = keyframeEntry(objects, track.objectId, page);
+    if (entry) shown.push({ ...entry, geometry, where: { ...entry.where, page } });
+  }
+  return shown;
+}
+
+/** The entry of the keyframe at or before the page (the one whose classifications hold there). */
+export function keyframeEntry(
+  objects: readonly EditorObject[],
+  objectId: string,
+  page: number,
+): EditorObject | undefined {
+  let best: EditorObject | undefined;
+  for (const o of objects) {
+    const p = o.where?.page;
+    if (o.objectId !== objectId || p === undefined || p > page) continue;
+    if (!best || p > (best.where?.page ?? -1)) best = o;
+  }
+  return best;
+}
+
+/**
+ * Sets an object's entry on a page: the keyframe there is changed, or one is made from the entry
+ * before it (its classifications kept, shown again if it was hidden). `change` edits the entry.
+ */
+export function setKeyframe(
+  objects: readonly EditorObject[],
+  objectId: string,
+  page: number,
+  change: (entry: EditorObject) => EditorObject,
+): EditorObject[] {
+  const at = objects.findIndex((o) => o.objectId === objectId && o.where?.page === page);
+  if (at >= 0) return objects.map((o, i) => (i === at ? change(o) : o));
+  const before = keyframeEntry(objects, objectId, page) ?? objects.find((o) => o.objectId === objectId);
+  if (!before) return [...objects];
+  const shown = objectsOnPage(
+    objects.filter((o) => o.objectId === objectId),
+    page,
+  )[0];
+  const { interpolationStopped: _stopped, ...extra } = before.extra;
+  const entry: EditorObject = {
+    ...before,
+    geometry: shown?.geometry ?? before.geometry,
+    where: { ...before.where, page },
+    extra,
+  };
+  return [...objects, change(entry)];
+}
+
+/**
+ * An answer edited as shown on a page (`shown`, whose objects are `objectsOnPage`) put back into
+ * the whole answer: an object's changed questions make a keyframe on the page, a removed object
+ * goes with all its keyframes.
+ */
+export function mergeShown(full: EditorAnswer, shown: EditorAnswer, next: EditorAnswer, page: number): EditorAnswer {
+  const before = new Map(shown.objects.map((o) => [o.objectId, o]));
+  const kept = new Set(next.objects.map((o) => o.objectId));
+  let objects = full.objects.filter((o) => kept.has(o.objectId) || !before.has(o.objectId));
+  for (const o of next.objects) {
+    const was = before.get(o.objectId);
+    if (was === o) continue;
+    if (!was) objects = [...objects, o];
+    else if (o.where?.page === undefined) objects = objects.map((x) => (x.objectId === o.objectId ? o : x));
+    else objects = setKeyframe(objects, o.objectId, page, (e) => ({ ...e, classifications: o.classifications }));
+  }
+  return { ...next, objects };
 }

@@ -28,6 +28,14 @@ export const IMAGE_KEYS: readonly KeyRow[] = [
   { keys: 'Shift+E', does: 'brush: the eraser on or off (the right mouse button also erases)' },
 ];
 
+export const VIDEO_KEYS: readonly KeyRow[] = [
+  { keys: 'Space', does: 'play or pause' },
+  { keys: 'ArrowRight or ., ArrowLeft or ,', does: 'one frame forward, back' },
+  { keys: 'Shift+ArrowRight, Shift+ArrowLeft', does: 'ten frames forward, back' },
+  { keys: 'Alt+ArrowRight, Alt+ArrowLeft', does: "the selected object's next, previous keyframe" },
+  { keys: 'Enter in Frame', does: 'go to the frame typed (counted from 1)' },
+];
+
 export const TEXT_KEYS: readonly KeyRow[] = [
   { keys: "an entity's key", does: 'tag the selected text as that entity' },
   { keys: 'Escape', does: 'clear the selection' },

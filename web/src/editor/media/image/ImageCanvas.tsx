@@ -56,10 +56,22 @@ export interface ImageCanvasProps {
   onViewportChange?(v: Viewport): void;
   /** Raster layers drawn over the image (the task's brush layer, a sketch being traced). */
   layers?: BrushLayer[];
+  /**
+   * A picture drawn by the medium instead of `imageUrl` (a video's current frame): redrawn when
+   * `version` changes; null while there is none yet.
+   */
+  frame?: FrameSource | undefined;
   /** Painting a layer: presses paint (the right button erases), or fill with the bucket. */
   brush?: BrushGesture | undefined;
   /** A tool of one click (the magic wand): a primary press calls it instead of drawing. */
   onPoint?: ((at: Vec, modifiers: Modifiers) => void) | undefined;
+}
+
+export interface FrameSource {
+  canvas: HTMLCanvasElement | null;
+  width: number;
+  height: number;
+  version: number;
 }
 
 export interface Modifiers {
@@ -112,7 +124,23 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   latest.current = props;
   const onChange = useCallback((id: string, g: Geometry) => latest.current.onChange(id, g), []);
   const selectObject = useCallback((id: string | undefined) => latest.current.onSelect(id), []);
-  const image = useImage(props.imageUrl);
+  const loaded = useImage(props.frame ? undefined : props.imageUrl);
+  const frameCanvas = props.frame?.canvas;
+  const frameWidth = props.frame?.width ?? 0;
+  const frameHeight = props.frame?.height ?? 0;
+  const fromFrame = useMemo(
+    () =>
+      frameCanvas
+        ? ({ status: 'ready', image: frameCanvas, width: frameWidth, height: frameHeight } as const)
+        : ({ status: 'loading' } as const),
+    [frameCanvas, frameWidth, frameHeight],
+  );
+  const image = props.frame ? fromFrame : loaded;
+  const background = useRef<Konva.Image>(null);
+  const frameVersion = props.frame?.version;
+  useEffect(() => {
+    background.current?.getLayer()?.batchDraw();
+  }, [frameVersion]);
   const box = useRef<HTMLDivElement>(null);
   const transformer = useRef<Konva.Transformer>(null);
   const nodes = useRef(new Map<string, Konva.Node>());
@@ -142,7 +170,7 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   const repaintBrush = () => layersNode.current?.getLayer()?.batchDraw();
 
   // Made after the first frame, off the main thread: the open does not wait for them.
-  const levels = useSmallerCopies(image.status === 'ready' ? image.image : undefined);
+  const levels = useSmallerCopies(!props.frame && loaded.status === 'ready' ? loaded.image : undefined);
   // The smallest copy still as sharp as the screen: a 4000 px image shown 1000 px wide is drawn
   // from its 1024 px copy, four times less work for every frame of a pan or a zoom.
   const level = levels.find((l) => l.factor >= view.scale);
@@ -356,8 +384,10 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
       data-offset-y={view.offsetY}
       data-ready={image.status === 'ready' ? 'true' : 'false'}
     >
-      {image.status === 'error' && <p className="editor-canvas-message">The image could not be loaded.</p>}
-      {image.status === 'loading' && <p className="editor-canvas-message">Loading the image…</p>}
+      {image.status === 'error' && !props.frame && (
+        <p className="editor-canvas-message">The image could not be loaded.</p>
+      )}
+      {image.status === 'loading' && !props.frame && <p className="editor-canvas-message">Loading the image…</p>}
       {measured && (
         <Stage
           width={size.width}
@@ -379,6 +409,7 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
             <Group x={view.offsetX} y={view.offsetY} scaleX={view.scale} scaleY={view.scale}>
               {image.status === 'ready' && (
                 <KonvaImage
+                  ref={background}
                   image={level?.canvas ?? image.image}
                   width={image.width}
                   height={image.height}

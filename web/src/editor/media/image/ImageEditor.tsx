@@ -1,8 +1,10 @@
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
-import { ImageCanvas, type ImageCanvasHandle, type Modifiers } from './ImageCanvas';
+import { type FrameSource, ImageCanvas, type ImageCanvasHandle, type Modifiers } from './ImageCanvas';
 import { merge, subtract, zonesOfMask, type Segmentation } from '../../tools/segmentation/zones';
 import { imagePixels, wandMask } from '../../tools/segmentation/wand';
 import { SegmentationModes, type SegmentationMode } from '../../tools/segmentation/SegmentationModes';
+import { mergeShown, objectsOnPage, setKeyframe } from '../../core/tracks';
+import type { KeyRow } from '../../shell/editor-keys';
 import { addObject, deleteObject, updateGeometry } from '../../core/edit';
 import type { Pin, SurfaceEditorProps } from '../../core/surface';
 import type { Ontology } from '../../core/ontology';
@@ -38,12 +40,38 @@ export interface ImageEditorProps {
   brushUrl?: string | null | undefined;
   /** The brush layer changed (a stroke, a fill, an undo): drafts and the submit save it. */
   onBrushChange?(layer: BrushLayer): void;
+  /**
+   * A medium of many parts shown one part at a time (a video's frames): the part's picture, its
+   * index, and the player drawn under it. Objects are tracks: drawn on a part they start there,
+   * edited on another they get a keyframe there.
+   */
+  paged?: Paged | undefined;
+}
+
+export interface PagedEditing {
+  answer: EditorAnswer;
+  selectedId: string | undefined;
+  change(next: EditorAnswer): void;
+}
+
+export interface Paged {
+  page: number;
+  frame: FrameSource;
+  keys: readonly KeyRow[];
+  player(editing: PagedEditing): ReactNode;
 }
 
 /** The image editor: tools, canvas, objects with their questions, and the task's questions. */
 export function ImageEditor(props: ImageEditorProps) {
   const { ontology, readOnly, onChange } = props;
   const { answer, canUndo, canRedo, change, travel } = useAnswerHistory(props.initial, onChange);
+  const paged = props.paged;
+  const page = paged?.page;
+  // On a medium of many parts the canvas and the panel show the tracks as they are on this part.
+  const shown = useMemo(
+    () => (page === undefined ? answer : { ...answer, objects: objectsOnPage(answer.objects, page) }),
+    [answer, page],
+  );
   const [toolId, setToolId] = useState<string | undefined>(undefined);
   const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
   const [zoom, setZoom] = useState(1);
@@ -152,7 +180,7 @@ export function ImageEditor(props: ImageEditorProps) {
     if (!activeTool) return;
     // Segmentation: Alt cuts the shape out of the selected object of the class (a hole, or a part
     // taken away), Shift adds it to it; zones of one object never overlap.
-    const target = answer.objects.find((o) => o.objectId === selectedId && o.schemaId === activeTool.schemaId);
+    const target = shown.objects.find((o) => o.objectId === selectedId && o.schemaId === activeTool.schemaId);
     if (geometry.kind === 'segmentation' && target?.geometry.kind === 'segmentation') {
       if (modifiers.alt || modifiers.shift) {
         const value = (modifiers.alt ? subtract : merge)(target.geometry.value, geometry.value);
@@ -165,7 +193,14 @@ export function ImageEditor(props: ImageEditorProps) {
       }
     }
     const added = addObject(answer, activeTool, geometry);
-    change(added.answer);
+    change(
+      page === undefined
+        ? added.answer
+        : {
+            ...added.answer,
+            objects: added.answer.objects.map((o) => (o.objectId === added.objectId ? { ...o, where: { page } } : o)),
+          },
+    );
     // A new segmentation stays selected: its holes are cut next.
     if (activeTool.classifications?.length || geometry.kind === 'segmentation') setSelectedId(added.objectId);
   };
@@ -295,48 +330,66 @@ export function ImageEditor(props: ImageEditorProps) {
       toolbar={toolbar}
       help={{
         tools: tools.map((t) => ({ key: keyOf(t.schemaId) ?? '', title: t.title })).filter((t) => t.key),
-        keys: IMAGE_KEYS,
+        keys: paged ? [...paged.keys, ...IMAGE_KEYS.filter((k) => k.keys !== 'arrow keys')] : IMAGE_KEYS,
       }}
       given={props}
-      editing={{ answer, colors, selectedId, onSelect: setSelectedId, onChange: change }}
+      editing={{
+        answer: shown,
+        colors,
+        selectedId,
+        onSelect: setSelectedId,
+        onChange: page === undefined ? change : (next) => change(mergeShown(answer, shown, next, page)),
+      }}
     >
-      <ImageCanvas
-        ref={canvas}
-        imageUrl={props.imageUrl}
-        objects={answer.objects}
-        colorOf={(id) => colors.get(id) ?? '#e6194b'}
-        drawKind={segmenting && segMode !== 'polygon' ? undefined : (activeTool?.tool as Geometry['kind'] | undefined)}
-        onPoint={segmenting && segMode === 'wand' ? wand : undefined}
-        selectedId={selectedId}
-        editable={!readOnly}
-        onSelect={setSelectedId}
-        onCreate={onCreate}
-        onChange={(id, g) => change(updateGeometry(answer, id, g))}
-        onPick={props.onPick}
-        pins={props.pins}
-        onViewportChange={(v) => setZoom(v.scale)}
-        onImageSize={setImageSizeOnce}
-        layers={[brushLayer, sketch].filter((l): l is BrushLayer => !!l)}
-        brush={
-          segmenting && segMode === 'paint' && sketch
-            ? {
-                layer: sketch,
-                size: brushSize,
-                color: activeTool ? (colors.get(activeTool.schemaId) ?? '#e6194b') : '#e6194b',
-                bucket: false,
-                onStroke: traceSketch,
-              }
-            : activeBrush && brushLayer
+      <div className={paged ? 'paged-surface' : 'contents'}>
+        <ImageCanvas
+          ref={canvas}
+          imageUrl={props.imageUrl}
+          frame={paged?.frame}
+          objects={shown.objects}
+          colorOf={(id) => colors.get(id) ?? '#e6194b'}
+          drawKind={
+            segmenting && segMode !== 'polygon' ? undefined : (activeTool?.tool as Geometry['kind'] | undefined)
+          }
+          onPoint={segmenting && segMode === 'wand' ? wand : undefined}
+          selectedId={selectedId}
+          editable={!readOnly}
+          onSelect={setSelectedId}
+          onCreate={onCreate}
+          onChange={(id, g) =>
+            change(
+              page === undefined
+                ? updateGeometry(answer, id, g)
+                : { ...answer, objects: setKeyframe(answer.objects, id, page, (e) => ({ ...e, geometry: g })) },
+            )
+          }
+          onPick={props.onPick}
+          pins={props.pins}
+          onViewportChange={(v) => setZoom(v.scale)}
+          onImageSize={setImageSizeOnce}
+          layers={[brushLayer, sketch].filter((l): l is BrushLayer => !!l)}
+          brush={
+            segmenting && segMode === 'paint' && sketch
               ? {
-                  layer: brushLayer,
+                  layer: sketch,
                   size: brushSize,
-                  color: eraser ? null : brushColor(activeBrush.schemaId),
-                  bucket,
-                  onStroke: brushChanged,
+                  color: activeTool ? (colors.get(activeTool.schemaId) ?? '#e6194b') : '#e6194b',
+                  bucket: false,
+                  onStroke: traceSketch,
                 }
-              : undefined
-        }
-      />
+              : activeBrush && brushLayer
+                ? {
+                    layer: brushLayer,
+                    size: brushSize,
+                    color: eraser ? null : brushColor(activeBrush.schemaId),
+                    bucket,
+                    onStroke: brushChanged,
+                  }
+                : undefined
+          }
+        />
+        {paged?.player({ answer, selectedId, change })}
+      </div>
     </EditorShell>
   );
 }

@@ -1,0 +1,225 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../helpers/stores.js';
+import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
+import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
+import { type AssetServer, serveAssets } from './helpers/editor-assets.js';
+import { canvasView, clickAt, dragFrom, signInWithKey, startStage } from './helpers/editor-page.js';
+
+/*
+ * The video editor with a real keyboard and mouse, on an H.264 MP4 ffmpeg makes here whose
+ * frames show their own index as a bar code (8 bars, white for a 1 bit): stepping, ten-frame
+ * steps, typed jumps and seeks land on the frame asked for, read back from the canvas's pixels;
+ * a box drawn on frame 1 and moved on frame 31 is stored as two entries of one object, page 0
+ * and 30; a file that is not a video (or an address answering 404) is said in words.
+ */
+
+const engine = ENGINES[0] ?? 'sqlite';
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const W = 320;
+const H = 240;
+const FRAMES = 60;
+
+/** Raw RGB frames: the frame's index in 8 bars over the top half, a grey floor under them. */
+function barFrames(): Buffer {
+  const frames = Buffer.alloc(W * H * 3 * FRAMES);
+  for (let n = 0; n < FRAMES; n++) {
+    for (let y = 0; y < H; y++) {
+      for (let x = 0; x < W; x++) {
+        const bit = Math.floor(x / 40);
+        const on = y < H / 2 ? (n >> bit) & 1 : 0;
+        const v = y < H / 2 ? (on ? 255 : 0) : 128;
+        frames.fill(v, ((n * H + y) * W + x) * 3, ((n * H + y) * W + x) * 3 + 3);
+      }
+    }
+  }
+  return frames;
+}
+
+function encode(name: string, args: string[]): Buffer {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-video-'));
+  const out = path.join(dir, name);
+  const input = ['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${W}x${H}`, '-r', '30', '-i', 'pipe:0'];
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', ...input, ...args, out], { input: barFrames() });
+  const body = fs.readFileSync(out);
+  fs.rmSync(dir, { recursive: true, force: true });
+  return body;
+}
+
+describe('the video editor', () => {
+  let server: ConsoleServer;
+  let assets: AssetServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let labelerKey = '';
+  let projectId = '';
+  const tasks: Record<string, string> = {};
+
+  const api = async (method: string, url: string, body?: unknown) => {
+    const res = await server.call(method, url, body === undefined ? {} : { body });
+    expect(res.statusCode, res.body).toBeLessThan(300);
+    return res.json().data as Json;
+  };
+
+  beforeAll(async () => {
+    // H.264 with B-frames (decode order is not display order) and a keyframe every 30 frames.
+    const mp4 = encode('bars.mp4', [
+      ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-g', '30', '-bf', '2', '-crf', '12', '-movflags', '+faststart'],
+    ]);
+    assets = await serveAssets({
+      '/bars.mp4': { type: 'video/mp4', body: mp4 },
+      '/words.mp4': { type: 'video/mp4', body: Buffer.from('this is not a video at all, only words') },
+    });
+    server = await startConsoleServer(engine);
+    labelerKey = await server.addUser('labeler@example.com');
+    projectId = ((await api('POST', '/v2/project', { name: 'Traffic' })).project as Json)._id as string;
+    await api('POST', `/v2/project/${projectId}`, {
+      categorySchema: {
+        tools: [{ schemaId: 'car', title: 'Car', tool: 'bounding-box', color: '#1570ef', shortcutKey: 'c' }],
+        classifications: [],
+      },
+      stages: [
+        { id: 'Start', type: 'Start', next: ['Label'] },
+        { id: 'Label', name: 'Label', type: 'Label', next: ['Complete'] },
+        { id: 'Complete', type: 'Complete', next: [] },
+      ],
+    });
+    await api('POST', `/v2/project/${projectId}/assigned`, { assignees: ['labeler@example.com'], role: 'Labeler' });
+    const res = await api('POST', `/v2/project/${projectId}/cloud`, {
+      assets: ['bars', 'words', 'missing'].map((name) => ({ data: `${assets.url}/${name}.mp4`, externalId: name })),
+    });
+    for (const a of res.assets as { externalId: string; taskId: string }[]) tasks[a.externalId] = a.taskId;
+    browser = await launchBrowser();
+    context = await newContext(browser, server.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.close();
+    await assets?.close();
+  });
+
+  /** The frame index the canvas shows, read from its bar code's pixels on the screen. */
+  const shownIndex = async (page: Page): Promise<number> => {
+    const view = await canvasView(page);
+    const box = (await page.getByTestId('editor-canvas').boundingBox())!;
+    const points = Array.from({ length: 8 }, (_, bit) => view.screen([bit * 40 + 20, 60])).map(([x, y]) => [
+      x - box.x,
+      y - box.y,
+    ]);
+    return page.evaluate<number>(`(() => {
+      const canvas = document.querySelector('[data-testid="editor-canvas"] canvas');
+      const ratio = canvas.width / canvas.clientWidth;
+      const ctx = canvas.getContext('2d');
+      return ${JSON.stringify(points)}.reduce((n, [x, y], bit) => {
+        const [r] = ctx.getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data;
+        return r > 128 ? n | (1 << bit) : n;
+      }, 0);
+    })()`);
+  };
+
+  const frameShown = (page: Page) => page.getByLabel('Frame shown').getAttribute('data-frame').then(Number);
+
+  /** Waits for the frame asked for to be drawn and answers what its pixels say. */
+  const landOn = async (page: Page, index: number) => {
+    await expect.poll(() => frameShown(page)).toBe(index);
+    return shownIndex(page);
+  };
+
+  it('says which decoder path the test browser has for H.264', async () => {
+    const page = await context.newPage();
+    await page.goto('/signin');
+    const support = await page.evaluate<string | boolean>(`(async () =>
+      typeof VideoDecoder === 'undefined'
+        ? 'no WebCodecs'
+        : (await VideoDecoder.isConfigSupported({ codec: 'avc1.64001e', codedWidth: 320, codedHeight: 240 }))
+            .supported)()`);
+    console.info(`VideoDecoder.isConfigSupported(avc1.64001e) in the test browser: ${String(support)}`);
+    expect(support).toBe(true);
+    await page.close();
+  });
+
+  it('steps, jumps and seeks to the exact frame, and keeps a moved box as two keyframes', async () => {
+    const page = await context.newPage();
+    const errors = pageErrors(page);
+    await signInWithKey(page, labelerKey);
+    await startStage(page, 'Label', 'Traffic');
+    await page.goto(`/work/tasks/${tasks.bars}`);
+    expect(await landOn(page, 0)).toBe(0);
+
+    await page.keyboard.press('ArrowRight');
+    expect(await landOn(page, 1)).toBe(1);
+    await page.keyboard.press('.');
+    expect(await landOn(page, 2)).toBe(2);
+    await page.keyboard.press('Shift+ArrowRight');
+    expect(await landOn(page, 12)).toBe(12);
+    await page.keyboard.press(',');
+    expect(await landOn(page, 11)).toBe(11);
+
+    const frame = page.getByLabel('Frame', { exact: true });
+    // Frame 45 sits after the second keyframe (frame 31), with B-frames around it.
+    await frame.fill('45');
+    await frame.press('Enter');
+    expect(await landOn(page, 44)).toBe(44);
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Shift+ArrowLeft');
+    expect(await landOn(page, 34)).toBe(34);
+    await page.keyboard.press('ArrowLeft');
+    expect(await landOn(page, 33)).toBe(33);
+    // A seek backwards across a keyframe, then the last frame.
+    await frame.fill('5');
+    await frame.press('Enter');
+    expect(await landOn(page, 4)).toBe(4);
+    await frame.fill('60');
+    await frame.press('Enter');
+    expect(await landOn(page, 59)).toBe(59);
+    await screenshot(page, 'editor-video-frame-60');
+
+    // A box on frame 1, moved on frame 31.
+    await frame.fill('1');
+    await frame.press('Enter');
+    expect(await landOn(page, 0)).toBe(0);
+    await page.getByRole('button', { name: /^Car tool/ }).click();
+    await dragFrom(page, [40, 140], [120, 200]);
+    await page.getByRole('button', { name: 'Select tool' }).click();
+    await frame.fill('31');
+    await frame.press('Enter');
+    expect(await landOn(page, 30)).toBe(30);
+    await clickAt(page, [80, 170]);
+    await dragFrom(page, [80, 170], [180, 180]);
+    await expect.poll(() => page.locator('.video-timeline path').count()).toBe(2);
+    await screenshot(page, 'editor-video-keyframes');
+
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await page.waitForURL((u) => !u.pathname.includes(tasks.bars as string));
+    const task = (await api('GET', `/v2/task/${tasks.bars}`)).task as Json;
+    const tools = task.answer.tools as Json[];
+    expect(tools, JSON.stringify(tools)).toHaveLength(2);
+    expect(new Set(tools.map((t) => t.objectId)).size).toBe(1);
+    const [first, moved] = [...tools].sort((a, b) => a.page - b.page) as [Json, Json];
+    expect([first.page, moved.page]).toEqual([0, 30]);
+    const a = first['bounding-box'] as Json;
+    const b = moved['bounding-box'] as Json;
+    expect(Math.abs(a.x - 40)).toBeLessThan(2);
+    expect(Math.abs(b.x - 140)).toBeLessThan(2);
+    expect(Math.abs(b.y - a.y - 10)).toBeLessThan(2);
+    expect(b.width).toBeCloseTo(a.width, 1);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('says in words when the file is not a video', async () => {
+    const page = await context.newPage();
+    const opened = await startStage(page, 'Label', 'Traffic');
+    const said = opened === tasks.words ? 'The file is not a video this editor can read' : 'answered 404';
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain(said);
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('The answer saved so far is kept');
+    await screenshot(page, 'editor-video-not-a-video');
+    await page.close();
+  });
+});

@@ -1,0 +1,237 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { SurfaceEditorProps } from '../../core/surface';
+import type { EditorAnswer } from '../../core/answer';
+import { setKeyframe, tracksOf } from '../../core/tracks';
+import { typingInField } from '../../shell/useEditorKeys';
+import { VIDEO_KEYS } from '../../shell/editor-keys';
+import { ImageEditor, type PagedEditing } from '../image/ImageEditor';
+import type { FrameSource } from '../image/ImageCanvas';
+import { VideoError, VideoFrames } from './mp4-frames';
+import { Timeline } from './Timeline';
+
+const SPEEDS = [0.25, 0.5, 1, 1.5, 2, 4];
+
+type Loading = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; video: VideoFrames };
+
+/** Fetches and opens the video; says in words what is wrong with it. */
+function useVideo(url: string | undefined): Loading {
+  const [state, setState] = useState<Loading>({ status: 'loading' });
+  useEffect(() => {
+    if (!url) return setState({ status: 'error', message: 'The task has no video.' });
+    let live = true;
+    let opened: VideoFrames | undefined;
+    setState({ status: 'loading' });
+    (async () => {
+      const res = await fetch(url).catch(() => null);
+      if (!res) throw new VideoError('The video could not be downloaded (the address did not answer).');
+      if (!res.ok) throw new VideoError(`The video could not be downloaded (the address answered ${res.status}).`);
+      if ((res.headers.get('content-type') ?? '').startsWith('text/html')) {
+        throw new VideoError('The address answered a web page, not a video.');
+      }
+      return VideoFrames.open(await res.arrayBuffer());
+    })()
+      .then((video) => {
+        opened = video;
+        if (live) setState({ status: 'ready', video });
+        else video.close();
+      })
+      .catch((e: unknown) => {
+        const message = e instanceof VideoError ? e.message : 'The video could not be opened.';
+        if (live) setState({ status: 'error', message });
+      });
+    return () => {
+      live = false;
+      opened?.close();
+    };
+  }, [url]);
+  return state;
+}
+
+/**
+ * The video editor: the image editor's tools, keys, pan and zoom, undo and drafts on the frame
+ * shown, and a player under it (Frame input, stepping, play at a speed, the timeline of tracks).
+ */
+export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorProps) {
+  const loading = useVideo(asset.url);
+  const video = loading.status === 'ready' ? loading.video : undefined;
+  const [page, setPage] = useState(0);
+  const [shownPage, setShownPage] = useState(-1);
+  const [playing, setPlaying] = useState(false);
+  const [speed, setSpeed] = useState(1);
+  const [frame, setFrame] = useState<FrameSource>({ canvas: null, width: 0, height: 0, version: 0 });
+  const [frameError, setFrameError] = useState<string | undefined>(undefined);
+  const canvas = useMemo(() => (video ? document.createElement('canvas') : null), [video]);
+  const editing = useRef<PagedEditing | undefined>(undefined);
+  const total = video?.frameTotal ?? 1;
+
+  const go = useCallback((to: number) => setPage(Math.max(0, Math.min(total - 1, Math.round(to)))), [total]);
+
+  // Draws the frame asked for once it is decoded; a newer request wins.
+  useEffect(() => {
+    if (!video || !canvas) return;
+    let live = true;
+    video
+      .frame(page)
+      .then((f) => {
+        if (!live) return;
+        if (canvas.width !== video.width) canvas.width = video.width;
+        if (canvas.height !== video.height) canvas.height = video.height;
+        canvas.getContext('2d')!.drawImage(f, 0, 0, video.width, video.height);
+        setFrame((was) => ({ canvas, width: video.width, height: video.height, version: was.version + 1 }));
+        setShownPage(page);
+        setFrameError(undefined);
+        video.readAhead(page, 1);
+      })
+      .catch((e: unknown) => live && setFrameError(e instanceof Error ? e.message : String(e)));
+    return () => {
+      live = false;
+    };
+  }, [video, canvas, page]);
+
+  // Playing: the next frame when its time has come and the one before is shown.
+  useEffect(() => {
+    if (!playing || !video) return;
+    if (shownPage >= total - 1) return setPlaying(false);
+    const timer = window.setTimeout(() => go(shownPage + 1), 1000 / (video.frameRate * speed));
+    return () => window.clearTimeout(timer);
+  }, [playing, shownPage, video, speed, total, go]);
+
+  const keyframeStep = (direction: 1 | -1) => {
+    const e = editing.current;
+    if (!e?.selectedId) return;
+    const track = tracksOf(e.answer.objects).find((t) => t.objectId === e.selectedId);
+    const pages = (track?.keyframes ?? []).map((k) => k.page);
+    const target = direction > 0 ? pages.find((p) => p > page) : pages.reverse().find((p) => p < page);
+    if (target !== undefined) go(target);
+  };
+
+  // The player's keys come before the image editor's (whose arrows pan).
+  useEffect(() => {
+    const handler = (e: KeyboardEvent) => {
+      if (typingInField(e.target) || e.ctrlKey || e.metaKey) return;
+      const step = e.shiftKey ? 10 : 1;
+      let handled = true;
+      if (e.key === ' ' && !(e.target instanceof HTMLButtonElement)) setPlaying((p) => !p);
+      else if (e.key === 'ArrowRight' && e.altKey) keyframeStep(1);
+      else if (e.key === 'ArrowLeft' && e.altKey) keyframeStep(-1);
+      else if (e.key === 'ArrowRight' || e.key === '.' || e.key === '>') go(page + step);
+      else if (e.key === 'ArrowLeft' || e.key === ',' || e.key === '<') go(page - step);
+      else handled = false;
+      if (handled) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      }
+    };
+    window.addEventListener('keydown', handler, true);
+    return () => window.removeEventListener('keydown', handler, true);
+  });
+
+  const player = (state: PagedEditing) => {
+    editing.current = state;
+    const hideAt = (hidden: boolean) => {
+      if (!state.selectedId) return;
+      const objects = setKeyframe(state.answer.objects, state.selectedId, page, (entry) => {
+        const { interpolationStopped: _was, ...extra } = entry.extra;
+        return { ...entry, extra: hidden ? { ...extra, interpolationStopped: true } : extra };
+      });
+      state.change({ ...state.answer, objects } satisfies EditorAnswer);
+    };
+    const selectedTrack = state.selectedId
+      ? tracksOf(state.answer.objects).find((t) => t.objectId === state.selectedId)
+      : undefined;
+    const before = selectedTrack?.keyframes.filter((k) => k.page <= page).at(-1);
+    const hiddenHere = !!before?.hidden;
+    return (
+      <div className="video-player" role="group" aria-label="Video player">
+        {frameError && (
+          <p className="video-error" role="alert">
+            {frameError}
+          </p>
+        )}
+        <div className="video-controls">
+          <button type="button" onClick={() => setPlaying((p) => !p)} aria-keyshortcuts="Space" disabled={!video}>
+            {playing ? 'Pause' : 'Play'}
+          </button>
+          <button type="button" onClick={() => go(page - 1)} aria-label="Previous frame" disabled={!video}>
+            ‹
+          </button>
+          <button type="button" onClick={() => go(page + 1)} aria-label="Next frame" disabled={!video}>
+            ›
+          </button>
+          <FrameInput page={page} total={total} onGo={go} />
+          <span aria-label="Frames in the video">of {video ? total : '…'}</span>
+          <label>
+            Speed{' '}
+            <select value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>
+              {SPEEDS.map((s) => (
+                <option key={s} value={s}>
+                  {s}x
+                </option>
+              ))}
+            </select>
+          </label>
+          {state.selectedId && !props.readOnly && (
+            <button type="button" onClick={() => hideAt(!hiddenHere)}>
+              {hiddenHere ? 'Show again' : 'Hide from here'}
+            </button>
+          )}
+          <output aria-label="Frame shown" data-frame={shownPage}>
+            {shownPage >= 0 ? `frame ${shownPage + 1}` : ''}
+          </output>
+        </div>
+        {video && (
+          <Timeline
+            total={total}
+            page={page}
+            tracks={tracksOf(state.answer.objects)}
+            selectedId={state.selectedId}
+            onSeek={go}
+          />
+        )}
+      </div>
+    );
+  };
+
+  if (loading.status === 'error') {
+    return (
+      <div className="video-editor-failed">
+        <p className="video-error" role="alert">
+          {loading.message} The answer saved so far is kept.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <ImageEditor
+      {...props}
+      imageUrl={asset.url}
+      onPick={onPick ? (position, objectId) => onPick(objectId ? { objectId, page } : { position, page }) : undefined}
+      pins={props.pins}
+      paged={{ page, frame, keys: VIDEO_KEYS, player }}
+    />
+  );
+}
+
+/** The frame number, counted from 1: typed, it jumps there on Enter. */
+function FrameInput({ page, total, onGo }: { page: number; total: number; onGo(page: number): void }) {
+  const [text, setText] = useState(String(page + 1));
+  useEffect(() => setText(String(page + 1)), [page]);
+  return (
+    <label>
+      Frame{' '}
+      <input
+        type="number"
+        min={1}
+        max={total}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key !== 'Enter') return;
+          const n = Number(text);
+          if (Number.isFinite(n)) onGo(n - 1);
+          else setText(String(page + 1));
+        }}
+      />
+    </label>
+  );
+}
