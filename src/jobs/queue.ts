@@ -9,6 +9,7 @@ import { newId } from '../ids.js';
 import type { Executor } from '../store/db.js';
 import type { JobRow } from '../store/schema.js';
 import { insertInChunks } from '../store/chunks.js';
+import type { PLUGIN_CALL_JOB, StageEntryJob, WEBHOOK_DELIVERY_JOB } from './kinds.js';
 import {
   DEFAULT_JOB_OPTIONS,
   JOB_KINDS,
@@ -175,6 +176,26 @@ export async function unfinishedPayloads(executor: Executor, kind: string, text:
       .where('payload', 'like', `%${text}%`);
   const rows = await pick('queued').unionAll(pick('running')).execute();
   return rows.map((r) => r.payload);
+}
+
+/**
+ * Tasks of the project with a stage-entry job of `kind` (a webhook delivery, a plugin call) still
+ * queued or being tried: the queue will send them anyway, so a re-run skips them. The payload is
+ * JSON text, narrowed by a text match on the project id and then read exactly; only a re-run asks
+ * this.
+ */
+export async function tasksWithPendingStageEntry(
+  executor: Executor,
+  kind: typeof WEBHOOK_DELIVERY_JOB | typeof PLUGIN_CALL_JOB,
+  projectId: string,
+): Promise<Set<string>> {
+  const payloads = await unfinishedPayloads(executor, kind, projectId);
+  const pending = new Set<string>();
+  for (const payload of payloads) {
+    const job = JSON.parse(payload) as StageEntryJob;
+    if (job.projectId === projectId) pending.add(job.taskId);
+  }
+  return pending;
 }
 
 /** Failed jobs, most recently failed first. */

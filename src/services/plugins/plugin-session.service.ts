@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { conflict, invalid, invalidField, notFound } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
-import { insertJobs, unfinishedPayloads } from '../../jobs/queue.js';
+import { insertJobs, tasksWithPendingStageEntry } from '../../jobs/queue.js';
 import {
   MAX_LOG_LINE,
   type PluginLogQuery,
@@ -153,21 +153,6 @@ export async function listPluginLogs(ctx: AppContext, p: Principal, q: PluginLog
   return { logs: rows.map(logView), total };
 }
 
-/**
- * Tasks of the project with a plugin call still queued or being tried: the queue will send
- * them anyway, so a re-run skips them. The payload is JSON text, narrowed by a text match on
- * the project id and then read exactly; only a re-run asks this.
- */
-async function tasksWithPendingCall(db: Executor, projectId: string): Promise<Set<string>> {
-  const payloads = await unfinishedPayloads(db, PLUGIN_CALL_JOB, projectId);
-  const pending = new Set<string>();
-  for (const payload of payloads) {
-    const job = JSON.parse(payload) as PluginCallJob;
-    if (job.projectId === projectId) pending.add(job.taskId);
-  }
-  return pending;
-}
-
 /** POST /project/{id}/rerun-plugin: a new call for every task waiting in the Plugin stage(s). */
 export async function rerunPlugin(
   ctx: AppContext,
@@ -186,7 +171,7 @@ export async function rerunPlugin(
       chosen = [stage];
     }
     const stageIds = chosen.map((s) => s.id);
-    const pending = await tasksWithPendingCall(trx, row.id);
+    const pending = await tasksWithPendingStageEntry(trx, PLUGIN_CALL_JOB, row.id);
     const waiting = stageIds.length
       ? await trx
           .selectFrom('tasks')

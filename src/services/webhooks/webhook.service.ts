@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { audit } from '../audit/audit.service.js';
 import { invalidField } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { insertJobs } from '../../jobs/queue.js';
+import { insertJobs, tasksWithPendingStageEntry } from '../../jobs/queue.js';
 import type { Stage } from '../../schemas/stage.js';
 import { chunked } from '../../store/chunks.js';
 import type { Executor } from '../../store/db.js';
@@ -11,7 +11,6 @@ import {
   failuresByStage,
   listLogs,
   tasksWaitingIn,
-  tasksWithPendingDelivery,
   type WebhookLogRow,
 } from '../../store/repositories/webhook.repository.js';
 import { WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJob } from '../../jobs/kinds.js';
@@ -42,7 +41,7 @@ export async function rerunWebhook(ctx: AppContext, p: Principal, projectId: str
     const { row } = await loadProject(trx, p, projectId, 'import');
     const stages = webhookStages(projectInfo(row).stages, input.stageId);
     const stageIds = stages.map((s) => s.id);
-    const pending = await tasksWithPendingDelivery(trx, row.id);
+    const pending = await tasksWithPendingStageEntry(trx, WEBHOOK_DELIVERY_JOB, row.id);
     const waiting = await tasksWaitingIn(trx, row.id, stageIds);
     const resend = waiting.filter((t) => !pending.has(t.id));
     const jobs = resend.map((t) => {

@@ -1,6 +1,4 @@
 import type { Insertable, Selectable } from 'kysely';
-import { unfinishedPayloads } from '../../jobs/queue.js';
-import { WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJob } from '../../jobs/kinds.js';
 import type { Executor } from '../db.js';
 import { idList, inIdList, preparedQuery } from '../prepared-query.js';
 import type { WebhookFailureTable, WebhookLogTable } from '../schema.js';
@@ -86,21 +84,6 @@ export async function failuresByStage(db: Executor, projectId: string): Promise<
     });
   }
   return out;
-}
-
-/**
- * Tasks of the project with a delivery still queued or being sent. The job payload is JSON
- * text, so the queue is narrowed by a text match on the project id and then read exactly.
- * Only a re-run asks this, and the queue holds only deliveries not yet finished.
- */
-export async function tasksWithPendingDelivery(db: Executor, projectId: string): Promise<Set<string>> {
-  const payloads = await unfinishedPayloads(db, WEBHOOK_DELIVERY_JOB, projectId);
-  const pending = new Set<string>();
-  for (const payload of payloads) {
-    const job = JSON.parse(payload) as WebhookDeliveryJob;
-    if (job.projectId === projectId) pending.add(job.taskId);
-  }
-  return pending;
 }
 
 /** Live tasks waiting in the given stages: what a re-run sends again. */
