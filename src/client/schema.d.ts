@@ -331,6 +331,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/mask': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One segmentation or polygon object drawn alone as a PNG mask
+     * @description A PNG the size of the image (from the asset's metadata; else the object's extent), the object opaque white on transparency. Readers of the task only: anyone else, and an unknown object, 404.
+     */
+    get: operations['getObjectMask'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/organization/{orgId}/audit': {
     parameters: {
       query?: never;
@@ -3589,6 +3609,40 @@ export interface operations {
             /** @enum {string} */
             status: 'success';
           };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getObjectMask: {
+    parameters: {
+      query: {
+        /** @description objectId of a segmentation or polygon object */
+        annotation: string;
+        /** @description the task holding the object */
+        task: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'image/png': string;
         };
       };
       400: components['responses']['BadRequest'];

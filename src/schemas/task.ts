@@ -2,6 +2,14 @@ import { Type } from 'typebox';
 import { PaginationQuery, QueryBoolean, StringEnum } from './common.js';
 
 export const TaskIdParams = Type.Object({ taskId: Type.String({ maxLength: 64 }) });
+export const MaskQuery = Type.Object({
+  annotation: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: 'objectId of a segmentation or polygon object',
+  }),
+  task: Type.String({ maxLength: 64, description: 'the task holding the object' }),
+});
 export const HistoryIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
 export const ListTasksQuery = Type.Intersect([

@@ -239,6 +239,27 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   });
   expect(layer.statusCode, layer.body).toBe(200);
   await call('POST', `/v2/annotate/${a2}`, { brushDataUrl: layer.json().data.brushDataUrl });
+  const lakes = ((await call('POST', '/v2/project', { name: 'Lakes' })).project as Json)._id as string;
+  const lake = { schemaId: 'lake', title: 'Lake', tool: 'segmentation', color: '#0000ff' };
+  await call('POST', `/v2/project/${lakes}`, { categorySchema: { tools: [lake], classifications: [] } });
+  const lakeTask = (
+    (await call('POST', `/v2/project/${lakes}/cloud`, { assets: [{ data: 'https://cdn.example.com/l.png' }] }))
+      .assets as Json[]
+  )[0]?.taskId as string;
+  const zones = [
+    {
+      region: [
+        [1, 1],
+        [9, 1],
+        [9, 9],
+      ],
+    },
+  ];
+  await call('POST', `/v2/annotate/${lakeTask}`, {
+    answer: { tools: [{ schemaId: 'lake', objectId: 'l', segmentation: { zones } }] },
+  });
+  const mask = await t.call('GET', `/v2/mask?annotation=l&task=${lakeTask}`);
+  expect(mask.statusCode).toBe(200);
   await call('POST', `/v2/review/${a1}`, { reviewStatus: 'Accepted' });
   await waitFor(async () => (await stageOf(a1)) === 'Complete', 'the webhook stage to pass the task on');
   await get(`/v2/task/${a1}`);

@@ -1,5 +1,7 @@
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { addRoleUsers, type RoleUsers } from '../helpers/roles.js';
 import { ENGINES } from '../helpers/stores.js';
 
 /*
@@ -25,6 +27,7 @@ const square = (x: number, y: number, s: number): number[][] => [
 describe.each(ENGINES)('segmentation zones on %s', (engine) => {
   let t: TestApp;
   let taskId: string;
+  let users: RoleUsers;
   const annotate = (segmentation: unknown) =>
     t.call('POST', `/v2/annotate/${taskId}`, {
       body: { answer: { tools: [{ schemaId: 'lake', objectId: 'l1', segmentation }] } },
@@ -35,9 +38,10 @@ describe.each(ENGINES)('segmentation zones on %s', (engine) => {
     const pid = (await t.call('POST', '/v2/project', { body: { name: 'Lakes' } })).json().data.project._id;
     expect((await t.call('POST', `/v2/project/${pid}`, { body: { categorySchema: ONTOLOGY } })).statusCode).toBe(200);
     const imported = await t.call('POST', `/v2/project/${pid}/cloud`, {
-      body: { assets: [{ data: 'https://cdn.example.com/lake.png' }] },
+      body: { assets: [{ data: 'https://cdn.example.com/lake.png', metadata: { width: 60, height: 40 } }] },
     });
     taskId = imported.json().data.assets[0].taskId;
+    users = await addRoleUsers(t, pid, engine);
   });
   afterAll(() => t.close());
 
@@ -157,5 +161,58 @@ describe.each(ENGINES)('segmentation zones on %s', (engine) => {
       zones: [{ region: square(0, 0, 100), holes: [square(20, 20, 60)] }, { region: square(30, 30, 20) }],
     });
     expect(res.statusCode, res.body).toBe(200);
+  });
+
+  it('draws one object alone as a PNG mask of the image size for readers of the task, 404 for anyone else', async () => {
+    const tools = [
+      {
+        schemaId: 'lake',
+        objectId: 'ring',
+        segmentation: { zones: [{ region: square(10, 10, 20), holes: [square(15, 15, 5)] }] },
+      },
+      {
+        schemaId: 'road',
+        objectId: 'tri',
+        polygon: [
+          [40, 0],
+          [60, 0],
+          [60, 20],
+        ],
+      },
+    ];
+    expect((await t.call('POST', `/v2/annotate/${taskId}`, { body: { answer: { tools } } })).statusCode).toBe(200);
+    const mask = async (objectId: string, key?: string) =>
+      t.call('GET', `/v2/mask?annotation=${objectId}&task=${taskId}`, key ? { key } : {});
+
+    const res = await mask('ring');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('image/png');
+    const png = PNG.sync.read(res.rawPayload);
+    expect([png.width, png.height]).toEqual([60, 40]);
+    const inside = (x: number, y: number) => png.data[(y * 60 + x) * 4 + 3] === 255;
+    let count = 0;
+    for (let y = 0; y < 40; y++) for (let x = 0; x < 60; x++) if (inside(x, y)) count++;
+    // 20x20 less the 5x5 hole, pixel centres inside.
+    expect(count).toBe(400 - 25);
+    expect([inside(10, 10), inside(29, 29), inside(17, 17), inside(9, 10), inside(30, 10)]).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    // The polygon object: a right triangle of 20x20, about half its square.
+    const tri = PNG.sync.read((await mask('tri')).rawPayload);
+    let triCount = 0;
+    for (let i = 3; i < tri.data.length; i += 4) if (tri.data[i] === 255) triCount++;
+    expect(triCount).toBeGreaterThan(180);
+    expect(triCount).toBeLessThan(220);
+
+    expect((await mask('ring', users.key.Reviewer)).statusCode).toBe(200);
+    for (const key of [users.key.Labeler, users.key.outsider]) expect((await mask('ring', key)).statusCode).toBe(404);
+    expect((await mask('nothing')).statusCode).toBe(404);
+    const missing = await t.call('GET', `/v2/mask?task=${taskId}`);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().errors[0].field).toBe('annotation');
   });
 });

@@ -146,6 +146,16 @@ export const WORK_OPERATIONS: Record<string, Operation> = {
     status: 200,
     data: Type.Object({ brushDataUrl: Type.String({ description: 'signed read link of the stored layer' }) }),
   },
+  'GET /v2/mask': {
+    id: 'getObjectMask',
+    summary: 'One segmentation or polygon object drawn alone as a PNG mask',
+    description:
+      "A PNG the size of the image (from the asset's metadata; else the object's extent), the object " +
+      'opaque white on transparency. Readers of the task only: anyone else, and an unknown object, 404.',
+    status: 200,
+    data: Type.String({ format: 'binary' }),
+    raw: { contentType: 'image/png' },
+  },
   'POST /v2/review/:taskId': {
     id: 'reviewTask',
     summary: 'Accept or reject a task in a Review stage',

@@ -8,6 +8,7 @@ import {
   AssignRequest,
   ForwardRequest,
   HistoryIdParams,
+  MaskQuery,
   ListTasksQuery,
   NextQuery,
   RequeueRequest,
@@ -23,6 +24,7 @@ import { principalOf } from '../plugins/auth.js';
 import { ok } from '../reply.js';
 import { invalidField } from '../../errors.js';
 import { MAX_LAYER_BYTES } from '../../services/tasks/brush-layer.js';
+import { objectMask } from '../../services/tasks/object-mask.js';
 import { linkBase } from '../link-base.js';
 
 export const taskRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -98,6 +100,10 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       return ok(await work.uploadBrushLayer(ctx, principalOf(req), req.params.taskId, req.body, linkBase(ctx, req)));
     },
   );
+  app.get('/mask', { schema: { tags, querystring: MaskQuery } }, async (req, reply) => {
+    const png = await objectMask(ctx, principalOf(req), req.query.task, req.query.annotation);
+    return reply.type('image/png').header('cache-control', 'private, no-store').send(png);
+  });
   app.post('/review/:taskId', { schema: { tags, params: TaskIdParams, body: ReviewRequest } }, async (req) =>
     ok({ task: await work.review(ctx, principalOf(req), req.params.taskId, req.body.reviewStatus) }),
   );
