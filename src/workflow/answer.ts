@@ -88,6 +88,43 @@ function classificationIds(schema: CategorySchema): Set<string> {
   return ids;
 }
 
+/**
+ * The number of frames (videos: metadata.frameTotal) or pages (paged assets: metadata.pageTotal)
+ * an asset declares, when its metadata says so.
+ */
+export function framesOfAsset(metadata: string | null | undefined): number | undefined {
+  if (!metadata) return undefined;
+  try {
+    const m = JSON.parse(metadata) as { frameTotal?: unknown; pageTotal?: unknown };
+    const whole = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0;
+    if (whole(m.frameTotal)) return m.frameTotal;
+    return whole(m.pageTotal) ? m.pageTotal : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `page` (frame or page counted from 0) and `interpolationStopped` of one answer entry. */
+function checkFrame(entry: Record<string, unknown>, field: string, frames: number | undefined, errors: FieldError[]) {
+  const page = entry.page;
+  if (page !== undefined) {
+    if (typeof page !== 'number' || !Number.isInteger(page) || page < 0) {
+      errors.push({
+        field: `${field}.page`,
+        message: 'must be a whole number from 0 (the frame or page counted from 0)',
+      });
+    } else if (frames !== undefined && page >= frames) {
+      errors.push({
+        field: `${field}.page`,
+        message: `must be below ${frames}, the asset's frame or page count (counted from 0)`,
+      });
+    }
+  }
+  if (entry.interpolationStopped !== undefined && typeof entry.interpolationStopped !== 'boolean') {
+    errors.push({ field: `${field}.interpolationStopped`, message: 'must be true or false' });
+  }
+}
+
 function isEmptyAnswer(v: unknown): boolean {
   return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 }
@@ -106,12 +143,13 @@ function objectsOf(list: unknown[] | undefined, field: string, errors: FieldErro
 
 /**
  * Checks an answer against the ontology: each schemaId exists with the right kind and
- * geometry. With `submit`, required tools and classifications must be answered.
+ * geometry. With `submit`, required tools and classifications must be answered. With `frames`
+ * (the asset's frame or page count), entries' `page` must lie within it.
  */
 export function validateAnswer(
   input: AnswerInput,
   schema: CategorySchema,
-  opts: { submit: boolean },
+  opts: { submit: boolean; frames?: number | undefined },
   base = 'answer',
 ): { value: TaskAnswer; errors: FieldError[] } {
   const errors: FieldError[] = [];
@@ -139,12 +177,14 @@ export function validateAnswer(
     if (geometry && !geometry.check(obj[kind])) {
       errors.push({ field: `${toolField}[${i}].${kind}`, message: `must be ${geometry.shape}` });
     }
+    checkFrame(obj, `${toolField}[${i}]`, opts.frames, errors);
     if (obj.objectId === undefined) obj.objectId = randomHex(8);
     else if (typeof obj.objectId !== 'string')
       errors.push({ field: `${toolField}[${i}].objectId`, message: 'must be a string' });
     return undefined;
   });
   classifications.forEach((c, i) => {
+    checkFrame(c, `${base}.classifications[${i}]`, opts.frames, errors);
     if (!classIds.has(c.schemaId as string)) {
       errors.push({
         field: `${base}.classifications[${i}].schemaId`,

@@ -4,7 +4,7 @@ import { AppError, badRequest, forbidden, invalid, invalidField, notFound } from
 import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
 import type { Database, TaskRow } from '../../store/schema.js';
-import { type AnswerInput, validateAnswer } from '../../workflow/answer.js';
+import { type AnswerInput, framesOfAsset, validateAnswer } from '../../workflow/answer.js';
 import { stageById } from '../../workflow/graph.js';
 import { saveTask } from '../../workflow/routing.js';
 import { recordExit } from '../../workflow/stage-exit.js';
@@ -61,7 +61,8 @@ export async function annotate(
       if (!can(project.role, 'import')) throw forbidden('plugin answers need the Lead or Manager role');
     } else demandWork(project.role, p, stage, task);
     const answer = input.answer ?? (JSON.parse(task.answer) as AnswerInput);
-    const checked = validateAnswer(answer, run.env.project.categorySchema, { submit: opts.nextStage });
+    const frames = framesOfAsset((await findLiveAsset(trx, task.asset_id))?.metadata);
+    const checked = validateAnswer(answer, run.env.project.categorySchema, { submit: opts.nextStage, frames });
     if (checked.errors.length) throw invalid(checked.errors);
     const brush = await brushOf(ctx, trx, task, project.row.organization_id, input.brushDataUrl, opts.linkBases);
     const now = run.env.now();

@@ -1,5 +1,6 @@
 import type { IndexedAsset } from '../../../store/repositories/label-import.repository.js';
 import type { ImportedImage } from './imported-labels.js';
+import { framesOfAsset } from '../../../workflow/answer.js';
 
 /*
  * Finds the asset of an imported image: by asset id, then external id, then file name (the
@@ -12,6 +13,8 @@ export interface MatchedAsset {
   id: string;
   width: number | undefined;
   height: number | undefined;
+  /** The asset's frame or page count (metadata.frameTotal or pageTotal), when it declares one. */
+  frames: number | undefined;
 }
 
 const AMBIGUOUS = Symbol('ambiguous');
@@ -50,7 +53,7 @@ export class AssetMatcher {
     const put = (map: Map<string, Slot>, key: string, a: MatchedAsset) =>
       map.set(key, map.has(key) && map.get(key) !== a ? AMBIGUOUS : a);
     for (const row of assets) {
-      const a = { id: row.id, ...sizeOf(row.metadata) };
+      const a = { id: row.id, ...sizeOf(row.metadata), frames: framesOfAsset(row.metadata) };
       this.byId.set(row.id, a);
       this.byExternal.set(row.external_id, a);
       const names = new Set([baseName(row.external_id), fileNameOf(row.data) ?? '']);

@@ -132,7 +132,7 @@ async function convertAll(
     const checked = validateAnswer(
       { tools: mapped.tools, classifications: mapped.classifications, relations: [] },
       schema,
-      { submit: false },
+      { submit: false, frames: asset.frames },
     );
     if (checked.errors.length) {
       const first = checked.errors[0];
