@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { invalid, invalidField, notFound, type FieldError } from '../../errors.js';
+import { isId } from '../../ids.js';
 import type { CategorySchema } from '../../schemas/category-schema.js';
 import type { Static } from 'typebox';
 import type { MarkBenchmarksRequest, UnmarkBenchmarksRequest } from '../../schemas/benchmark.js';
@@ -116,7 +117,7 @@ export async function unmarkBenchmarks(ctx: AppContext, p: Principal, projectId:
 /** GET /project/{id}/benchmarks/{taskId}: a benchmark's reference, for Managers only. */
 export async function getReference(ctx: AppContext, p: Principal, projectId: string, taskId: string) {
   const { row } = await loadProject(ctx.store.db, p, projectId, 'manage');
-  const ref = await findReference(ctx.store.db, taskId);
+  const ref = isId(taskId) ? await findReference(ctx.store.db, taskId) : undefined;
   if (!ref || ref.project_id !== row.id) throw notFound('benchmark');
   return {
     benchmark: {
