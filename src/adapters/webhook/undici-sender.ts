@@ -9,7 +9,6 @@ export interface UndiciSenderOptions {
   connectionsPerOrigin?: number;
 }
 
-
 const NETWORK_ERRORS: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
   ECONNRESET: 'connection reset by the receiver',

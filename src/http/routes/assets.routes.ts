@@ -32,10 +32,8 @@ export const assetRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
     { schema: { tags, params: ProjectIdParams, body: DeleteAssetsRequest } },
     async (req) => ok(await assetList.deleteAssets(ctx, principalOf(req), req.params.projectId, req.body.assets)),
   );
-  app.put(
-    '/asset/:assetId/size',
-    { schema: { tags, params: AssetIdParams, body: AssetSizeRequest } },
-    async (req) => ok(await fillAssetSize(ctx, principalOf(req), req.params.assetId, req.body)),
+  app.put('/asset/:assetId/size', { schema: { tags, params: AssetIdParams, body: AssetSizeRequest } }, async (req) =>
+    ok(await fillAssetSize(ctx, principalOf(req), req.params.assetId, req.body)),
   );
 
   const batchTags = ['batches'];

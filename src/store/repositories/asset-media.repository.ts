@@ -48,7 +48,9 @@ export async function findLiveAsset(db: Executor, id: string) {
     .where('assets.deleted', '=', 0)
     .where('projects.deleted', '=', 0)
     .executeTakeFirst();
-  return row && { id: row.id, projectId: row.project_id, data: row.data, metadata: row.metadata, orgId: row.organization_id };
+  return (
+    row && { id: row.id, projectId: row.project_id, data: row.data, metadata: row.metadata, orgId: row.organization_id }
+  );
 }
 
 /** The size is known now: what reading the header found wrong no longer matters. */
