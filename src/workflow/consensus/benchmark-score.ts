@@ -34,6 +34,27 @@ function pointSimilarity(a: unknown, b: unknown): number {
   return Math.max(0, 1 - d / POINT_MATCH_DISTANCE);
 }
 
+function spanOf(o: unknown): { start: number; end: number } | undefined {
+  const span = (o as Rec).ner as Rec | undefined;
+  const [start, end] = [span?.start, span?.end];
+  return typeof start === 'number' && typeof end === 'number' && Number.isFinite(start) && Number.isFinite(end)
+    ? { start, end }
+    : undefined;
+}
+
+/**
+ * Overlap of two text spans ({ner: {start, end}}, end exclusive): the shared characters over the
+ * characters either covers (1 for the same span, 0 when they do not overlap or are malformed).
+ */
+export function spanSimilarity(a: unknown, b: unknown): number {
+  const [sa, sb] = [spanOf(a), spanOf(b)];
+  if (!sa || !sb) return 0;
+  if (sa.start === sb.start && sa.end === sb.end) return 1;
+  const shared = Math.min(sa.end, sb.end) - Math.max(sa.start, sb.start);
+  const covered = Math.max(sa.end, sb.end) - Math.min(sa.start, sb.start);
+  return shared > 0 && covered > 0 ? shared / covered : 0;
+}
+
 /** A multi-select compares as sets (Jaccard); any other answer is right or wrong. */
 function answerSimilarity(ref: string | undefined, got: string | undefined): number {
   if (ref === got) return 1;
@@ -51,7 +72,8 @@ function answerSimilarity(ref: string | undefined, got: string | undefined): num
  * A labeler's answer against a benchmark's reference, by the consensus scorer's rules: each
  * question answered in either scores 1 when equal (a multi-select by Jaccard); each tool used in
  * either matches objects one to one, highest similarity first (IoU for boxes, rotated boxes and
- * polygons; 1 - distance / POINT_MATCH_DISTANCE for points) and scores the matched similarities
+ * polygons; 1 - distance / POINT_MATCH_DISTANCE for points; shared over covered characters for
+ * NER spans) and scores the matched similarities
  * summed over the larger object count, so a missed or an extra object counts 0. The score is the
  * mean of the items, times 100; with nothing to compare it is 100.
  */
@@ -68,7 +90,9 @@ export function scoreBenchmark(answer: TaskAnswer, reference: TaskAnswer, schema
       ? (x: unknown, y: unknown) => objectIoU(kind, x, y)
       : kind === 'point'
         ? pointSimilarity
-        : undefined;
+        : kind === 'ner'
+          ? spanSimilarity
+          : undefined;
     if (!similarity) continue;
     const a = reference.tools.filter((o) => o.schemaId === tool.schemaId);
     const b = answer.tools.filter((o) => o.schemaId === tool.schemaId);
