@@ -12,6 +12,8 @@ export interface ClassificationsOnlyProps {
   readOnly?: boolean;
   /** What the asset is ("a video", "a point cloud"...), said to the person. */
   message: string;
+  /** Said instead of "the editor does not draw on ...": why this asset cannot be shown. */
+  problem?: string;
   actions?: ReactNode;
   aside?: ReactNode;
 }
@@ -30,7 +32,13 @@ export function ClassificationsOnly(props: ClassificationsOnlyProps) {
     <div className="image-editor classifications-only">
       <div className="editor-body">
         <div className="text-canvas unsupported-asset">
-          <h2>The editor does not draw on {props.message} yet</h2>
+          {props.problem ? (
+            <p className="field-error" role="alert">
+              {props.problem} The answer saved so far is kept.
+            </p>
+          ) : (
+            <h2>The editor does not draw on {props.message} yet</h2>
+          )}
           <p>
             Answer the task&apos;s questions on the right and submit. Objects drawn elsewhere (by a plugin, a pre-label
             or another tool) stay in the answer unchanged.

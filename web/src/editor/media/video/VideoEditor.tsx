@@ -4,6 +4,7 @@ import type { EditorAnswer } from '../../core/answer';
 import { setKeyframe, tracksOf } from '../../core/tracks';
 import { typingInField } from '../../shell/useEditorKeys';
 import { VIDEO_KEYS } from '../../shell/editor-keys';
+import { ClassificationsOnly } from '../../shell/ClassificationsOnly';
 import { ImageEditor, type PagedEditing } from '../image/ImageEditor';
 import type { FrameSource } from '../image/ImageCanvas';
 import { VideoError, VideoFrames } from './mp4-frames';
@@ -193,12 +194,20 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
   };
 
   if (loading.status === 'error') {
+    // The questions, the answer saved so far and the stage's buttons stay: the task can be
+    // answered, skipped or sent on although its video cannot be shown.
     return (
-      <div className="video-editor-failed">
-        <p className="video-error" role="alert">
-          {loading.message} The answer saved so far is kept.
-        </p>
-      </div>
+      <ClassificationsOnly
+        ontology={{ ...props.ontology, tools: [] }}
+        initial={props.initial}
+        onChange={props.onChange}
+        problems={props.problems}
+        readOnly={props.readOnly}
+        actions={props.actions}
+        aside={props.aside}
+        message="a video"
+        problem={loading.message}
+      />
     );
   }
   return (
