@@ -150,7 +150,7 @@ describe('the labeling and review editor', () => {
     await api('POST', `/v2/project/${clips}`, { categorySchema: streetOntology({ weatherRequired: true }) });
     await api('POST', `/v2/project/${clips}/assigned`, { assignees: ['labeler@example.com'], role: 'Labeler' });
     await api('POST', `/v2/project/${clips}/cloud`, {
-      assets: [{ data: `${assets.url}/clip-1.mp4`, externalId: 'clip-1', metadata: {} }],
+      assets: [{ data: `${assets.url}/clip-1.webm`, externalId: 'clip-1', metadata: {} }],
     });
     // A box a plugin drew on the clip: the questions-only editor keeps it.
     const clipTask = ((await api('GET', `/v2/project/${clips}/tasks`)).tasks as Json[])[0]?._id as string;
@@ -370,7 +370,7 @@ describe('the labeling and review editor', () => {
     ]);
   });
 
-  it('a video opens with a plain message and its questions only; the drawn objects are kept', async () => {
+  it('a WebM video opens with a plain message and its questions only; the drawn objects are kept', async () => {
     const page = await pageFor(labelerKey);
     const id = await startStage(page, 'Label', 'Clips');
     await page.getByRole('heading', { name: 'The editor does not draw on a video yet' }).waitFor();

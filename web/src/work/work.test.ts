@@ -8,7 +8,8 @@ describe('assetKind', () => {
   it('reads the file name of the URL, query string and all', () => {
     expect(assetKind('https://cdn.example.com/a/street.JPG?sig=1&x=.mp4', image)).toEqual({ kind: 'image' });
     expect(assetKind('https://cdn.example.com/a/story.txt', image)).toEqual({ kind: 'text' });
-    expect(assetKind('https://cdn.example.com/clip.mp4?sig=1', image)).toEqual({
+    expect(assetKind('https://cdn.example.com/clip.mp4?sig=1', image)).toEqual({ kind: 'video' });
+    expect(assetKind('https://cdn.example.com/clip.webm?sig=1', image)).toEqual({
       kind: 'unsupported',
       what: 'a video',
     });
