@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { download, listening, unzip } from '../helpers/exports.js';
 import { ENGINES } from '../helpers/stores.js';
 import { streetOntology } from '../helpers/street-scene.js';
 
@@ -196,6 +197,35 @@ describe.each(ENGINES)('the benchmark queue on %s', (engine) => {
     const read = await t.call('GET', `/v2/task/${benchmarks[0]}`, { key });
     expect(read.statusCode).toBe(403);
     expect(read.body).not.toContain('6543.25');
+  });
+
+  it('exports benchmarks with their reference and every scored submission', async () => {
+    const res = await t.call(
+      'GET',
+      `/v2/exportV3?project=${projectId}&taskTypes=${encodeURIComponent('["benchmark"]')}&format=json`,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const got = await download(res.json().data.exportPath as string, await listening(t.app));
+    const [entry] = await unzip(got.body);
+    const items = JSON.parse(entry?.text ?? '[]') as { task: Record<string, any> }[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(items.map((i) => i.task.taskId).sort()).toEqual([...benchmarks].sort());
+    const listed = (await t.call('GET', `/v2/project/${projectId}/benchmarkSubmissions`)).json().data.submissions as {
+      taskId: string;
+      labeler: string;
+      score: number;
+    }[];
+    for (const item of items) {
+      const b = item.task.benchmark;
+      expect(item.task.taskType).toBe('benchmark');
+      expect(b.source).toBe('given');
+      expect(b.reference.tools.map((o: { objectId: string }) => o.objectId)).toEqual(['ref-a', 'ref-b']);
+      const expected = listed.filter((l) => l.taskId === item.task.taskId);
+      expect(b.submissions.map((x: { labeler: string; score: number }) => [x.labeler, x.score])).toEqual(
+        expected.map((l) => [l.labeler, l.score]),
+      );
+      for (const x of b.submissions) expect(x.answer).toHaveProperty('tools');
+    }
+    expect(items.reduce((n, i) => n + i.task.benchmark.submissions.length, 0)).toBe(listed.length);
   });
 
   it('forgets what was measured when benchmarking is turned off; a ratio of 0 only pauses', async () => {

@@ -1,4 +1,5 @@
 import type { HistoryPageRow, IssuePageRow, TaskPageRow } from '../../store/repositories/export.repository.js';
+import type { BenchmarkRecord } from '../../store/repositories/benchmark.repository.js';
 import { issueView } from '../issues/issue-rules.js';
 
 /*
@@ -61,6 +62,8 @@ export interface TaskItemOptions {
   history: HistoryPageRow[] | undefined;
   stageNames: Map<string, string>;
   batchNames: string[];
+  /** A benchmark task's reference and scored submissions (exports with taskTypes benchmark). */
+  benchmark?: BenchmarkRecord | undefined;
   /** The answer's lists; answerFields (the stored text as it is) unless told. */
   fields?: AnswerWriter | undefined;
 }
@@ -96,8 +99,25 @@ export function writeTaskItem(out: JsonSink, t: TaskPageRow, o: TaskItemOptions)
   // Consensus copies (and benchmark tasks) say what they are, their parent and the parent's score.
   out.write(
     `,"totalDuration":${t.total_duration},"consensusAverage":${q(consensusAverage(t.parent_score ?? t.consensus_score))}` +
-      `,"taskType":${q(t.type)},"parentTask":${q(t.parent_task_id)}}}`,
+      `,"taskType":${q(t.type)},"parentTask":${q(t.parent_task_id)}`,
   );
+  if (o.benchmark) writeBenchmark(out, o.benchmark);
+  out.write('}}');
+}
+
+/** A benchmark's reference and each labeler's scored submission, answers spliced as stored. */
+function writeBenchmark(out: JsonSink, b: BenchmarkRecord): void {
+  out.write(`,"benchmark":{"source":${q(b.source)},"reference":`);
+  out.write(b.reference);
+  out.write(',"submissions":[');
+  b.submissions.forEach((s, i) => {
+    out.write(
+      `${i ? ',' : ''}{"labeler":${q(s.labeler)},"score":${s.score},"submittedAt":${q(s.created_at)},"answer":`,
+    );
+    out.write(s.answer);
+    out.write('}');
+  });
+  out.write(']}');
 }
 
 /** The issue resource of GET /issues, plus the asset's externalId and the stage's name. */

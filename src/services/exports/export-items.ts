@@ -10,6 +10,7 @@ import {
   type TaskPageRow,
   taskPage,
 } from '../../store/repositories/export.repository.js';
+import { benchmarkRecordsOf } from '../../store/repositories/benchmark.repository.js';
 import type { NextPage } from './export-chunks.js';
 import { type AnswerWriter, writeIssueItem, writeTaskItem } from './export-item-json.js';
 import type { ExportPlan } from './export-options.js';
@@ -55,9 +56,11 @@ export function taskPages(
     if (!last) return undefined;
     after = { createdAt: last.created_at, id: last.id };
     const ids = tasks.map((t) => t.id);
-    const [batches, history] = await Promise.all([
+    const benchmarkIds = tasks.filter((t) => t.type === 'benchmark').map((t) => t.id);
+    const [batches, history, benchmarks] = await Promise.all([
       batchNamesOf(db, [...new Set(tasks.map((t) => t.asset_id))]),
       plan.includeHistory ? historyOf(db, ids) : undefined,
+      benchmarkRecordsOf(db, benchmarkIds),
     ]);
     return {
       size: tasks.length,
@@ -68,6 +71,7 @@ export function taskPages(
           history: history ? (history.get(t.id) ?? []) : undefined,
           stageNames,
           batchNames: batches.get(t.asset_id) ?? [],
+          benchmark: benchmarks.get(t.id),
           fields,
         });
       },

@@ -52,3 +52,33 @@ export function listSubmissions(db: Executor, projectId: string, labeler: string
   if (labeler !== undefined) q = q.where('labeler', '=', labeler);
   return q.orderBy('created_at').orderBy('id').limit(10_000).execute();
 }
+
+/** What an export says of a benchmark task: its reference and every submission with its score. */
+export interface BenchmarkRecord {
+  source: string;
+  /** The reference answer, as the stored JSON text. */
+  reference: string;
+  submissions: { labeler: string; score: number; answer: string; created_at: string }[];
+}
+
+/** The benchmark records of these tasks (those that are benchmarks), in two bulk queries. */
+export async function benchmarkRecordsOf(db: Executor, taskIds: string[]): Promise<Map<string, BenchmarkRecord>> {
+  const out = new Map<string, BenchmarkRecord>();
+  if (!taskIds.length) return out;
+  const refs = await db
+    .selectFrom('benchmark_references')
+    .select(['task_id', 'source', 'answer'])
+    .where('task_id', 'in', taskIds)
+    .execute();
+  for (const r of refs) out.set(r.task_id, { source: r.source, reference: r.answer, submissions: [] });
+  if (!out.size) return out;
+  const subs = await db
+    .selectFrom('benchmark_submissions')
+    .select(['task_id', 'labeler', 'score', 'answer', 'created_at'])
+    .where('task_id', 'in', [...out.keys()])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  for (const s of subs) out.get(s.task_id)?.submissions.push(s);
+  return out;
+}
