@@ -70,6 +70,8 @@ async function serveMedia(): Promise<Served> {
         return ranged(turnedJpeg, 'image/jpeg');
       case '/moved.png':
         return res.writeHead(302, { location: '/photo.png' }).end();
+      case '/lost.png': // a redirect to no address at all
+        return res.writeHead(302, { location: 'http://[not-an-address' }).end();
       case '/no-ranges.png': // the whole file, whatever was asked
         return res.writeHead(200, { 'content-type': 'image/png', 'content-length': big.length }).end(big);
       case '/short.png': // says 100,000 bytes, sends the first 300 and hangs up
@@ -119,6 +121,7 @@ const NAMES = [
   'page.jpg',
   'endless.jpg',
   'silent.png',
+  'lost.png',
 ] as const;
 
 describe.each(ENGINES)("assets' sizes read from their headers on %s", (engine) => {
@@ -193,11 +196,12 @@ describe.each(ENGINES)("assets' sizes read from their headers on %s", (engine) =
     expect(assets['page.jpg']?.mediaWarning).toBe('the address answers a web page (text/html), not an image');
     expect(assets['endless.jpg']?.mediaWarning).toBe("no image size in the file's first 512 KiB");
     expect(assets['silent.png']?.mediaWarning).toBe('the address did not answer within 1.5 s');
+    expect(assets['lost.png']?.mediaWarning).toBe('the address is not a valid URL');
     // Allowing private addresses never allows the cloud's metadata service.
     expect(assets['metadata.png']?.mediaWarning).toBe(
       'refused: 169.254.169.254 is a link-local address (cloud metadata): never allowed',
     );
-    for (const name of ['missing.png', 'page.jpg', 'endless.jpg', 'silent.png']) {
+    for (const name of ['missing.png', 'page.jpg', 'endless.jpg', 'silent.png', 'lost.png']) {
       expect(assets[name]?.metadata).toEqual({});
     }
     // The endless body and the silent server were hung up on, not left open.

@@ -101,8 +101,15 @@ export async function readHead(url: string, opts: HeadOptions): Promise<Head> {
     timedOut = true;
     controller.abort();
   }, opts.timeoutMs);
+  const parse = (href: string, base?: URL) => {
+    try {
+      return new URL(href, base);
+    } catch {
+      throw new HeadReadError('the address is not a valid URL');
+    }
+  };
   try {
-    let target = new URL(url);
+    let target = parse(url);
     for (let hop = 0; ; hop++) {
       if (target.protocol !== 'http:' && target.protocol !== 'https:') {
         throw new HeadReadError(`the address is not http(s) (${target.protocol.replace(':', '')})`);
@@ -125,7 +132,7 @@ export async function readHead(url: string, opts: HeadOptions): Promise<Head> {
       if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string') {
         discard(res.body);
         if (hop >= MAX_REDIRECTS) throw new HeadReadError(`the address redirects more than ${MAX_REDIRECTS} times`);
-        target = new URL(location, target);
+        target = parse(location, target);
         continue;
       }
       if (res.statusCode === 416) {

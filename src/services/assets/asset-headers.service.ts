@@ -2,6 +2,7 @@ import { imageSize } from 'image-size';
 import { type Head, HeadReadError, readHead } from '../../adapters/media/head-reader.js';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../errors.js';
+import { describeError } from '../../log-safe.js';
 import { isId, newId } from '../../ids.js';
 import { ASSET_HEADERS_JOB, type AssetHeadersJob } from '../../jobs/kinds.js';
 import { insertJobs } from '../../jobs/queue.js';
@@ -136,8 +137,12 @@ async function measure(ctx: AppContext, asset: HeaderAsset): Promise<void> {
   try {
     found = sizeFromHeader(await headOf(ctx, asset));
   } catch (err) {
-    if (!(err instanceof HeadReadError)) throw err;
-    found = { warning: err.message };
+    // Anything else (a storage that can no longer sign, a file store error) is this asset's
+    // problem, not the other assets' of the job: said in general words, logged without details.
+    if (!(err instanceof HeadReadError)) {
+      ctx.log.warn({ assetId: asset.id, error: describeError(err) }, 'an asset header could not be read');
+    }
+    found = { warning: err instanceof HeadReadError ? err.message : 'the file could not be read' };
   }
   if ('warning' in found) await saveMediaWarning(ctx.store.db, asset.id, found.warning);
   else await saveAssetSize(ctx.store.db, asset, { ...metadata, ...found });
