@@ -15,12 +15,12 @@
  *
  *   npm run bench -- console [--engine sqlite|postgres|both] [--tasks 1000000] [--loads 7] [--rounds 5]
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
-import { type AnnotaryServer, REPO_ROOT, startAnnotary } from './lib/annotary.js';
+import { type AnnotaryServer, startAnnotary } from './lib/annotary.js';
+import { buildConsole } from './lib/chromium.js';
 import { num } from './lib/format.js';
 import { labelledProject, taskCounts } from './lib/labelled-project.js';
 import { summarize } from './lib/stats.js';
@@ -45,23 +45,6 @@ function wholeNumber(raw: string | undefined, fallback: number, flag: string): n
   const n = raw === undefined ? fallback : Number(raw.replace(/_/g, ''));
   if (!Number.isInteger(n) || n < 1) throw new Error(`--${flag} must be a whole number >= 1, got ${raw}`);
   return n;
-}
-
-/** The console as `npm run build` builds it (dist/web), whatever an earlier build left there. */
-function buildConsole(): void {
-  process.stdout.write('  building the console (vite build) into dist/web\n');
-  execFileSync(
-    process.execPath,
-    [
-      path.join(REPO_ROOT, 'node_modules/vite/bin/vite.js'),
-      'build',
-      '--config',
-      'web/vite.config.ts',
-      '--logLevel',
-      'warn',
-    ],
-    { cwd: REPO_ROOT, stdio: 'inherit' },
-  );
 }
 
 /** A session cookie for the benchmark's owner, signed in with its API key (`POST /v2/session`). */

@@ -9,10 +9,13 @@ import { REPO_ROOT } from './annotary.js';
  * whose DOM this file's types do not know.
  */
 
-/** Builds the console with vite, unless `--skip-build` says dist/web is already the code's. */
-export function buildConsole(extra: Readonly<Record<string, string>>): void {
+/**
+ * Builds the console with vite into dist/web, whatever an earlier build left there, unless
+ * `--skip-build` says dist/web is already the code's.
+ */
+export function buildConsole(extra: Readonly<Record<string, string>> = {}): void {
   if (extra['skip-build'] !== undefined) return;
-  process.stdout.write('  building the console (vite build)\n');
+  process.stdout.write('  building the console (vite build) into dist/web\n');
   execFileSync(
     process.execPath,
     [

@@ -52,10 +52,14 @@ function metadataOf(text: string | null): Record<string, unknown> {
   }
 }
 
-/** True for an asset whose file is an image (by its name) and whose metadata has no size. */
-export function needsSize(data: string, metadata: Record<string, unknown> | null | undefined): boolean {
-  if (positive(metadata?.width) && positive(metadata?.height)) return false;
-  return IMAGE_TYPES.has(fileTypeOf(data));
+/**
+ * True for an asset whose file is an image (by its name) and whose metadata (the stored JSON text)
+ * has no size. The name is looked at first: metadata is parsed only for images.
+ */
+function needsSize(data: string, metadata: string | null): boolean {
+  if (!IMAGE_TYPES.has(fileTypeOf(data))) return false;
+  const m = metadataOf(metadata);
+  return !(positive(m.width) && positive(m.height));
 }
 
 /**
@@ -69,9 +73,7 @@ export async function queueSizeReads(
   assets: readonly { id: string; data: string; metadata: string | null }[],
 ) {
   if (!ctx.config.readAssetHeaders) return;
-  const assetIds = assets
-    .filter((a) => IMAGE_TYPES.has(fileTypeOf(a.data)) && needsSize(a.data, metadataOf(a.metadata)))
-    .map((a) => a.id);
+  const assetIds = assets.filter((a) => needsSize(a.data, a.metadata)).map((a) => a.id);
   if (!assetIds.length) return;
   const jobs = [];
   for (let i = 0; i < assetIds.length; i += PER_JOB) {
@@ -131,8 +133,8 @@ export function sizeFromHeader(head: Head): { width: number; height: number } | 
 }
 
 async function measure(ctx: AppContext, asset: HeaderAsset): Promise<void> {
+  if (!needsSize(asset.data, asset.metadata)) return;
   const metadata = metadataOf(asset.metadata);
-  if (!needsSize(asset.data, metadata)) return;
   let found: { width: number; height: number } | { warning: string };
   try {
     found = sizeFromHeader(await headOf(ctx, asset));

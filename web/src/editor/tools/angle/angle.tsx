@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Circle, Group, Line, Text } from 'react-konva';
+import { Group, Line, Text } from 'react-konva';
 import type { Vec } from '../../core/answer';
 import { outlineHit, pathThrough, round, roundVec } from '../../core/plane';
 import type { PlaneTool, ShapeProps } from '../../core/tool';
 import { outlineProps, PREVIEW_COLOR, px } from '../shared/shape-props';
+import { VertexHandle } from '../shared/VertexHandle';
 
 /** An angle measured at `vertex` between its arms to `p1` and `p2`, in degrees (0 to 180). */
 export interface AngleGeometry {
@@ -71,23 +72,18 @@ function Shape(props: ShapeProps) {
       <Label value={value} color={color} scale={scale} />
       {selected &&
         editable &&
-        outline(value).map(([x, y], i) => (
-          <Circle
+        outline(value).map((at, i) => (
+          <VertexHandle
             key={i}
-            name={`vertex vertex-${object.objectId}-${i}`}
-            x={x}
-            y={y}
-            radius={px(5, scale)}
-            fill="#fff"
-            stroke={color}
-            strokeWidth={2}
-            strokeScaleEnabled={false}
-            draggable
-            onMouseDown={(e) => (e.cancelBubble = true)}
-            onDragMove={(e) => setLive(moved(i, [e.target.x(), e.target.y()]))}
-            onDragEnd={(e) => {
+            objectId={object.objectId}
+            index={i}
+            at={at}
+            color={color}
+            scale={scale}
+            onMove={(to) => setLive(moved(i, to))}
+            onDrop={(to) => {
               setLive(null);
-              onChange(object.objectId, { kind: 'angle', value: moved(i, [e.target.x(), e.target.y()]) });
+              onChange(object.objectId, { kind: 'angle', value: moved(i, to) });
             }}
           />
         ))}

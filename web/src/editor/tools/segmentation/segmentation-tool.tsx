@@ -1,11 +1,12 @@
 import type Konva from 'konva';
 import { useState } from 'react';
-import { Circle, Group, Shape } from 'react-konva';
+import { Group, Shape } from 'react-konva';
 import type { Geometry, Vec } from '../../core/answer';
 import { pathThrough, roundVec } from '../../core/plane';
 import type { PlaneTool, ShapeProps } from '../../core/tool';
 import { pathTool, type PathClicks } from '../shared/path-tool';
 import { outlineProps, px } from '../shared/shape-props';
+import { VertexHandle } from '../shared/VertexHandle';
 import { hitZones, normalize, ringsOf, type Segmentation, type Zone } from './zones';
 
 const isVec = (v: unknown): v is Vec =>
@@ -134,28 +135,23 @@ function SegmentationShape(props: ShapeProps) {
       {selected &&
         editable &&
         ringsOf(value).flatMap((ring) =>
-          ring.map(([x, y]) => {
+          ring.map((at) => {
             const i = index++;
             return (
-              <Circle
+              <VertexHandle
                 key={i}
-                name={`vertex vertex-${id}-${i}`}
-                x={x}
-                y={y}
-                radius={px(5, scale)}
-                fill="#fff"
-                stroke={color}
-                strokeWidth={2}
-                strokeScaleEnabled={false}
-                draggable
-                onMouseDown={(e) => {
-                  e.cancelBubble = true;
+                objectId={id}
+                index={i}
+                at={at}
+                color={color}
+                scale={scale}
+                onPress={(e) => {
                   if (e.evt.altKey) change(removeVertex(value, i));
                 }}
-                onDragMove={(e) => setLive(moveVertex(value, i, [e.target.x(), e.target.y()]))}
-                onDragEnd={(e) => {
+                onMove={(to) => setLive(moveVertex(value, i, to))}
+                onDrop={(to) => {
                   setLive(null);
-                  change(normalize(moveVertex(value, i, [e.target.x(), e.target.y()])));
+                  change(normalize(moveVertex(value, i, to)));
                 }}
               />
             );

@@ -4,6 +4,7 @@ import type { Geometry, Vec } from '../../core/answer';
 import { outlineHit, pathThrough, roundVec } from '../../core/plane';
 import type { PlaneTool, ShapeProps, Step } from '../../core/tool';
 import { outlineProps, PREVIEW_COLOR, px } from './shape-props';
+import { VertexHandle } from './VertexHandle';
 
 /** How near (screen pixels) a click must be to the first vertex to close a polygon. */
 export const CLOSE_DISTANCE_SCREEN_PX = 8;
@@ -58,23 +59,18 @@ export function pathTool<K extends 'polygon' | 'polyline'>(
         />
         {selected &&
           editable &&
-          value.map(([x, y], i) => (
-            <Circle
+          value.map((at, i) => (
+            <VertexHandle
               key={i}
-              name={`vertex vertex-${id}-${i}`}
-              x={x}
-              y={y}
-              radius={px(5, scale)}
-              fill="#fff"
-              stroke={color}
-              strokeWidth={2}
-              strokeScaleEnabled={false}
-              draggable
-              onMouseDown={(e) => (e.cancelBubble = true)}
-              onDragMove={(e) => setLive(moveVertex(value, i, [e.target.x(), e.target.y()]))}
-              onDragEnd={(e) => {
+              objectId={id}
+              index={i}
+              at={at}
+              color={color}
+              scale={scale}
+              onMove={(to) => setLive(moveVertex(value, i, to))}
+              onDrop={(to) => {
                 setLive(null);
-                change(moveVertex(value, i, [e.target.x(), e.target.y()]));
+                change(moveVertex(value, i, to));
               }}
             />
           ))}
