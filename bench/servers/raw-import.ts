@@ -43,6 +43,7 @@ function rowsOf(inputs: AssetInput[]): { assets: AssetRow[]; tasks: TaskRow[] } 
       external_id: a.externalId ?? a.data,
       data: a.data,
       media_warning: null,
+      dataset: null,
       context_data: null,
       metadata: a.metadata === undefined ? null : JSON.stringify(a.metadata),
       storage_id: null,

@@ -1314,6 +1314,8 @@ export interface components {
       createdBy: string | null;
       /** @description URL of the file */
       data: string;
+      /** @description an asset made of several images: their URLs in page order (left out for an asset of one file) */
+      dataset?: string[];
       externalId: string;
       isPreLabeled: boolean;
       /** @description what reading the file's header found wrong, in words (an extension; null when nothing): the size is then missing until the editor measures the image */
@@ -2071,6 +2073,8 @@ export interface components {
       asset: {
         _id: string;
         data: string | null;
+        /** @description an asset made of several images: their URLs in page order */
+        dataset?: string[];
         externalId: string;
         /** @description the asset's metadata holds its width and height (Annotary's extension) */
         hasSize?: boolean;
@@ -2162,6 +2166,8 @@ export interface components {
       asset?: {
         _id: string;
         data: string | null;
+        /** @description an asset made of several images: their URLs in page order */
+        dataset?: string[];
         externalId: string;
         /** @description the asset's metadata holds its width and height (Annotary's extension) */
         hasSize?: boolean;
@@ -5508,6 +5514,8 @@ export interface operations {
             contextData?: unknown;
             /** @description http(s) URL of the file (at most 4096 characters); with uploadLocal the content itself */
             data: string;
+            /** @description an asset made of several images: their http(s) URLs in page order (`data` is the first page, shown in lists and named by exports); `metadata.pageTotal` is set to its length */
+            dataset?: string[];
             externalId?: string;
             metadata?: {
               [key: string]: unknown;

@@ -10,6 +10,14 @@ export const AssetInput = Type.Object({
     description: 'http(s) URL of the file (at most 4096 characters); with uploadLocal the content itself',
   }),
   externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+  dataset: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), {
+      minItems: 1,
+      maxItems: 5000,
+      description:
+        'an asset made of several images: their http(s) URLs in page order (`data` is the first page, shown in lists and named by exports); `metadata.pageTotal` is set to its length',
+    }),
+  ),
   batches: Type.Optional(
     Type.Array(Type.String({ maxLength: 200 }), { maxItems: 1000, description: 'batch ids or names' }),
   ),

@@ -32,6 +32,9 @@ const taskFields = {
     hasSize: Type.Optional(
       Type.Boolean({ description: "the asset's metadata holds its width and height (Annotary's extension)" }),
     ),
+    dataset: Type.Optional(
+      Type.Array(Type.String(), { description: 'an asset made of several images: their URLs in page order' }),
+    ),
   }),
   externalId: Type.String(),
   stage: Type.String({ description: 'id of the stage the task is in' }),
@@ -90,6 +93,11 @@ export const Asset = Type.Object({
   data: Type.String({ description: 'URL of the file' }),
   contextData: Type.Unknown({ description: 'kept as sent; null when none' }),
   metadata: FreeObject,
+  dataset: Type.Optional(
+    Type.Array(Type.String(), {
+      description: 'an asset made of several images: their URLs in page order (left out for an asset of one file)',
+    }),
+  ),
   mediaWarning: Type.Optional(
     Nullable(
       Type.String({

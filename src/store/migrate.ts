@@ -20,6 +20,7 @@ import * as m017 from './migrations/017-benchmarks.js';
 import * as m018 from './migrations/018-benchmark-queue.js';
 import * as m019 from './migrations/019-asset-media.js';
 import * as m020 from './migrations/020-audit-person-operation.js';
+import * as m021 from './migrations/021-asset-dataset.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '018-benchmark-queue': m018,
   '019-asset-media': m019,
   '020-audit-person-operation': m020,
+  '021-asset-dataset': m021,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -164,6 +164,8 @@ export interface AssetTable {
   file_type: string;
   /** What reading the file's header found wrong, in words (migration 019); null when nothing. */
   media_warning: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The pages' addresses of an asset made of several images, as a JSON array (migration 021); null for one file. */
+  dataset: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AssetBatchTable {

@@ -120,6 +120,7 @@ export async function listAssets(ctx: AppContext, p: Principal, projectId: strin
       data: a.data,
       contextData: a.context_data === null ? null : (JSON.parse(a.context_data) as unknown),
       metadata: a.metadata === null ? {} : (JSON.parse(a.metadata) as unknown),
+      ...(a.dataset === null ? {} : { dataset: JSON.parse(a.dataset) as unknown }),
       mediaWarning: a.media_warning,
       storage: a.storage_id,
       attachments: JSON.parse(a.attachments) as unknown,

@@ -13,6 +13,8 @@ import type { Principal } from '../identity/access.js';
 export interface AssetInput {
   data: string;
   externalId?: string | undefined;
+  /** An asset made of several images: their URLs in page order. */
+  dataset?: string[] | undefined;
   batches?: string[] | undefined;
   contextData?: unknown;
   metadata?: Record<string, unknown> | undefined;
@@ -30,6 +32,8 @@ export function defaultExternalId(data: string): string {
   const last = path.split('/').filter(Boolean).at(-1);
   return last ? decodeURIComponent(last) : data;
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 function isHttpUrl(value: string): boolean {
   try {
@@ -83,6 +87,21 @@ export function prepare(
     if (!externalId || externalId.length > MAX_EXTERNAL_ID_LENGTH) {
       errors.push({ field: `assets[${i}].externalId`, message: `must be 1 to ${MAX_EXTERNAL_ID_LENGTH} characters` });
     }
+    for (const [k, page] of (a.dataset ?? []).entries()) {
+      if (page.length > MAX_URL_LENGTH || !isHttpUrl(page)) {
+        errors.push({ field: `assets[${i}].dataset[${k}]`, message: 'must be an http(s) URL' });
+      }
+    }
+    if (a.dataset && isRecord(a.metadata) && a.metadata.pageTotal !== undefined) {
+      if (a.metadata.pageTotal !== a.dataset.length) {
+        errors.push({
+          field: `assets[${i}].metadata.pageTotal`,
+          message: `must be the number of pages in dataset (${a.dataset.length}) or left out`,
+        });
+      }
+    }
+    // An asset of pages answers its page count where a video answers its frames.
+    const metadata = a.dataset ? { ...a.metadata, pageTotal: a.dataset.length } : a.metadata;
     const batches = new Map<string, { id: string; name: string }>();
     for (const b of commonBatches) batches.set(b.id, b);
     for (const [k, ref] of (a.batches ?? []).entries()) {
@@ -110,14 +129,15 @@ export function prepare(
         data: a.data,
         media_warning: null,
         context_data: a.contextData === undefined ? null : JSON.stringify(a.contextData),
-        metadata: a.metadata === undefined ? null : JSON.stringify(a.metadata),
+        metadata: metadata === undefined ? null : JSON.stringify(metadata),
+        dataset: a.dataset ? JSON.stringify(a.dataset) : null,
         storage_id: a.storage ?? null,
         attachments: '[]',
         deleted: 0,
         created_by: p.email,
         created_at: now,
         // Kept for the AssetSize metric: derived once here rather than on every read.
-        ...assetSizeFacts(a.data, a.metadata),
+        ...assetSizeFacts(a.data, metadata),
       },
       batches: [...batches.values()],
       answer,

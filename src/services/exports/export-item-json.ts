@@ -70,7 +70,9 @@ export interface TaskItemOptions {
 
 export function writeTaskItem(out: JsonSink, t: TaskPageRow, o: TaskItemOptions): void {
   const fields = o.fields ?? answerFields;
-  out.write(`{"asset":${q(t.data)},"assetId":${q(t.asset_id)},"externalId":${q(t.external_id)},"dataset":[]`);
+  out.write(`{"asset":${q(t.data)},"assetId":${q(t.asset_id)},"externalId":${q(t.external_id)},"dataset":`);
+  // The pages' addresses as stored (a JSON list of strings written by the import).
+  out.write(t.dataset ?? '[]');
   if (o.includeMetadata) {
     out.write(',"metadata":');
     out.write(t.metadata ?? '{}');

@@ -19,7 +19,7 @@ export async function loadTaskExtras(
   for (const ids of chunked(assetIds)) {
     const rows = await db
       .selectFrom('assets')
-      .select(['id', 'external_id', 'data', 'metadata', 'width_bucket', 'height_bucket'])
+      .select(['id', 'external_id', 'data', 'metadata', 'dataset', 'width_bucket', 'height_bucket'])
       .where('id', 'in', ids)
       .execute();
     for (const r of rows) assets.set(r.id, r);
@@ -58,6 +58,8 @@ export function taskView(row: TaskRow, opts: TaskViewOptions): Record<string, un
       // Numeric width and height in the asset's metadata (their size buckets are set): the
       // editor measures an image that has none and fills it (PUT /v2/asset/{id}/size).
       hasSize: opts.asset ? opts.asset.width_bucket !== null && opts.asset.height_bucket !== null : false,
+      // An asset made of several images: its pages, in order.
+      ...(opts.asset?.dataset ? { dataset: JSON.parse(opts.asset.dataset) as unknown } : {}),
     },
     externalId: row.external_id,
     stage: row.stage_id,

@@ -15,7 +15,7 @@ export interface DeliverySubject {
   /** The project's stages and ontology, parsed once per version of the project. */
   view: ProjectView;
   stage: Stage;
-  asset: { id: string; external_id: string; data: string; metadata: string | null };
+  asset: { id: string; external_id: string; data: string; metadata: string | null; dataset: string | null };
   batches: { id: string; name: string }[];
   history: HistoryMeta[];
 }
@@ -115,8 +115,8 @@ export function buildPayload(s: DeliverySubject): WebhookPayload {
     categorySchema,
     asset: asset.data,
     assetId: asset.id,
-    // Annotary assets are single files: no multi-file datasets or overlays (yet).
-    dataset: [],
+    // The pages of an asset made of several images; overlays are not kept.
+    dataset: parseJson<string[]>(asset.dataset, []),
     overlay: [],
     externalId: asset.external_id,
     metadata: parseJson<Record<string, number>>(asset.metadata, {}),

@@ -54,6 +54,7 @@ export interface SubjectAsset {
   external_id: string;
   data: string;
   metadata: string | null;
+  dataset: string | null;
 }
 
 /** The rows the payloads of a group of deliveries are built from. */
@@ -104,7 +105,7 @@ const projectRows = preparedQuery(['ids'], (db, a) =>
 const assetRows = preparedQuery(['ids'], (db, a) =>
   db
     .selectFrom('assets')
-    .select(['id', 'external_id', 'data', 'metadata'])
+    .select(['id', 'external_id', 'data', 'metadata', 'dataset'])
     .where(inIdList(db, 'id', a.ids)),
 );
 const batchRows = preparedQuery(['ids'], (db, a) =>
@@ -168,7 +169,7 @@ const jsonObject = (alias: string, columns: readonly string[]) =>
 // Each task row carries its asset, batches and history as JSON built by PostgreSQL.
 const tasksWithSubjects = preparedQuery(['ids'], (db, a) => {
   const query = sql<TaskWithSubject>`SELECT ${sql.raw(TASK_COLUMNS.map((c) => `t."${c}"`).join(', '))},
-      (SELECT ${sql.raw(jsonObject('x', ['id', 'external_id', 'data', 'metadata']))}
+      (SELECT ${sql.raw(jsonObject('x', ['id', 'external_id', 'data', 'metadata', 'dataset']))}
          FROM assets x WHERE x.id = t.asset_id) AS subject_asset,
       (SELECT coalesce(json_agg(json_build_object('id', b.id, 'name', b.name) ORDER BY b.created_at, b.id), '[]')
          FROM asset_batches ab JOIN batches b ON b.id = ab.batch_id WHERE ab.asset_id = t.asset_id) AS subject_batches,

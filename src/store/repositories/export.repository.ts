@@ -76,7 +76,8 @@ function exportTasks(db: Executor, f: TaskExportFilter, after: Cursor | undefine
  * record header, PostgreSQL from the varlena or TOAST header (a large value is not fetched).
  */
 const TASK_BYTES = sql<number>`octet_length(t.answer) + coalesce(octet_length(t.brush_data_url), 0)
-  + octet_length(a.data) + coalesce(octet_length(a.metadata), 0) + coalesce(octet_length(a.context_data), 0)`;
+  + octet_length(a.data) + coalesce(octet_length(a.metadata), 0) + coalesce(octet_length(a.context_data), 0)
+  + coalesce(octet_length(a.dataset), 0)`;
 const HISTORY_BYTES = sql<number>`(select coalesce(sum(octet_length(h.answer)), 0) from task_history h where h.task_id = t.id)`;
 
 /** At most `tasks` tasks, and at most `bytes` of stored text (answers, history answers, asset text). */
@@ -126,6 +127,7 @@ export async function taskPage(
       'a.data',
       'a.context_data',
       'a.metadata',
+      'a.dataset',
       bytes.as('bytes'),
     ])
     .limit(limits.tasks);

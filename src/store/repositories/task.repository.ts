@@ -143,6 +143,7 @@ export interface TaskForReader {
         external_id: string;
         data: string;
         metadata: string | null;
+        dataset: string | null;
         width_bucket: number | null;
         height_bucket: number | null;
       }
@@ -167,6 +168,7 @@ const taskForReader = preparedQuery(['id', 'email'], (db, a) =>
       'a.external_id as asset_external_id',
       'a.data as asset_data',
       'a.metadata as asset_metadata',
+      'a.dataset as asset_dataset',
       'a.width_bucket as asset_width_bucket',
       'a.height_bucket as asset_height_bucket',
       'ab.batch_id as batch_id',
@@ -203,6 +205,7 @@ export async function findTaskForReader(db: Executor, id: string, email: string)
             external_id: asset_external_id,
             data: asset_data,
             metadata: first.asset_metadata,
+            dataset: first.asset_dataset,
             width_bucket: first.asset_width_bucket,
             height_bucket: first.asset_height_bucket,
           },
