@@ -848,6 +848,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/project/{projectId}/quality': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The Quality page's numbers over an interval and batches
+     * @description Each labeler's benchmark scores per day, consensus agreement per ontology item (IoU for objects, Cohen's kappa for questions), review rejection rates per reviewer and day, and issues per error code. Managers only. An extension, see docs/quality.md.
+     */
+    post: operations['getProjectQuality'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/project/{projectId}/queue': {
     parameters: {
       query?: never;
@@ -5805,6 +5825,117 @@ export interface operations {
               /** @description why no task: the benchmark cutoff stopped you */
               reason?: string;
               task: components['schemas']['Task'] | null;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getProjectQuality: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description batch ids or names: only tasks whose asset is in any of them */
+          batches?: string[];
+          /** @description [from, to]: work done from `from` (inclusive) until `to` (exclusive); omitted = all time */
+          interval?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description consensus agreement per ontology item, over the rounds decided in the interval */
+              agreement: {
+                kind: 'object' | 'classification';
+                measure: 'iou' | 'kappa';
+                /** @description objects: consensus rounds measured; questions: pairs of copies compared */
+                measures: number;
+                /** @description objects: as value; questions: share of copy pairs giving the same answer */
+                observed: number | null;
+                schemaId: string;
+                /** @description the ontology item's title (its schemaId when since removed) */
+                title: string;
+                /** @description tool or question kind */
+                tool: string | null;
+                /** @description objects: mean IoU of the copies (0 to 1); questions: Cohen's kappa (-1 to 1) */
+                value: number | null;
+              }[];
+              /** @description each labeler's benchmark submissions: the average and one entry per day */
+              benchmarks: {
+                averageScore: number;
+                benchmarks: number;
+                days: {
+                  averageScore: number;
+                  benchmarks: number;
+                  /** @description UTC day, YYYY-MM-DD */
+                  day: string;
+                }[];
+                /** @description e-mail of the labeler */
+                labeler: string;
+              }[];
+              errorCodes: {
+                codes: {
+                  code: string;
+                  /** @description the code is in the project's errorSchema today */
+                  declared: boolean;
+                  issues: number;
+                }[];
+                /** @description the project's errorCodesEnabled */
+                enabled: boolean;
+                /** @description issues carrying no error code */
+                withoutCode: number;
+              };
+              interval: {
+                from: string | null;
+                to: string | null;
+              };
+              reviews: {
+                accepted: number;
+                days: {
+                  accepted: number;
+                  /** @description UTC day, YYYY-MM-DD */
+                  day: string;
+                  rejected: number;
+                  /** @description rejected / (accepted + rejected); null without reviews */
+                  rejectionRate: number | null;
+                }[];
+                rejected: number;
+                /** @description rejected / (accepted + rejected); null without reviews */
+                rejectionRate: number | null;
+                reviewers: {
+                  accepted: number;
+                  rejected: number;
+                  /** @description rejected / (accepted + rejected); null without reviews */
+                  rejectionRate: number | null;
+                  reviewer: string;
+                }[];
+              };
             };
             /** @enum {string} */
             status: 'success';

@@ -21,6 +21,7 @@ import * as m018 from './migrations/018-benchmark-queue.js';
 import * as m019 from './migrations/019-asset-media.js';
 import * as m020 from './migrations/020-audit-person-operation.js';
 import * as m021 from './migrations/021-asset-dataset.js';
+import * as m022 from './migrations/022-quality-measures.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '019-asset-media': m019,
   '020-audit-person-operation': m020,
   '021-asset-dataset': m021,
+  '022-quality-measures': m022,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -451,6 +451,22 @@ export interface BenchmarkResumeTable {
   resumed_by: string;
 }
 
+/** What one decided consensus round measured for one ontology item (migration 022). */
+export interface ConsensusAgreementTable {
+  id: string;
+  project_id: string;
+  parent_task_id: string;
+  asset_id: string;
+  consensus_id: string;
+  schema_id: string;
+  /** 'tool' | 'classification' */
+  kind: string;
+  answer_a: string;
+  answer_b: string;
+  value: number;
+  decided_at: string;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   users: UserTable;
@@ -476,6 +492,7 @@ export interface Database {
   benchmark_submissions: BenchmarkSubmissionTable;
   benchmark_handouts: BenchmarkHandoutTable;
   benchmark_resumes: BenchmarkResumeTable;
+  consensus_agreements: ConsensusAgreementTable;
   answer_counts: AnswerCountTable;
   issues: IssueTable;
   storages: StorageTable;

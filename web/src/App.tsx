@@ -72,6 +72,7 @@ const routes: RouteObject[] = [
           { path: 'tasks/:taskId', ...page(() => import('./pages/tasks/TaskPage')) },
           { path: 'assets', ...page(() => import('./pages/assets/AssetsPage')) },
           { path: 'overview', ...page(() => import('./pages/overview/OverviewPage')) },
+          { path: 'quality', ...page(() => import('./pages/quality/QualityPage')) },
           { path: 'exports', ...page(() => import('./pages/exports/ExportsPage')) },
           { path: 'settings', ...page(() => import('./pages/projects/ProjectSettingsPage')) },
         ],

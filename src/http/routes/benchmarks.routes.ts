@@ -10,6 +10,8 @@ import {
 } from '../../schemas/benchmark.js';
 import * as results from '../../services/quality/benchmark-results.service.js';
 import * as benchmarks from '../../services/quality/benchmark.service.js';
+import { qualityReport } from '../../services/quality/quality-report.service.js';
+import { QualityRequest, QualityResponse } from '../../schemas/quality.js';
 import { principalOf } from '../plugins/auth.js';
 import { ok } from '../reply.js';
 
@@ -51,5 +53,21 @@ export const benchmarkRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
     { schema: { tags, params: ProjectIdParams, querystring: SubmissionsQuery } },
     async (req) =>
       ok(await results.benchmarkSubmissions(ctx, principalOf(req), req.params.projectId, req.query.labeler)),
+  );
+  app.post(
+    '/project/:projectId/quality',
+    {
+      schema: {
+        tags,
+        operationId: 'getProjectQuality',
+        summary: "The Quality page's numbers over an interval and batches",
+        description:
+          "Each labeler's benchmark scores per day, consensus agreement per ontology item (IoU for objects, Cohen's kappa for questions), review rejection rates per reviewer and day, and issues per error code. Managers only. An extension, see docs/quality.md.",
+        params: ProjectIdParams,
+        body: QualityRequest,
+        response: { 200: QualityResponse },
+      },
+    },
+    async (req) => ok(await qualityReport(ctx, principalOf(req), req.params.projectId, req.body ?? {})),
   );
 };

@@ -1,16 +1,10 @@
 import type { AppContext } from '../../context.js';
-import { type FieldError, invalid } from '../../errors.js';
 import type { Stage } from '../../schemas/stage.js';
-import { listBatches } from '../../store/repositories/project.repository.js';
-import {
-  benchmarkFigures,
-  issueFigures,
-  type PerformanceScope,
-  workFigures,
-} from '../../store/repositories/performance.repository.js';
+import { benchmarkFigures, issueFigures, workFigures } from '../../store/repositories/performance.repository.js';
 import type { Principal } from '../identity/access.js';
 import { loadProject } from '../identity/project-access.js';
 import { parseJson } from '../../stored-json.js';
+import { readScope, type ScopeInput } from './scope.js';
 
 /*
  * POST /performance/{projectId}: what each person did in each stage over an interval, from the
@@ -20,10 +14,7 @@ import { parseJson } from '../../stored-json.js';
  * See docs/exports-and-metrics.md.
  */
 
-export interface PerformanceInput {
-  interval?: string[] | undefined;
-  batches?: string[] | undefined;
-}
+export type PerformanceInput = ScopeInput;
 
 export interface PerformanceRow {
   user: string;
@@ -36,16 +27,6 @@ export interface PerformanceRow {
   rejected: number;
   timeSpent: number;
   issuesRaised: number;
-}
-
-function isoBound(raw: string | undefined, field: string, errors: FieldError[]): string | undefined {
-  if (raw === undefined) return undefined;
-  const time = Date.parse(raw);
-  if (Number.isNaN(time)) {
-    errors.push({ field, message: 'must be an ISO 8601 date' });
-    return undefined;
-  }
-  return new Date(time).toISOString();
 }
 
 function emptyRow(user: string, stageId: string, stage: Stage | undefined): PerformanceRow {
@@ -66,22 +47,7 @@ function emptyRow(user: string, stageId: string, stage: Stage | undefined): Perf
 export async function performance(ctx: AppContext, p: Principal, projectId: string, input: PerformanceInput) {
   const db = ctx.store.db;
   const { row } = await loadProject(db, p, projectId, 'readAll');
-  const errors: FieldError[] = [];
-  const from = isoBound(input.interval?.[0], 'interval[0]', errors);
-  const to = isoBound(input.interval?.[1], 'interval[1]', errors);
-  if (from !== undefined && to !== undefined && from > to) {
-    errors.push({ field: 'interval', message: 'must be [from, to] with from not after to' });
-  }
-  const scope: PerformanceScope = { projectId: row.id, from, to };
-  if (input.batches !== undefined) {
-    const known = await listBatches(db, row.id);
-    scope.batchIds = input.batches.map((ref, i) => {
-      const hit = known.find((b) => b.id === ref) ?? known.find((b) => b.name === ref);
-      if (!hit) errors.push({ field: `batches[${i}]`, message: `no batch "${ref}" in this project` });
-      return hit?.id ?? '';
-    });
-  }
-  if (errors.length) throw invalid(errors);
+  const scope = await readScope(db, row.id, input);
 
   const stages = parseJson<Stage[]>(row.stages, []);
   const stageOf = (id: string) => stages.find((s) => s.id === id);
@@ -125,7 +91,7 @@ export async function performance(ctx: AppContext, p: Principal, projectId: stri
   return {
     performance,
     benchmarks,
-    interval: { from: from ?? null, to: to ?? null },
+    interval: { from: scope.from ?? null, to: scope.to ?? null },
     total: performance.length,
   };
 }

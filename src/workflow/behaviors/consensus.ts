@@ -4,6 +4,7 @@ import type { Stage } from '../../schemas/stage.js';
 import type { TaskRow } from '../../store/schema.js';
 import { adjudicate, type AdjudicationMethod } from '../consensus/adjudicate.js';
 import { bySubmission, makeCopy, retireCopies, roundCopies, subStageFor } from '../consensus/copies.js';
+import { agreementItems } from '../consensus/agreement-items.js';
 import { agreementScore } from '../consensus/score.js';
 import { recordExit } from '../stage-exit.js';
 import { consensusSubStages } from '../graph.js';
@@ -88,10 +89,38 @@ async function leave(parent: TaskRow, stage: Stage, index: number, env: RoutingE
   await env.route(state, to, 'consensus');
 }
 
+/** Rows per insert of a round's measures: far under SQLite's bound parameter limit. */
+const MEASURE_ROWS_PER_INSERT = 50;
+
+/** What the round measured per ontology item, kept for the Quality page. */
+async function keepMeasures(parent: TaskRow, answers: TaskAnswer[], stage: Stage, env: RoutingEnv): Promise<void> {
+  const decidedAt = env.now();
+  const rows = agreementItems(answers, env.project.categorySchema).map((item) => ({
+    id: env.newId(),
+    project_id: parent.project_id,
+    parent_task_id: parent.id,
+    asset_id: parent.asset_id,
+    consensus_id: stage.id,
+    schema_id: item.schemaId,
+    kind: item.kind,
+    answer_a: item.answerA,
+    answer_b: item.answerB,
+    value: item.value,
+    decided_at: decidedAt,
+  }));
+  for (let i = 0; i < rows.length; i += MEASURE_ROWS_PER_INSERT) {
+    await env.trx
+      .insertInto('consensus_agreements')
+      .values(rows.slice(i, i + MEASURE_ROWS_PER_INSERT))
+      .execute();
+  }
+}
+
 async function decide(parent: TaskRow, copies: TaskRow[], stage: Stage, env: RoutingEnv): Promise<void> {
   const config = configOf(stage);
   const schema = env.project.categorySchema;
   const answers = copies.map((c) => JSON.parse(c.answer) as TaskAnswer);
+  await keepMeasures(parent, answers, stage, env);
   const score = stored(agreementScore(answers, schema));
   parent.answer = JSON.stringify(adjudicate(config.method, answers, schema));
   parent.consensus_score = score;

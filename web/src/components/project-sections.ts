@@ -15,6 +15,7 @@ export const SECTIONS = [
   { path: 'tasks', label: 'Tasks', needs: 'readAll' },
   { path: 'assets', label: 'Assets', needs: 'import' },
   { path: 'overview', label: 'Overview', needs: 'readAll' },
+  { path: 'quality', label: 'Quality', needs: 'manage' },
   { path: 'exports', label: 'Exports', needs: 'manage' },
   { path: 'settings', label: 'Settings', needs: 'manage' },
 ] as const satisfies readonly { path: string; label: string; needs: ProjectPermission }[];

@@ -35,7 +35,15 @@ function intervalOf(range: Range, from: string, to: string): [string, string] | 
 }
 
 /** Time range and batch of the overview; the interval is fixed when chosen, not at each render. */
-export function OverviewFilters({ project, onChange }: { project: Project; onChange: (f: OverviewFilter) => void }) {
+export function OverviewFilters({
+  project,
+  onChange,
+  label = 'Overview filters',
+}: {
+  project: Project;
+  onChange: (f: OverviewFilter) => void;
+  label?: string;
+}) {
   const [range, setRange] = useState<Range>('all');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
@@ -53,7 +61,7 @@ export function OverviewFilters({ project, onChange }: { project: Project; onCha
     onChange({ ...(interval ? { interval } : {}), ...(b ? { batches: [b] } : {}) });
   };
   return (
-    <form className="filters" aria-label="Overview filters" onSubmit={(e) => e.preventDefault()}>
+    <form className="filters" aria-label={label} onSubmit={(e) => e.preventDefault()}>
       <SelectField label="Time" value={range} options={RANGES} onChange={(r) => apply({ range: r })} />
       {range === 'custom' && (
         <>

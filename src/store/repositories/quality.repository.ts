@@ -1,0 +1,122 @@
+import { sql } from 'kysely';
+import type { Executor } from '../db.js';
+import type { PerformanceScope } from './performance.repository.js';
+
+/*
+ * The Quality page's aggregates, each one GROUP BY within the project, an interval and batches:
+ * benchmark scores per labeler and day (the covering index of migration 022), consensus
+ * measures per ontology item (consensus_agreements' covering index), review decisions per
+ * reviewer and day (task_history's covering index of migration 010) and issues per set of error
+ * codes (issues by project and creation time, migration 002).
+ */
+
+/** `day` of an ISO time column: its first ten characters, on both engines. */
+const dayOf = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 10)`;
+
+/** The asset in `assetColumn` is in any of the scope's batches. */
+function assetInBatches(batchIds: string[], assetColumn: string) {
+  return sql<boolean>`exists (select 1 from asset_batches ab where ab.asset_id = ${sql.ref(assetColumn)} and ab.batch_id in (${sql.join(
+    batchIds.length ? batchIds : [''],
+  )}))`;
+}
+
+export interface ScoreDay {
+  labeler: string;
+  day: string;
+  count: number;
+  total: number;
+}
+
+/** Per labeler and day: benchmark submissions and the sum of their scores. */
+export async function benchmarkDays(db: Executor, s: PerformanceScope): Promise<ScoreDay[]> {
+  let q = db.selectFrom('benchmark_submissions as bs').where('bs.project_id', '=', s.projectId);
+  if (s.from !== undefined) q = q.where('bs.created_at', '>=', s.from);
+  if (s.to !== undefined) q = q.where('bs.created_at', '<', s.to);
+  if (s.batchIds) {
+    const ids = s.batchIds.length ? s.batchIds : [''];
+    q = q.where(
+      sql<boolean>`exists (select 1 from tasks t inner join asset_batches ab on ab.asset_id = t.asset_id where t.id = bs.task_id and ab.batch_id in (${sql.join(ids)}))`,
+    );
+  }
+  const rows = await q
+    .select([
+      'bs.labeler as labeler',
+      dayOf('bs.created_at').as('day'),
+      (eb) => eb.fn.countAll<number>().as('count'),
+      (eb) => eb.fn.sum<number>('bs.score').as('total'),
+    ])
+    .groupBy(['bs.labeler', dayOf('bs.created_at')])
+    .execute();
+  return rows.map((r) => ({ labeler: r.labeler, day: r.day, count: Number(r.count), total: Number(r.total) }));
+}
+
+export interface AgreementCell {
+  schema_id: string;
+  kind: string;
+  answer_a: string;
+  answer_b: string;
+  n: number;
+  total: number;
+}
+
+/** Per ontology item (and, for questions, per pair of answers): how many measures and their sum. */
+export async function agreementCells(db: Executor, s: PerformanceScope): Promise<AgreementCell[]> {
+  let q = db.selectFrom('consensus_agreements as ca').where('ca.project_id', '=', s.projectId);
+  if (s.from !== undefined) q = q.where('ca.decided_at', '>=', s.from);
+  if (s.to !== undefined) q = q.where('ca.decided_at', '<', s.to);
+  if (s.batchIds) q = q.where(assetInBatches(s.batchIds, 'ca.asset_id'));
+  const rows = await q
+    .select([
+      'ca.schema_id',
+      'ca.kind',
+      'ca.answer_a',
+      'ca.answer_b',
+      (eb) => eb.fn.countAll<number>().as('n'),
+      (eb) => eb.fn.sum<number>('ca.value').as('total'),
+    ])
+    .groupBy(['ca.schema_id', 'ca.kind', 'ca.answer_a', 'ca.answer_b'])
+    .execute();
+  return rows.map((r) => ({ ...r, n: Number(r.n), total: Number(r.total) }));
+}
+
+export interface ReviewDay {
+  reviewer: string;
+  day: string;
+  accepted: number;
+  rejected: number;
+}
+
+/** Per reviewer and day: review decisions, from the task history. */
+export async function reviewDays(db: Executor, s: PerformanceScope): Promise<ReviewDay[]> {
+  let q = db
+    .selectFrom('task_history as th')
+    .where('th.project_id', '=', s.projectId)
+    .where('th.completed_by', 'is not', null)
+    .where('th.trigger', '=', 'review');
+  if (s.from !== undefined) q = q.where('th.completed_at', '>=', s.from);
+  if (s.to !== undefined) q = q.where('th.completed_at', '<', s.to);
+  if (s.batchIds) q = q.where(assetInBatches(s.batchIds, 'th.asset_id'));
+  const rows = await q
+    .select([
+      sql<string>`th.completed_by`.as('reviewer'),
+      dayOf('th.completed_at').as('day'),
+      sql<number>`sum(case when th.review_status = 'Accepted' then 1 else 0 end)`.as('accepted'),
+      sql<number>`sum(case when th.review_status = 'Rejected' then 1 else 0 end)`.as('rejected'),
+    ])
+    .groupBy(['th.completed_by', dayOf('th.completed_at')])
+    .execute();
+  return rows.map((r) => ({ ...r, accepted: Number(r.accepted), rejected: Number(r.rejected) }));
+}
+
+/** Live issues per distinct error-code list (the JSON text as kept). */
+export async function issueCodeSets(db: Executor, s: PerformanceScope): Promise<{ codes: string; n: number }[]> {
+  let q = db.selectFrom('issues as i').where('i.project_id', '=', s.projectId).where('i.deleted', '=', 0);
+  if (s.from !== undefined) q = q.where('i.created_at', '>=', s.from);
+  if (s.to !== undefined) q = q.where('i.created_at', '<', s.to);
+  if (s.batchIds) q = q.where(assetInBatches(s.batchIds, 'i.asset_id'));
+  const rows = await q
+    .select(['i.error_codes as codes', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('i.error_codes')
+    .execute();
+  return rows.map((r) => ({ codes: r.codes, n: Number(r.n) }));
+}

@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import type { CategorySchema } from '../../schemas/category-schema.js';
+import type { TaskAnswer } from '../types.js';
+import { classificationAnswers, isScoredKind, ontologyQuestions, toolAgreement } from './score.js';
+
+/**
+ * What one decided consensus round measured, per ontology item, as the Quality page keeps it:
+ * a scored tool (box, rotated box, polygon) that a copy used gives one item, the copies' mean
+ * pairwise IoU (as the round's score counts it); a classification question a copy answered gives
+ * one item per pair of copies (earlier copy first), their two answers, so agreement can be read
+ * as Cohen's kappa over many rounds. Copies come in the order they were submitted.
+ */
+export interface AgreementItem {
+  schemaId: string;
+  kind: 'tool' | 'classification';
+  /** Earlier and later copy's answer ('' unanswered); '' for tools. */
+  answerA: string;
+  answerB: string;
+  /** Tools: mean pairwise IoU; classifications: 1 when both gave the same answer, else 0. */
+  value: number;
+}
+
+/** Answers longer than this are kept as a digest: equal answers still compare equal. */
+const KEPT_ANSWER_LENGTH = 200;
+
+function kept(answer: string | undefined): string {
+  if (answer === undefined) return '';
+  if (answer.length <= KEPT_ANSWER_LENGTH) return answer;
+  return `sha256:${createHash('sha256').update(answer).digest('hex')}`;
+}
+
+export function agreementItems(copies: readonly TaskAnswer[], schema: CategorySchema): AgreementItem[] {
+  if (copies.length < 2) return [];
+  const items: AgreementItem[] = [];
+  const answers = copies.map(classificationAnswers);
+  for (const id of new Set(ontologyQuestions(schema))) {
+    const values = answers.map((a) => kept(a.get(id)));
+    if (values.every((v) => v === '')) continue;
+    for (let i = 0; i < values.length; i += 1) {
+      for (let j = i + 1; j < values.length; j += 1) {
+        const [a, b] = [values[i] ?? '', values[j] ?? ''];
+        items.push({ schemaId: id, kind: 'classification', answerA: a, answerB: b, value: a === b ? 1 : 0 });
+      }
+    }
+  }
+  for (const tool of schema.tools ?? []) {
+    if (!isScoredKind(tool.tool)) continue;
+    const perCopy = copies.map((c) => c.tools.filter((o) => o.schemaId === tool.schemaId));
+    if (!perCopy.some((list) => list.length > 0)) continue;
+    items.push({
+      schemaId: tool.schemaId,
+      kind: 'tool',
+      answerA: '',
+      answerB: '',
+      value: toolAgreement(tool.tool, perCopy),
+    });
+  }
+  return items;
+}
