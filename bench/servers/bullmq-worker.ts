@@ -103,7 +103,8 @@ const worker = new Worker(
       task: { ...template.task, id: taskId },
       view: views.of(template.project),
     };
-    const body = Buffer.from(JSON.stringify(buildPayload(subject)));
+    // Its tasks have no brush layer: links would go out as stored.
+    const body = Buffer.from(JSON.stringify(buildPayload(subject, (link) => link)));
     const headers = deliveryHeaders({ url, authType: 'secret', secret }, job.id ?? taskId, job.attemptsMade + 1, body);
     const res = await request(url, { method: 'POST', headers, body, dispatcher: agent });
     await res.body.dump();

@@ -340,7 +340,7 @@ export interface paths {
     };
     /**
      * One segmentation or polygon object drawn alone as a PNG mask
-     * @description A PNG the size of the image (from the asset's metadata; else the object's extent), the object opaque white on transparency. Readers of the task only: anyone else, and an unknown object, 404.
+     * @description A PNG the size of the image (from the asset's metadata; else the object's extent), the object opaque white on transparency. Readers of the task only: anyone else, and an unknown object, 404. The `masks` links of an export (`includeMask=true`) add `expires` and `signature` and need no API key until they expire (24 hours; 403 after, or when tampered with).
      */
     get: operations['getObjectMask'];
     put?: never;
@@ -2985,9 +2985,13 @@ export interface operations {
         /** @description accepted and ignored */
         includeIdleBlurDurations?: string;
         /** @description true or false, any case */
+        includeMask?: string;
+        /** @description true or false, any case */
         includeMetadata?: string;
         /** @description accepted and ignored */
         includeOnlyKeyFrames?: string;
+        /** @description true or false, any case */
+        includeSegmentationPoints?: string;
         /** @description project id */
         project: string;
         /** @description accepted and ignored */
@@ -3088,9 +3092,13 @@ export interface operations {
         /** @description accepted and ignored */
         includeIdleBlurDurations?: string;
         /** @description true or false, any case */
+        includeMask?: string;
+        /** @description true or false, any case */
         includeMetadata?: string;
         /** @description accepted and ignored */
         includeOnlyKeyFrames?: string;
+        /** @description true or false, any case */
+        includeSegmentationPoints?: string;
         /** @description project id */
         project: string;
         /** @description accepted and ignored */
@@ -3650,6 +3658,10 @@ export interface operations {
       query: {
         /** @description objectId of a segmentation or polygon object */
         annotation: string;
+        /** @description with signature: a key-less link of an export (Unix seconds) */
+        expires?: string;
+        /** @description with expires: the signature of a key-less link of an export */
+        signature?: string;
         /** @description the task holding the object */
         task: string;
       };

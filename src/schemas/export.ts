@@ -2,9 +2,8 @@ import { Type, type Static } from 'typebox';
 import { QueryBoolean, StringEnum } from './common.js';
 
 /**
- * Query of `GET /export` and `GET /exportV3` (DECISIONS section 7). Properties not named here
- * are accepted and ignored: clients send extras such as `includeMask` and
- * `includeSegmentationPoints`. `type` is a free string because the Python client sends
+ * Query of `GET /export` and `GET /exportV3` (DECISIONS sections 7 and 10). Properties not named
+ * here are accepted and ignored. `type` is a free string because the Python client sends
  * `type=None` when it has no type; the service reads it.
  */
 export const ExportQuery = Type.Object({
@@ -28,6 +27,8 @@ export const ExportQuery = Type.Object({
   updatedAt: Type.Optional(Type.String({ maxLength: 200, description: 'JSON {"$gt": ISO date, "$lt": ISO date}' })),
   includeMetadata: Type.Optional(QueryBoolean),
   includeHistory: Type.Optional(QueryBoolean),
+  includeSegmentationPoints: Type.Optional(QueryBoolean),
+  includeMask: Type.Optional(QueryBoolean),
   sendEmail: Type.Optional(Type.String({ maxLength: 16, description: 'accepted and ignored' })),
   doNotNotify: Type.Optional(Type.String({ maxLength: 16, description: 'accepted and ignored' })),
   taskTypes: Type.Optional(

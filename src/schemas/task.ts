@@ -9,6 +9,12 @@ export const MaskQuery = Type.Object({
     description: 'objectId of a segmentation or polygon object',
   }),
   task: Type.String({ maxLength: 64, description: 'the task holding the object' }),
+  expires: Type.Optional(
+    Type.String({ maxLength: 16, description: 'with signature: a key-less link of an export (Unix seconds)' }),
+  ),
+  signature: Type.Optional(
+    Type.String({ maxLength: 128, description: 'with expires: the signature of a key-less link of an export' }),
+  ),
 });
 export const HistoryIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 

@@ -23,6 +23,8 @@ const PLAN: ExportPlan = {
   format: 'ndjson',
   includeMetadata: true,
   includeHistory: true,
+  includeSegmentationPoints: false,
+  includeMask: false,
   taskTypes: ['default'],
 };
 const SMALL: PageLimits = { tasks: 4, bytes: 40_000 };

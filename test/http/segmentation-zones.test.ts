@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { addRoleUsers, type RoleUsers } from '../helpers/roles.js';
 import { ENGINES } from '../helpers/stores.js';
+import { square } from '../helpers/rings.js';
 
 /*
  * Segmentation objects through POST /annotate: zones with holes kept as sent (rings opened),
@@ -16,13 +17,6 @@ const ONTOLOGY = {
   ],
   classifications: [],
 };
-
-const square = (x: number, y: number, s: number): number[][] => [
-  [x, y],
-  [x + s, y],
-  [x + s, y + s],
-  [x, y + s],
-];
 
 describe.each(ENGINES)('segmentation zones on %s', (engine) => {
   let t: TestApp;

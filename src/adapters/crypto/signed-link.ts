@@ -10,7 +10,7 @@ import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
  */
 
 /** The purposes links are signed for; each names one derived key. */
-export type LinkPurpose = 'annotary:file-links' | 'annotary:export-links';
+export type LinkPurpose = 'annotary:file-links' | 'annotary:export-links' | 'annotary:mask-links';
 
 const SIGNATURE_RE = /^[A-Za-z0-9_-]{43}$/;
 const EXPIRY_RE = /^\d{1,12}$/;

@@ -151,7 +151,9 @@ export const WORK_OPERATIONS: Record<string, Operation> = {
     summary: 'One segmentation or polygon object drawn alone as a PNG mask',
     description:
       "A PNG the size of the image (from the asset's metadata; else the object's extent), the object " +
-      'opaque white on transparency. Readers of the task only: anyone else, and an unknown object, 404.',
+      'opaque white on transparency. Readers of the task only: anyone else, and an unknown object, 404. ' +
+      'The `masks` links of an export (`includeMask=true`) add `expires` and `signature` and need no API key ' +
+      'until they expire (24 hours; 403 after, or when tampered with).',
     status: 200,
     data: Type.String({ format: 'binary' }),
     raw: { contentType: 'image/png' },

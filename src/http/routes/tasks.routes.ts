@@ -100,8 +100,9 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       return ok(await work.uploadBrushLayer(ctx, principalOf(req), req.params.taskId, req.body, linkBase(ctx, req)));
     },
   );
-  app.get('/mask', { schema: { tags, querystring: MaskQuery } }, async (req, reply) => {
-    const png = await objectMask(ctx, principalOf(req), req.query.task, req.query.annotation);
+  // An API key, or the signed link of an export (`expires` and `signature`): checked inside.
+  app.get('/mask', { config: { public: true }, schema: { tags, querystring: MaskQuery } }, async (req, reply) => {
+    const png = await objectMask(ctx, req.principal, req.query);
     return reply.type('image/png').header('cache-control', 'private, no-store').send(png);
   });
   app.post('/review/:taskId', { schema: { tags, params: TaskIdParams, body: ReviewRequest } }, async (req) =>

@@ -37,8 +37,11 @@ export function consensusAverage(score: number | null): number | null {
   return score === null ? null : Math.round(score * 10_000) / 100;
 }
 
-/** A stored answer's three lists as item JSON (export-readable.ts names what they hold). */
-export type AnswerWriter = (text: string) => string;
+/**
+ * A stored answer's three lists as item JSON (export-readable.ts names what they hold); `taskId`
+ * is given for the task's current answer (not for history entries).
+ */
+export type AnswerWriter = (text: string, taskId?: string) => string;
 
 function writeHistoryEntry(
   out: JsonSink,
@@ -66,6 +69,8 @@ export interface TaskItemOptions {
   benchmark?: BenchmarkRecord | undefined;
   /** The answer's lists; answerFields (the stored text as it is) unless told. */
   fields?: AnswerWriter | undefined;
+  /** Signs a stored brush link afresh (tasks/brush-layer.ts taskLinks); as stored unless told. */
+  links?: ((stored: string | null) => string | null) | undefined;
 }
 
 export function writeTaskItem(out: JsonSink, t: TaskPageRow, o: TaskItemOptions): void {
@@ -83,9 +88,9 @@ export function writeTaskItem(out: JsonSink, t: TaskPageRow, o: TaskItemOptions)
     `,"task":{"taskId":${q(t.id)},"stage":${q(o.stageNames.get(t.stage_id) ?? t.stage_id)},"stageId":${q(t.stage_id)}` +
       `,"updatedAt":${q(t.updated_at)},"updatedBy":${q(t.updated_by)},`,
   );
-  out.write(fields(t.answer));
+  out.write(fields(t.answer, t.id));
   out.write(',"brushDataUrl":');
-  out.write(q(t.brush_data_url));
+  out.write(q(o.links ? o.links(t.brush_data_url) : t.brush_data_url));
   if (o.history) {
     out.write(',"stageHistory":[');
     o.history.forEach((h, i) => {

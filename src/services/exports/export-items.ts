@@ -12,7 +12,7 @@ import {
 } from '../../store/repositories/export.repository.js';
 import { benchmarkRecordsOf } from '../../store/repositories/benchmark.repository.js';
 import type { NextPage } from './export-chunks.js';
-import { type AnswerWriter, writeIssueItem, writeTaskItem } from './export-item-json.js';
+import { type TaskItemOptions, writeIssueItem, writeTaskItem } from './export-item-json.js';
 import type { ExportPlan } from './export-options.js';
 
 /*
@@ -41,7 +41,7 @@ export function taskPages(
   plan: ExportPlan,
   stages: readonly Stage[],
   limits: PageLimits = EXPORT_PAGE_LIMITS,
-  fields?: AnswerWriter,
+  writer: Pick<TaskItemOptions, 'fields' | 'links'> = {},
 ): NextPage {
   const stageNames = new Map(stages.map((s) => [s.id, s.name ?? s.id]));
   const filter = { projectId, ...plan };
@@ -72,7 +72,7 @@ export function taskPages(
           stageNames,
           batchNames: batches.get(t.asset_id) ?? [],
           benchmark: benchmarks.get(t.id),
-          fields,
+          ...writer,
         });
       },
     };

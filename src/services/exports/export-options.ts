@@ -18,6 +18,10 @@ export interface ExportPlan {
   updatedAt?: TimeRange | undefined;
   includeMetadata: boolean;
   includeHistory: boolean;
+  /** Segmentation objects keep their `segmentation` (zones) in JSON exports only when set. */
+  includeSegmentationPoints: boolean;
+  /** Segmentation and polygon objects of JSON exports get `masks: [signed link of GET /mask]`. */
+  includeMask: boolean;
   /** Kinds of task exported (tasks only); ['default'] unless `taskTypes` says otherwise. */
   taskTypes: TaskType[];
 }
@@ -110,6 +114,8 @@ export function exportPlan(
     format: q.format ?? 'json',
     includeMetadata: parseQueryBoolean(q.includeMetadata, true),
     includeHistory: parseQueryBoolean(q.includeHistory, true),
+    includeSegmentationPoints: parseQueryBoolean(q.includeSegmentationPoints, false),
+    includeMask: parseQueryBoolean(q.includeMask, false),
     taskTypes: ['default'],
   };
   if (plan.type === 'issue' && isDatasetFormat(plan.format)) {

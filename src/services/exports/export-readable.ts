@@ -13,11 +13,17 @@ import { answerFields } from './export-item-json.js';
 type Json = Record<string, unknown>;
 const OPTION_KINDS = new Set(['radio', 'single-dropdown', 'checkbox', 'multi-dropdown']);
 
+/** The signed mask link of one object of the task being written (`includeMask`). */
+export type MaskLinkOf = (objectId: string) => string;
+
 export class ReadableAnswers {
   private readonly tools = new Map<string, string>();
   private readonly questions = new Map<string, Classification>();
+  private readonly segmentationPoints: boolean;
 
-  constructor(schema: CategorySchema) {
+  /** `segmentationPoints`: segmentation objects keep their zones (`includeSegmentationPoints`). */
+  constructor(schema: CategorySchema, opts: { segmentationPoints: boolean } = { segmentationPoints: true }) {
+    this.segmentationPoints = opts.segmentationPoints;
     const walk = (list: readonly Classification[] | undefined) => {
       for (const c of list ?? []) {
         this.questions.set(c.schemaId, c);
@@ -32,24 +38,33 @@ export class ReadableAnswers {
     walk(schema.classifications);
   }
 
-  /** `"tools":[...],"classifications":[...],"relations":[...]` of a stored answer, readable. */
-  fields(text: string): string {
-    if (!this.tools.size && !this.questions.size) return answerFields(text);
+  /**
+   * `"tools":[...],"classifications":[...],"relations":[...]` of a stored answer, readable; with
+   * `maskOf`, each segmentation or polygon object of a still image carries `masks: [link]`.
+   */
+  fields(text: string, maskOf?: MaskLinkOf): string {
+    const plain = this.segmentationPoints || !text.includes('"segmentation"');
+    if (!this.tools.size && !this.questions.size && plain && !maskOf) return answerFields(text);
     const a = JSON.parse(text) as Json;
     const list = (v: unknown) => (Array.isArray(v) ? (v as unknown[]) : []);
-    const tools = list(a.tools ?? a.objects).map((t) => this.tool(t));
+    const tools = list(a.tools ?? a.objects).map((t) => this.tool(t, maskOf));
     const classifications = list(a.classifications).map((c) => this.classification(c));
     return `"tools":${JSON.stringify(tools)},"classifications":${JSON.stringify(classifications)},"relations":${JSON.stringify(list(a.relations))}`;
   }
 
-  private tool(entry: unknown): unknown {
+  private tool(entry: unknown, maskOf: MaskLinkOf | undefined): unknown {
     if (!entry || typeof entry !== 'object') return entry;
     const t = entry as Json;
     const title = this.tools.get(String(t.schemaId));
     const nested = Array.isArray(t.classifications)
       ? { classifications: t.classifications.map((c) => this.classification(c)) }
       : {};
-    return { ...t, ...nested, ...(title !== undefined ? { title } : {}) };
+    const out: Json = { ...t, ...nested, ...(title !== undefined ? { title } : {}) };
+    const shaped = (t.segmentation !== undefined && t.segmentation !== null) || Array.isArray(t.polygon);
+    // GET /mask draws an object of a still image: entries of video frames (with `page`) get none.
+    if (maskOf && shaped && typeof t.objectId === 'string' && t.page === undefined) out.masks = [maskOf(t.objectId)];
+    if (!this.segmentationPoints) delete out.segmentation;
+    return out;
   }
 
   private classification(entry: unknown): unknown {

@@ -23,6 +23,8 @@ const FILTERS = [
   'updatedAt',
   'includeMetadata',
   'includeHistory',
+  'includeSegmentationPoints',
+  'includeMask',
   'taskTypes',
 ] as const;
 

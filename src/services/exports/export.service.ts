@@ -11,7 +11,16 @@ import { listBatches } from '../../store/repositories/project.repository.js';
 import type { ProjectRow } from '../../store/schema.js';
 import type { Principal } from '../identity/access.js';
 import { issuePages, taskPages } from './export-items.js';
-import { checkExportLink, exportFileName, exportsDir, signExportLink, sweepExports } from './export-link.js';
+import {
+  checkExportLink,
+  EXPORT_LINK_SECONDS,
+  exportFileName,
+  exportsDir,
+  signExportLink,
+  sweepExports,
+} from './export-link.js';
+import { signMaskLink } from '../tasks/mask-link.js';
+import { taskLinks } from '../tasks/brush-layer.js';
 import { exportPlan, type ExportPlan } from './export-options.js';
 import { framed } from './export-chunks.js';
 import { recordExport } from './export-records.js';
@@ -55,7 +64,7 @@ export async function createExport(
   const fileName = exportFileName(exportId);
   const file = path.join(dir, fileName);
   const started = Date.now();
-  const bytes = await writeExportZip(ctx, row, plan, stages, file, new Date(now));
+  const bytes = await writeExportZip(ctx, { row, plan, stages, linkBase }, file, new Date(now));
   ctx.log.info(
     { projectId: row.id, exportId, type: plan.type, format: plan.format, bytes, ms: Date.now() - started },
     'export written',
@@ -84,19 +93,25 @@ export async function createExport(
  */
 async function writeExportZip(
   ctx: AppContext,
-  row: ProjectRow,
-  plan: ExportPlan,
-  stages: Stage[],
+  { row, plan, stages, linkBase }: { row: ProjectRow; plan: ExportPlan; stages: Stage[]; linkBase: string },
   file: string,
   mtime: Date,
 ): Promise<number> {
   const db = ctx.store.db;
   const schema = parseJson<CategorySchema>(row.category_schema, { tools: [], classifications: [], relations: [] });
   if (plan.format === 'json' || plan.format === 'ndjson') {
-    const readable = new ReadableAnswers(schema);
+    const readable = new ReadableAnswers(schema, { segmentationPoints: plan.includeSegmentationPoints });
+    // Links in the items live as long as the export's own link: a day.
+    const maskOf = (taskId: string) => (objectId: string) =>
+      signMaskLink(ctx, linkBase, taskId, objectId, EXPORT_LINK_SECONDS);
+    const writer = {
+      fields: (text: string, taskId?: string) =>
+        readable.fields(text, plan.includeMask && taskId !== undefined ? maskOf(taskId) : undefined),
+      links: taskLinks(ctx, EXPORT_LINK_SECONDS),
+    };
     const pages =
       plan.type === 'task'
-        ? taskPages(db, row.id, plan, stages, undefined, (text) => readable.fields(text))
+        ? taskPages(db, row.id, plan, stages, undefined, writer)
         : issuePages(db, row.id, plan, stages);
     const format = plan.format;
     return (await writeSingleEntryZip(file, `${plan.type}s.${format}`, framed(pages, format), mtime)).bytes;

@@ -117,6 +117,27 @@ function linkIn(path: string): FileLink | undefined {
   }
 }
 
+/**
+ * A stored link of ours (a brush layer's, kept in the task with a long life) signed afresh for
+ * `ttlSeconds` from now, on the address the stored link names; any other value comes back as it
+ * is. Answers, exports and webhook payloads hand out these short-lived copies only, so a link a
+ * client saw stops working soon after, whatever the stored one's life.
+ */
+export function freshFileUrl(ctx: AppContext, value: string | null, ttlSeconds: number): string | null {
+  if (!value) return value;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return value;
+  }
+  const at = url.pathname.indexOf(`${FILES_ROUTE}/`);
+  if (at < 0) return value;
+  const link = linkIn(url.pathname.slice(at + FILES_ROUTE.length + 1));
+  if (!link || !signedByUs(ctx, link)) return value;
+  return signedFileUrl(ctx, 'GET', link.key, ttlSeconds, url.origin + url.pathname.slice(0, at));
+}
+
 const stores = new WeakMap<AppContext, LocalFileStore>();
 
 /** The context's file store: a folder `files` in the data folder. */

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { taskLinks } from '../tasks/brush-layer.js';
 import { conflict, invalid, invalidField, notFound } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
 import { insertJobs, tasksWithPendingStageEntry } from '../../jobs/queue.js';
@@ -68,7 +69,11 @@ export async function pluginResponse(ctx: AppContext, p: Principal, body: Plugin
         created_at: now,
       };
       await repo.insertLogs(trx, [{ ...log, project_id: call.project_id, stage_id: call.stage_id, task_id: task.id }]);
-      return { session: call.id, status: 'failed', task: await fullTaskView(trx, task, run.env.project.stages) };
+      return {
+        session: call.id,
+        status: 'failed',
+        task: await fullTaskView(trx, task, run.env.project.stages, taskLinks(ctx)),
+      };
     }
     if (!body.response) throw invalidField('response', 'is required unless error is true');
     const wrapped = body.response.answer !== undefined;
@@ -86,7 +91,11 @@ export async function pluginResponse(ctx: AppContext, p: Principal, body: Plugin
     };
     const moved = await moveAndSave(run, trx, row, output(stage, 0), { trigger: 'plugin' });
     await repo.setCallStatus(trx, call.id, { status: 'answered', error: null, updated_at: now });
-    return { session: call.id, status: 'answered', task: await fullTaskView(trx, moved, run.env.project.stages) };
+    return {
+      session: call.id,
+      status: 'answered',
+      task: await fullTaskView(trx, moved, run.env.project.stages, taskLinks(ctx)),
+    };
   });
 }
 

@@ -1,4 +1,5 @@
 import { makeSampler } from '../../adapters/random.js';
+import { taskLinks } from '../tasks/brush-layer.js';
 import type { AppContext } from '../../context.js';
 import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
@@ -91,7 +92,7 @@ export async function benchmarkTurn(
     if (handout.stage_id !== stage.id) return undefined;
     const task = await db.selectFrom('tasks').selectAll().where('id', '=', handout.task_id).executeTakeFirst();
     if (task && task.type === 'benchmark' && task.deleted === 0) {
-      return { task: await fullTaskView(db, asHandedOut(task, stage, email), stages) };
+      return { task: await fullTaskView(db, asHandedOut(task, stage, email), stages, taskLinks(ctx)) };
     }
     await deleteHandout(db, row.id, email);
   }
@@ -103,7 +104,7 @@ export async function benchmarkTurn(
     if (task) {
       const at = new Date(ctx.clock.now()).toISOString();
       await putHandout(db, { project_id: row.id, labeler: email, task_id: task.id, stage_id: stage.id, handed_at: at });
-      return { task: await fullTaskView(db, asHandedOut(task, stage, email), stages) };
+      return { task: await fullTaskView(db, asHandedOut(task, stage, email), stages, taskLinks(ctx)) };
     }
   }
   return reason ? { task: null, reason } : undefined;

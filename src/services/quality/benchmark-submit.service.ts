@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { taskLinks } from '../tasks/brush-layer.js';
 import { invalid } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { CategorySchema } from '../../schemas/category-schema.js';
@@ -61,5 +62,5 @@ export async function workHandedOutBenchmark(
     });
     await deleteHandout(trx, row.id, p.email);
   }
-  return fullTaskView(trx, shown, stages);
+  return fullTaskView(trx, shown, stages, taskLinks(ctx));
 }

@@ -3,7 +3,7 @@ import { isSafeKey } from '../../adapters/file-store/file-store.js';
 import type { AppContext } from '../../context.js';
 import { invalidField } from '../../errors.js';
 import { LONG_LIVED_SECONDS, newFileKey, parseStorageLink } from '../files/file.service.js';
-import { fileStoreOf, parseFileUrl, signedFileUrl } from '../files/file-url.js';
+import { fileStoreOf, freshFileUrl, parseFileUrl, signedFileUrl } from '../files/file-url.js';
 
 /*
  * The task's brush layer: one PNG the size of the image, kept in the file store (or an object
@@ -14,6 +14,19 @@ import { fileStoreOf, parseFileUrl, signedFileUrl } from '../files/file-url.js';
 export const MAX_LAYER_SIDE = 16384;
 /** Largest brush layer upload, in bytes. */
 export const MAX_LAYER_BYTES = 64 * 1024 * 1024;
+
+/** Life of the brush links a task answers (GET /task, annotate, lists, /next): one hour. */
+export const TASK_LINK_SECONDS = 3600;
+/** Life of the brush links of exports and webhook payloads: a day, as an export's own link. */
+export const SHARED_LINK_SECONDS = 24 * 3600;
+
+/**
+ * The stored brush links of a task, as a client gets them: signed afresh for `ttlSeconds`. The
+ * task keeps a long-lived link of its own; what goes out expires soon after.
+ */
+export function taskLinks(ctx: AppContext, ttlSeconds = TASK_LINK_SECONDS) {
+  return (stored: string | null) => freshFileUrl(ctx, stored, ttlSeconds);
+}
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 

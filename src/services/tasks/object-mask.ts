@@ -5,6 +5,10 @@ import { findLiveAsset } from '../../store/repositories/asset-media.repository.j
 import type { Principal } from '../identity/access.js';
 import { assetImageSize } from './brush-layer.js';
 import { loadTask } from './task.service.js';
+import { checkMaskLink } from './mask-link.js';
+import { isId } from '../../ids.js';
+import { findTask } from '../../store/repositories/task.repository.js';
+import type { TaskRow } from '../../store/schema.js';
 
 /*
  * GET /mask: one segmentation or polygon object of a task drawn alone as a PNG the size of the
@@ -50,12 +54,36 @@ function ringsOf(obj: Record<string, unknown>): Ring[] | undefined {
   return undefined;
 }
 
-export async function objectMask(ctx: AppContext, p: Principal, taskId: string, objectId: string): Promise<Buffer> {
-  const { task } = await loadTask(ctx.store.db, p, taskId).catch((err: unknown) => {
+/**
+ * GET /mask with an API key: the object's mask for a caller who may read the task (404 for
+ * anyone else); with a signed link (an export's `masks`), for anyone holding it.
+ */
+export async function objectMask(
+  ctx: AppContext,
+  p: Principal | undefined,
+  q: { task: string; annotation: string; expires?: string | undefined; signature?: string | undefined },
+): Promise<Buffer> {
+  if (q.expires !== undefined || q.signature !== undefined) {
+    checkMaskLink(ctx, {
+      task: q.task,
+      annotation: q.annotation,
+      expires: q.expires ?? '',
+      signature: q.signature ?? '',
+    });
+    const task = isId(q.task) ? await findTask(ctx.store.db, q.task) : undefined;
+    if (!task) throw notFound('task');
+    return drawObject(ctx, task, q.annotation);
+  }
+  if (!p) throw new AppError('UNAUTHENTICATED', 'missing or invalid API key: send it in the apikey header');
+  const { task } = await loadTask(ctx.store.db, p, q.task).catch((err: unknown) => {
     // A task the caller may not read does not exist for the caller.
     if (err instanceof AppError && err.status === 403) throw notFound('task');
     throw err;
   });
+  return drawObject(ctx, task, q.annotation);
+}
+
+async function drawObject(ctx: AppContext, task: TaskRow, objectId: string): Promise<Buffer> {
   const answer = JSON.parse(task.answer) as { tools?: Record<string, unknown>[] };
   const obj = (answer.tools ?? []).find((o) => o.objectId === objectId);
   const rings = obj && ringsOf(obj);

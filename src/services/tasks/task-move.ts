@@ -9,7 +9,7 @@ import type { ExitRecord } from '../../workflow/stage-exit.js';
 import { type RoutingRun, saveTask, startRouting } from '../../workflow/routing.js';
 import type { TaskState } from '../../workflow/types.js';
 import { projectInfo } from '../projects/project-view.js';
-import { loadTaskExtras, taskView } from './task-view.js';
+import { loadTaskExtras, taskView, type TaskViewOptions } from './task-view.js';
 
 /** A routing run for changes to existing tasks of one project. */
 export function routingFor(trx: Executor, ctx: AppContext, project: ProjectRow, actor: string | null): RoutingRun {
@@ -46,10 +46,16 @@ export function output(stage: Stage, index: number): string {
 }
 
 /** The full task view (with its answer) of a row, as single-task operations answer. */
-export async function fullTaskView(db: Executor, row: TaskRow, stages: readonly Stage[]) {
+export async function fullTaskView(
+  db: Executor,
+  row: TaskRow,
+  stages: readonly Stage[],
+  links: TaskViewOptions['links'],
+) {
   const extras = await loadTaskExtras(db, [row]);
   return taskView(row, {
     includeAnswer: true,
+    links,
     stages,
     asset: extras.assets.get(row.asset_id),
     batches: extras.batches.get(row.asset_id) ?? [],

@@ -43,6 +43,8 @@ export interface TaskViewOptions {
   stages: readonly Stage[];
   asset: AssetBrief | undefined;
   batches: string[];
+  /** Signs a stored link afresh (tasks/brush-layer.ts taskLinks): clients never see the stored one. */
+  links: (stored: string | null) => string | null;
 }
 
 /** The task record of DECISIONS section 4. */
@@ -78,8 +80,8 @@ export function taskView(row: TaskRow, opts: TaskViewOptions): Record<string, un
     type: row.type,
     parentTask: row.parent_task_id,
     consensusScore: row.consensus_score,
-    brushDataUrl: row.brush_data_url,
-    medicalBrushDataUrl: row.medical_brush_data_url,
+    brushDataUrl: opts.links(row.brush_data_url),
+    medicalBrushDataUrl: opts.links(row.medical_brush_data_url),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     updatedBy: row.updated_by,

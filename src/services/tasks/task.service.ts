@@ -15,6 +15,7 @@ import { type LoadedProject, loadProject } from '../identity/project-access.js';
 import { cachedJson } from '../projects/project-view.js';
 import { parseJson } from '../../stored-json.js';
 import { parseSort, parseTaskFilter } from './task-query.js';
+import { taskLinks } from './brush-layer.js';
 import { loadTaskExtras, project, TASK_VIEW_FIELDS, taskView } from './task-view.js';
 import { asHandedOut } from '../quality/benchmark-queue.service.js';
 import { findHandoutOfTask } from '../../store/repositories/benchmark-queue.repository.js';
@@ -69,7 +70,13 @@ export async function getTask(ctx: AppContext, p: Principal, taskId: string) {
       p.email,
     );
   }
-  return taskView(row, { includeAnswer: true, stages, asset: found.asset, batches: found.batchIds });
+  return taskView(row, {
+    includeAnswer: true,
+    stages,
+    asset: found.asset,
+    batches: found.batchIds,
+    links: taskLinks(ctx),
+  });
 }
 
 export interface TaskListQuery {
@@ -108,6 +115,7 @@ export async function listTasks(ctx: AppContext, p: Principal, projectId: string
   const extras = await loadTaskExtras(db, rows);
   const stages = cachedJson<Stage[]>(row.stages, []);
   const includeAnswer = q.includeAnswer || (fields?.includes('answer') ?? false);
+  const links = taskLinks(ctx);
   const tasks = rows.map((t) =>
     project(
       taskView(t, {
@@ -115,6 +123,7 @@ export async function listTasks(ctx: AppContext, p: Principal, projectId: string
         stages,
         asset: extras.assets.get(t.asset_id),
         batches: extras.batches.get(t.asset_id) ?? [],
+        links,
       }),
       fields,
     ),

@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, sql } from 'kysely';
+import { taskLinks } from './brush-layer.js';
 import type { AppContext } from '../../context.js';
 import { AppError, badRequest, forbidden, invalid, invalidField, notFound } from '../../errors.js';
 import type { Stage } from '../../schemas/stage.js';
@@ -80,10 +81,10 @@ export async function annotate(
       // Saved, not submitted: a draft until the task moves on (routing clears the flag).
       const draft = { ...row, is_draft: 1 };
       await saveTask(trx, draft);
-      return fullTaskView(trx, draft, run.env.project.stages);
+      return fullTaskView(trx, draft, run.env.project.stages, taskLinks(ctx));
     }
     const moved = await submitOut(run, trx, row, stage, opts.isPlugin);
-    return fullTaskView(trx, moved, run.env.project.stages);
+    return fullTaskView(trx, moved, run.env.project.stages, taskLinks(ctx));
   });
 }
 
@@ -154,7 +155,7 @@ export async function review(ctx: AppContext, p: Principal, taskId: string, revi
     const to = output(stage, reviewStatus === 'Accepted' ? 0 : 1);
     const row = { ...task, updated_at: run.env.now(), updated_by: p.email };
     const moved = await moveAndSave(run, trx, row, to, { trigger: 'review', reviewStatus });
-    return fullTaskView(trx, moved, run.env.project.stages);
+    return fullTaskView(trx, moved, run.env.project.stages, taskLinks(ctx));
   });
 }
 
@@ -185,7 +186,7 @@ export async function skip(ctx: AppContext, p: Principal, taskId: string) {
     recordExit({ row: { ...row, duration: 0 }, isNew: false }, stage, run.env, { trigger: 'skip', isSkipped: true });
     await saveTask(trx, row);
     await run.flushEffects();
-    return fullTaskView(trx, row, run.env.project.stages);
+    return fullTaskView(trx, row, run.env.project.stages, taskLinks(ctx));
   });
 }
 
@@ -224,7 +225,7 @@ export async function nextTask(ctx: AppContext, p: Principal, projectId: string,
     stopped ??= turn?.reason;
     if (turn) continue;
     const task = await claimNext(ctx, row.id, stage, p.email);
-    if (task) return { task: await fullTaskView(db, task, stages) };
+    if (task) return { task: await fullTaskView(db, task, stages, taskLinks(ctx)) };
   }
   return stopped ? { task: null, reason: stopped } : { task: null };
 }

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { SHARED_LINK_SECONDS, taskLinks } from '../tasks/brush-layer.js';
 import type { WebhookResult, WebhookSender } from '../../adapters/webhook/webhook-sender.js';
 import type { AppContext } from '../../context.js';
 import { newId } from '../../ids.js';
@@ -62,6 +63,7 @@ function failureText(o: AttemptOutcome): string {
 
 export function webhookDeliveryHandler(ctx: AppContext, sender: WebhookSender): JobHandler<WebhookDeliveryJob> {
   const db = ctx.store.db;
+  const links = taskLinks(ctx, SHARED_LINK_SECONDS);
   const now = () => new Date(ctx.clock.now()).toISOString();
   // Deliveries claimed together load together, and end together in one transaction.
   const views = new ProjectViews();
@@ -132,7 +134,7 @@ export function webhookDeliveryHandler(ctx: AppContext, sender: WebhookSender): 
     const s = loaded.subject;
     const cfg = configOf(s);
     // Serialised once: these bytes are signed and sent as they are.
-    const body = Buffer.from(JSON.stringify(buildPayload(s)));
+    const body = Buffer.from(JSON.stringify(buildPayload(s, links)));
     const result = await sender.send({
       url: cfg.url,
       method: cfg.method ?? 'POST',

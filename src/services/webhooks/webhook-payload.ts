@@ -105,8 +105,11 @@ function payloadTools(tools: Record<string, unknown>[], titles: Map<string, stri
   }));
 }
 
-/** The contract's payload (api-v2.md, Events): batches as ids with names beside them. */
-export function buildPayload(s: DeliverySubject): WebhookPayload {
+/**
+ * The contract's payload (api-v2.md, Events): batches as ids with names beside them; the brush
+ * links signed afresh by `links` (a day's life: tasks/brush-layer.ts SHARED_LINK_SECONDS).
+ */
+export function buildPayload(s: DeliverySubject, links: (stored: string | null) => string | null): WebhookPayload {
   const { task, project, stage, asset } = s;
   const { categorySchema, toolTitles } = s.view;
   const answer = parseJson<TaskAnswer>(task.answer, { tools: [], classifications: [], relations: [] });
@@ -138,8 +141,8 @@ export function buildPayload(s: DeliverySubject): WebhookPayload {
       classifications: answer.classifications,
       relations: answer.relations,
       stageHistory: stageHistory(s.history),
-      brushDataUrl: task.brush_data_url,
-      medicalBrushDataUrl: task.medical_brush_data_url,
+      brushDataUrl: links(task.brush_data_url),
+      medicalBrushDataUrl: links(task.medical_brush_data_url),
     },
   };
 }
