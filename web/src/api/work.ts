@@ -11,7 +11,14 @@ export type TaskAnswerBody = ApiAnswer;
 export interface WorkTask {
   _id: string;
   project: string;
-  asset: { _id: string; externalId: string; data: string | null; hasSize?: boolean };
+  asset: {
+    _id: string;
+    externalId: string;
+    data: string | null;
+    hasSize?: boolean;
+    /** An asset made of several images: their addresses in page order. */
+    dataset?: string[];
+  };
   externalId: string;
   stage: string;
   stageName: string;
@@ -40,6 +47,8 @@ export interface Issue {
   content: string;
   position: string | null;
   objectId: string | null;
+  /** The page or frame it is on, 0-based, for assets of many parts. */
+  page?: number | null;
   errorCodes: (string | { key: string; name?: string; category?: string })[];
   status: 'Open' | 'Resolved' | string;
   createdBy: string;

@@ -73,7 +73,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const ontology = project.categorySchema as Ontology;
-  const kind = assetKind(task.asset.data, ontology, project.type);
+  const kind = assetKind(task.asset.data, ontology, project.type, task.asset.dataset);
   const isReview = task.stageType === 'Review';
   const isLabel = task.stageType === 'Label';
   const workable = isReview || isLabel;
@@ -237,7 +237,14 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
         const b = o && bounds(o.geometry);
         at = b ? [b.x + b.width / 2, b.y + b.height / 2] : null;
       }
-      return at ? [{ id: issue._id, position: at, label: String(i + 1), resolved: issue.status === 'Resolved' }] : [];
+      const pin: Pin = {
+        id: issue._id,
+        position: at ?? [0, 0],
+        label: String(i + 1),
+        resolved: issue.status === 'Resolved',
+      };
+      if (typeof issue.page === 'number') pin.page = issue.page;
+      return at ? [pin] : [];
     });
   }, [issues.data, objects]);
 
@@ -349,7 +356,12 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
         <surface.Editor
           {...common}
           ontology={editorOntology}
-          asset={{ url: task.asset.data ?? undefined, text: text.text, textError: text.error }}
+          asset={{
+            url: task.asset.data ?? undefined,
+            text: text.text,
+            textError: text.error,
+            pages: task.asset.dataset,
+          }}
           pins={pins}
           onPick={picking ? setSpot : undefined}
           brushUrl={task.brushDataUrl}

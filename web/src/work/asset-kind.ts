@@ -2,18 +2,23 @@ import { imageTools, textTools, type Ontology } from '../editor/core/ontology';
 
 /** What the editor does with an asset: draws on an image, tags a text, marks a PDF, or asks questions only. */
 export type AssetKind =
-  { kind: 'image' } | { kind: 'text' } | { kind: 'pdf' } | { kind: 'video' } | { kind: 'unsupported'; what: string };
+  | { kind: 'image' }
+  | { kind: 'text' }
+  | { kind: 'pdf' }
+  | { kind: 'video' }
+  | { kind: 'pages' }
+  | { kind: 'unsupported'; what: string };
 
 const IMAGE = /\.(png|jpe?g|gif|webp|bmp|avif|svg)$/i;
 const TEXT = /\.(txt|text|md|csv|json)$/i;
 const PDF = /\.pdf$/i;
 const VIDEO = /\.(mp4|mov|m4v)$/i;
+const TIFF = /\.tiff?$/i;
 const OTHER: [RegExp, string][] = [
   [/\.(webm|avi|mkv)$/i, 'a video'],
   [/\.(pcd|ply|las|laz|bin)$/i, 'a point cloud'],
   [/\.(dcm|dicom|nii|nrrd|mha)$/i, 'a medical volume'],
   [/(\.nii\.gz)$/i, 'a medical volume'],
-  [/\.tiff?$/i, 'a multi-page TIFF'],
   [/\.html?$/i, 'a web page'],
 ];
 
@@ -28,10 +33,17 @@ export function namesAnImage(url: string | null | undefined): boolean {
 
 /**
  * The asset's kind from its URL's file name (signed URLs keep it before the query string), and
- * from the ontology when the name says nothing: an ontology of NER tools only means text.
+ * from the ontology when the name says nothing: an ontology of NER tools only means text. An
+ * asset made of several images (`dataset`) and a TIFF (one page or many) are shown page by page.
  */
-export function assetKind(url: string | null | undefined, ontology: Ontology, projectType?: string): AssetKind {
+export function assetKind(
+  url: string | null | undefined,
+  ontology: Ontology,
+  projectType?: string,
+  dataset?: readonly string[],
+): AssetKind {
   if (projectType === 'pct') return { kind: 'unsupported', what: 'a point cloud' };
+  if (dataset?.length) return { kind: 'pages' };
   let name = url ?? '';
   try {
     name = new URL(name, 'http://relative.invalid').pathname;
@@ -42,6 +54,7 @@ export function assetKind(url: string | null | undefined, ontology: Ontology, pr
   if (TEXT.test(name)) return { kind: 'text' };
   if (PDF.test(name)) return { kind: 'pdf' };
   if (VIDEO.test(name)) return { kind: 'video' };
+  if (TIFF.test(name)) return { kind: 'pages' };
   for (const [pattern, what] of OTHER) if (pattern.test(name)) return { kind: 'unsupported', what };
   if (textTools(ontology).length > 0 && imageTools(ontology).length === 0) return { kind: 'text' };
   return { kind: 'image' };

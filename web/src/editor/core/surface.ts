@@ -10,6 +10,8 @@ export interface Pin {
   position: Vec;
   label: string;
   resolved?: boolean;
+  /** The page (frame, slice) it is on, 0-based, for media of many parts; on every part when absent. */
+  page?: number;
 }
 
 /** Where a reviewer clicked to raise an issue: a point of the medium, or an object. */
@@ -24,7 +26,13 @@ export interface Spot {
 export interface SurfaceEditorProps {
   ontology: Ontology;
   /** The asset: its address, and its text once loaded for a text medium. */
-  asset: { url: string | undefined; text?: string; textError?: string };
+  asset: {
+    url: string | undefined;
+    text?: string;
+    textError?: string;
+    /** An asset made of several images: their addresses in page order. */
+    pages?: string[] | undefined;
+  };
   initial: EditorAnswer;
   /** Every change of the answer (drafts are saved from here). */
   onChange(answer: EditorAnswer): void;

@@ -36,6 +36,12 @@ export const VIDEO_KEYS: readonly KeyRow[] = [
   { keys: 'Enter in Frame', does: 'go to the frame typed (counted from 1)' },
 ];
 
+export const PAGE_KEYS: readonly KeyRow[] = [
+  { keys: 'PageDown, PageUp', does: 'next page, previous page' },
+  { keys: 'Home, End', does: 'first page, last page' },
+  { keys: 'Enter in Page', does: 'go to the page typed (counted from 1)' },
+];
+
 export const TEXT_KEYS: readonly KeyRow[] = [
   { keys: "an entity's key", does: 'tag the selected text as that entity' },
   { keys: 'Escape', does: 'clear the selection' },

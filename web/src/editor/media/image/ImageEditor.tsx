@@ -4,6 +4,7 @@ import { merge, subtract, zonesOfMask, type Segmentation } from '../../tools/seg
 import { imagePixels, wandMask } from '../../tools/segmentation/wand';
 import { SegmentationModes, type SegmentationMode } from '../../tools/segmentation/SegmentationModes';
 import { mergeShown, objectsOnPage, setKeyframe } from '../../core/tracks';
+import { mergePage, objectsOfPage } from '../../core/pages';
 import type { KeyRow } from '../../shell/editor-keys';
 import { addObject, deleteObject, updateGeometry } from '../../core/edit';
 import type { Pin, SurfaceEditorProps } from '../../core/surface';
@@ -56,7 +57,13 @@ export interface PagedEditing {
 
 export interface Paged {
   page: number;
-  frame: FrameSource;
+  /** The part's picture when the medium draws it (a video's frame); else the editor loads `imageUrl`. */
+  frame?: FrameSource | undefined;
+  /**
+   * Objects live on the one part they were drawn on (a document's pages), instead of being
+   * tracks that go on from the part they start on (a video's frames).
+   */
+  separate?: boolean;
   keys: readonly KeyRow[];
   player(editing: PagedEditing): ReactNode;
 }
@@ -67,10 +74,15 @@ export function ImageEditor(props: ImageEditorProps) {
   const { answer, canUndo, canRedo, change, travel } = useAnswerHistory(props.initial, onChange);
   const paged = props.paged;
   const page = paged?.page;
-  // On a medium of many parts the canvas and the panel show the tracks as they are on this part.
+  const separate = paged?.separate === true;
+  // On a medium of many parts the canvas and the panel show the tracks as they are on this part
+  // (or, for separate pages, the objects drawn on it).
   const shown = useMemo(
-    () => (page === undefined ? answer : { ...answer, objects: objectsOnPage(answer.objects, page) }),
-    [answer, page],
+    () =>
+      page === undefined
+        ? answer
+        : { ...answer, objects: (separate ? objectsOfPage : objectsOnPage)(answer.objects, page) },
+    [answer, page, separate],
   );
   const [toolId, setToolId] = useState<string | undefined>(undefined);
   const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
@@ -192,15 +204,16 @@ export function ImageEditor(props: ImageEditorProps) {
         return;
       }
     }
-    const added = addObject(answer, activeTool, geometry);
-    change(
+    // On separate pages a tool of one object (`multiple: false`) has one per page: the page's is replaced.
+    const added = addObject(separate ? shown : answer, activeTool, geometry);
+    const placed =
       page === undefined
         ? added.answer
         : {
             ...added.answer,
             objects: added.answer.objects.map((o) => (o.objectId === added.objectId ? { ...o, where: { page } } : o)),
-          },
-    );
+          };
+    change(separate ? mergePage(answer, shown, placed) : placed);
     // A new segmentation stays selected: its holes are cut next.
     if (activeTool.classifications?.length || geometry.kind === 'segmentation') setSelectedId(added.objectId);
   };
@@ -338,7 +351,12 @@ export function ImageEditor(props: ImageEditorProps) {
         colors,
         selectedId,
         onSelect: setSelectedId,
-        onChange: page === undefined ? change : (next) => change(mergeShown(answer, shown, next, page)),
+        onChange:
+          page === undefined
+            ? change
+            : separate
+              ? (next) => change(mergePage(answer, shown, next))
+              : (next) => change(mergeShown(answer, shown, next, page)),
       }}
     >
       <div className={paged ? 'paged-surface' : 'contents'}>
@@ -358,7 +376,7 @@ export function ImageEditor(props: ImageEditorProps) {
           onCreate={onCreate}
           onChange={(id, g) =>
             change(
-              page === undefined
+              page === undefined || separate
                 ? updateGeometry(answer, id, g)
                 : { ...answer, objects: setKeyframe(answer.objects, id, page, (e) => ({ ...e, geometry: g })) },
             )

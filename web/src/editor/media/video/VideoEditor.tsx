@@ -7,7 +7,9 @@ import { VIDEO_KEYS } from '../../shell/editor-keys';
 import { ClassificationsOnly } from '../../shell/ClassificationsOnly';
 import { ImageEditor, type PagedEditing } from '../image/ImageEditor';
 import type { FrameSource } from '../image/ImageCanvas';
-import { VideoError, VideoFrames } from './mp4-frames';
+import { VideoFrames } from './mp4-frames';
+import { fetchMedia, MediaError } from '../fetch-media';
+import { PartInput } from '../../shell/PartInput';
 import { Timeline } from './Timeline';
 
 const SPEEDS = [0.25, 0.5, 1, 1.5, 2, 4];
@@ -22,22 +24,15 @@ function useVideo(url: string | undefined): Loading {
     let live = true;
     let opened: VideoFrames | undefined;
     setState({ status: 'loading' });
-    (async () => {
-      const res = await fetch(url).catch(() => null);
-      if (!res) throw new VideoError('The video could not be downloaded (the address did not answer).');
-      if (!res.ok) throw new VideoError(`The video could not be downloaded (the address answered ${res.status}).`);
-      if ((res.headers.get('content-type') ?? '').startsWith('text/html')) {
-        throw new VideoError('The address answered a web page, not a video.');
-      }
-      return VideoFrames.open(await res.arrayBuffer());
-    })()
+    fetchMedia(url, 'video')
+      .then((file) => VideoFrames.open(file))
       .then((video) => {
         opened = video;
         if (live) setState({ status: 'ready', video });
         else video.close();
       })
       .catch((e: unknown) => {
-        const message = e instanceof VideoError ? e.message : 'The video could not be opened.';
+        const message = e instanceof MediaError ? e.message : 'The video could not be opened.';
         if (live) setState({ status: 'error', message });
       });
     return () => {
@@ -159,7 +154,7 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
           <button type="button" onClick={() => go(page + 1)} aria-label="Next frame" disabled={!video}>
             ›
           </button>
-          <FrameInput page={page} total={total} onGo={go} />
+          <PartInput label="Frame" page={page} total={total} onGo={go} />
           <span aria-label="Frames in the video">of {video ? total : '…'}</span>
           <label>
             Speed{' '}
@@ -215,32 +210,8 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
       {...props}
       imageUrl={asset.url}
       onPick={onPick ? (position, objectId) => onPick(objectId ? { objectId, page } : { position, page }) : undefined}
-      pins={props.pins}
+      pins={props.pins?.filter((p) => p.page === undefined || p.page === page)}
       paged={{ page, frame, keys: VIDEO_KEYS, player }}
     />
-  );
-}
-
-/** The frame number, counted from 1: typed, it jumps there on Enter. */
-function FrameInput({ page, total, onGo }: { page: number; total: number; onGo(page: number): void }) {
-  const [text, setText] = useState(String(page + 1));
-  useEffect(() => setText(String(page + 1)), [page]);
-  return (
-    <label>
-      Frame{' '}
-      <input
-        type="number"
-        min={1}
-        max={total}
-        value={text}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key !== 'Enter') return;
-          const n = Number(text);
-          if (Number.isFinite(n)) onGo(n - 1);
-          else setText(String(page + 1));
-        }}
-      />
-    </label>
   );
 }

@@ -1,3 +1,4 @@
+import { MediaError } from '../fetch-media';
 import { createFile, DataStream, Endianness, MP4BoxBuffer } from 'mp4box';
 
 /** One coded frame of the stream, in decode order. */
@@ -10,7 +11,7 @@ interface Coded {
 }
 
 /** Why a file cannot be shown, in words for the labeler. */
-export class VideoError extends Error {}
+export class VideoError extends MediaError {}
 
 /**
  * Decoded frames kept around the playhead: at most this many bytes of pixels (I420, 1.5 bytes a

@@ -1,0 +1,143 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { SurfaceEditorProps } from '../../core/surface';
+import { typingInField } from '../../shell/useEditorKeys';
+import { PAGE_KEYS } from '../../shell/editor-keys';
+import { ClassificationsOnly } from '../../shell/ClassificationsOnly';
+import { ImageEditor } from '../image/ImageEditor';
+import type { FrameSource } from '../image/ImageCanvas';
+import { loadImage } from '../image/useImage';
+import { TiffPages } from './tiff-pages';
+import { fetchMedia, MediaError } from '../fetch-media';
+import { PartInput } from '../../shell/PartInput';
+
+type Loading = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; tiff: TiffPages };
+
+/** Fetches and opens a TIFF file; says in words what is wrong with it. */
+function useTiff(url: string | undefined): Loading {
+  const [state, setState] = useState<Loading>({ status: 'loading' });
+  useEffect(() => {
+    if (!url) return setState({ status: 'error', message: 'The task has no file.' });
+    let live = true;
+    setState({ status: 'loading' });
+    fetchMedia(url, 'TIFF image')
+      .then((file) => TiffPages.open(file))
+      .then((tiff) => live && setState({ status: 'ready', tiff }))
+      .catch((e: unknown) => {
+        const message = e instanceof MediaError ? e.message : 'The TIFF file could not be opened.';
+        if (live) setState({ status: 'error', message });
+      });
+    return () => {
+      live = false;
+    };
+  }, [url]);
+  return state;
+}
+
+/**
+ * The editor of an asset of pages: the image editor's tools, keys, pan and zoom, undo and drafts
+ * on the page shown, a page bar under it. The pages are the asset's `dataset` (images loaded as
+ * the editor loads one) or a multi-page TIFF's, decoded here. An object belongs to the page it
+ * was drawn on.
+ */
+export function PagesSurfaceEditor({ asset, onPick, pins, ...props }: SurfaceEditorProps) {
+  const images = asset.pages?.length ? asset.pages : undefined;
+  const loading = useTiff(images ? 'none' : asset.url);
+  const tiff = !images && loading.status === 'ready' ? loading.tiff : undefined;
+  const total = images ? images.length : (tiff?.pageTotal ?? 1);
+  const [page, setPage] = useState(0);
+  const [frame, setFrame] = useState<FrameSource>({ canvas: null, width: 0, height: 0, version: 0 });
+  const [pageError, setPageError] = useState<string | undefined>(undefined);
+  const canvas = useMemo(() => (tiff ? document.createElement('canvas') : null), [tiff]);
+
+  const go = useCallback((to: number) => setPage(Math.max(0, Math.min(total - 1, Math.round(to)))), [total]);
+
+  // A TIFF's page is decoded and drawn when it is shown.
+  useEffect(() => {
+    if (!tiff || !canvas) return;
+    try {
+      const pixels = tiff.page(page);
+      canvas.width = pixels.width;
+      canvas.height = pixels.height;
+      canvas.getContext('2d')!.putImageData(pixels, 0, 0);
+      setFrame((was) => ({ canvas, width: pixels.width, height: pixels.height, version: was.version + 1 }));
+      setPageError(undefined);
+    } catch (e) {
+      setPageError(e instanceof Error ? e.message : String(e));
+    }
+  }, [tiff, canvas, page]);
+
+  // The next page's image is fetched while this one is worked.
+  useEffect(() => {
+    const next = images?.[page + 1];
+    if (next) void loadImage(next).catch(() => undefined);
+  }, [images, page]);
+
+  useEffect(() => {
+    const handler = (e: KeyboardEvent) => {
+      if (typingInField(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+      let handled = true;
+      if (e.key === 'PageDown') go(page + 1);
+      else if (e.key === 'PageUp') go(page - 1);
+      else if (e.key === 'Home') go(0);
+      else if (e.key === 'End') go(total - 1);
+      else handled = false;
+      if (handled) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      }
+    };
+    window.addEventListener('keydown', handler, true);
+    return () => window.removeEventListener('keydown', handler, true);
+  });
+
+  if (!images && loading.status === 'error') {
+    // The questions, the answer saved so far and the stage's buttons stay.
+    return (
+      <ClassificationsOnly
+        ontology={{ ...props.ontology, tools: [] }}
+        initial={props.initial}
+        onChange={props.onChange}
+        problems={props.problems}
+        readOnly={props.readOnly}
+        actions={props.actions}
+        aside={props.aside}
+        message="a multi-page TIFF"
+        problem={loading.message}
+      />
+    );
+  }
+
+  const pager = () => (
+    <div className="video-player page-bar" role="group" aria-label="Pages">
+      {pageError && (
+        <p className="video-error" role="alert">
+          {pageError}
+        </p>
+      )}
+      <div className="video-controls">
+        <button type="button" onClick={() => go(page - 1)} aria-keyshortcuts="PageUp" disabled={page === 0}>
+          Previous page
+        </button>
+        <PartInput label="Page" page={page} total={total} onGo={go} />
+        <span>of {images || tiff ? total : '…'}</span>
+        <button type="button" onClick={() => go(page + 1)} aria-keyshortcuts="PageDown" disabled={page >= total - 1}>
+          Next page
+        </button>
+        <output aria-label="Page shown" data-page={page}>
+          page {page + 1}
+        </output>
+      </div>
+    </div>
+  );
+
+  return (
+    <ImageEditor
+      {...props}
+      // A TIFF's pages are drawn from `frame`; its address only tells the canvas when to fit the view.
+      imageUrl={images ? images[page] : asset.url}
+      onPick={onPick ? (position, objectId) => onPick(objectId ? { objectId, page } : { position, page }) : undefined}
+      pins={pins?.filter((p) => p.page === undefined || p.page === page)}
+      paged={{ page, frame: tiff ? frame : undefined, separate: true, keys: PAGE_KEYS, player: pager }}
+    />
+  );
+}
