@@ -3317,7 +3317,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description array of {externalId | assetId, objects?, classifications?, relations?}, or a JSON string of one */
+          /** @description array of {externalId | assetId, objects?, classifications?, relations?, brushDataUrl?}, or a JSON string of one */
           jsonContent: unknown[] | string;
           project: string;
         };

@@ -12,7 +12,8 @@ export const ImportLabelsRequest = Type.Object({
       Type.String({ minLength: 1, description: 'the same array as a JSON string' }),
     ],
     {
-      description: 'array of {externalId | assetId, objects?, classifications?, relations?}, or a JSON string of one',
+      description:
+        'array of {externalId | assetId, objects?, classifications?, relations?, brushDataUrl?}, or a JSON string of one',
     },
   ),
 });

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { invalid, invalidField, type FieldError } from '../../errors.js';
+import { AppError, invalid, invalidField, type FieldError } from '../../errors.js';
 import type { CategorySchema } from '../../schemas/category-schema.js';
 import { MAX_PRELABEL_ITEMS } from '../../schemas/prelabel.js';
 import { chunked } from '../../store/chunks.js';
@@ -10,12 +10,15 @@ import type { TaskAnswer } from '../../workflow/types.js';
 import type { Principal } from '../identity/access.js';
 import { loadProject } from '../identity/project-access.js';
 import { projectInfo } from '../projects/project-view.js';
+import { assetImageSize, checkBrushDataUrl } from '../tasks/brush-layer.js';
 
 interface PreLabel {
   index: number;
   assetId?: string;
   externalId?: string;
   answer: TaskAnswer;
+  /** The brush layer's link as sent ("" removes the task's layer); checked once assets are known. */
+  brushDataUrl?: string;
 }
 
 export type SkipReason = 'not_found' | 'not_in_start' | 'consensus_copy' | 'duplicate';
@@ -85,7 +88,11 @@ function prepare(items: unknown[], schema: CategorySchema): PreLabel[] {
       base,
     );
     errors.push(...answer.errors);
-    out.push({ index, ...ref, answer: answer.value });
+    const brush = item.brushDataUrl;
+    if (brush !== undefined && typeof brush !== 'string') {
+      errors.push({ field: `${base}.brushDataUrl`, message: 'must be a string' });
+    }
+    out.push({ index, ...ref, answer: answer.value, ...(typeof brush === 'string' ? { brushDataUrl: brush } : {}) });
   }
   if (errors.length) throw invalid(errors.slice(0, 50));
   return out;
@@ -141,6 +148,48 @@ async function resolve(trx: Executor, engine: string, projectId: string, labels:
 }
 
 /**
+ * Each item's `brushDataUrl` checked as POST /annotate checks it (a PNG of its asset's size in our
+ * file store, or a link of ours to a storage of the organization): the values to store, by item
+ * index. Any bad link refuses the whole request, naming the item.
+ */
+async function checkBrushes(
+  ctx: AppContext,
+  trx: Executor,
+  where: { projectId: string; orgId: string; bases: string[] | undefined },
+  labels: PreLabel[],
+  taskOf: (l: PreLabel) => TaskRef | undefined,
+): Promise<Map<number, string | null>> {
+  const out = new Map<number, string | null>();
+  const sent = labels.filter((l) => l.brushDataUrl !== undefined);
+  const sizes = new Map<string, string | null>();
+  for (const part of chunked([...new Set(sent.flatMap((l) => taskOf(l)?.asset_id ?? []))])) {
+    for (const a of await trx.selectFrom('assets').select(['id', 'metadata']).where('id', 'in', part).execute()) {
+      sizes.set(a.id, a.metadata);
+    }
+  }
+  const errors: FieldError[] = [];
+  for (const l of sent) {
+    if (l.brushDataUrl === '') {
+      out.set(l.index, null);
+      continue;
+    }
+    const assetId = taskOf(l)?.asset_id;
+    const image = assetImageSize(assetId === undefined ? null : (sizes.get(assetId) ?? null));
+    const field = `jsonContent[${l.index}].brushDataUrl`;
+    try {
+      const at = { projectId: where.projectId, orgId: where.orgId, image };
+      out.set(l.index, await checkBrushDataUrl(ctx, field, l.brushDataUrl as string, at, where.bases));
+    } catch (err) {
+      if (!(err instanceof AppError) || !err.errors) throw err;
+      errors.push(...err.errors);
+      if (errors.length >= 50) break;
+    }
+  }
+  if (errors.length) throw invalid(errors);
+  return out;
+}
+
+/**
  * POST /import/labels: writes each item's answer onto its asset's task while the task still
  * sits in the Start stage, and marks it pre-labeled; other items come back skipped with a
  * reason. When one asset appears more than once, the last item wins.
@@ -149,6 +198,8 @@ export async function importLabels(
   ctx: AppContext,
   p: Principal,
   input: { project: string; jsonContent: string | unknown[] },
+  /** The addresses a link of ours may start with (http/link-base.ts). */
+  bases?: string[],
 ) {
   return ctx.store.db.transaction().execute(async (trx) => {
     const { row } = await loadProject(trx, p, input.project, 'import');
@@ -156,6 +207,13 @@ export async function importLabels(
     const labels = prepare(itemsOf(input.jsonContent), info.categorySchema);
     const startId = startStage(info.stages)?.id;
     const taskOf = await resolve(trx, ctx.store.engine, row.id, labels);
+    const brushes = await checkBrushes(
+      ctx,
+      trx,
+      { projectId: row.id, orgId: row.organization_id, bases },
+      labels,
+      taskOf,
+    );
     const skipped: Skipped[] = [];
     const skip = (l: PreLabel, reason: SkipReason, message: string) => {
       const { index, assetId, externalId } = l;
@@ -178,9 +236,10 @@ export async function importLabels(
       else if (written.has(task.id)) skip(l, 'duplicate', 'a later item of the request pre-labels the same asset');
       else {
         written.add(task.id);
+        const brush = brushes.has(l.index) ? { brush_data_url: brushes.get(l.index) ?? null } : {};
         await trx
           .updateTable('tasks')
-          .set({ answer: JSON.stringify(l.answer), is_pre_labeled: 1, updated_at: now, updated_by: p.email })
+          .set({ answer: JSON.stringify(l.answer), is_pre_labeled: 1, updated_at: now, updated_by: p.email, ...brush })
           .where('id', '=', task.id)
           .execute();
       }
