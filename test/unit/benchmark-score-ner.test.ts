@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CategorySchema } from '../../src/schemas/category-schema.js';
-import { scoreBenchmark, spanSimilarity } from '../../src/workflow/consensus/benchmark-score.js';
+import { scoreBenchmark } from '../../src/workflow/consensus/benchmark-score.js';
+import { objectSimilarity } from '../../src/workflow/consensus/similarity.js';
 import type { TaskAnswer } from '../../src/workflow/types.js';
 
 const SCHEMA = {
@@ -21,15 +22,15 @@ const span = (schemaId: string, start: number, end: number, objectId = `${schema
 
 describe('benchmark score of NER spans', () => {
   it('span overlap is shared over covered characters', () => {
-    expect(spanSimilarity(span('person', 0, 10), span('person', 0, 10))).toBe(1);
+    expect(objectSimilarity('ner', span('person', 0, 10), span('person', 0, 10))).toBe(1);
     // [0,10) and [5,15): 5 shared of 15 covered
-    expect(spanSimilarity(span('person', 0, 10), span('person', 5, 15))).toBeCloseTo(1 / 3, 12);
+    expect(objectSimilarity('ner', span('person', 0, 10), span('person', 5, 15))).toBeCloseTo(1 / 3, 12);
     // [0,4) inside [0,8): 4 of 8
-    expect(spanSimilarity(span('person', 0, 4), span('person', 0, 8))).toBe(0.5);
+    expect(objectSimilarity('ner', span('person', 0, 4), span('person', 0, 8))).toBe(0.5);
     // touching, not overlapping
-    expect(spanSimilarity(span('person', 0, 5), span('person', 5, 9))).toBe(0);
-    expect(spanSimilarity(span('person', 0, 5), { schemaId: 'person', ner: { start: 'a', end: 3 } })).toBe(0);
-    expect(spanSimilarity(span('person', 3, 3), span('person', 3, 3))).toBe(1);
+    expect(objectSimilarity('ner', span('person', 0, 5), span('person', 5, 9))).toBe(0);
+    expect(objectSimilarity('ner', span('person', 0, 5), { schemaId: 'person', ner: { start: 'a', end: 3 } })).toBe(0);
+    expect(objectSimilarity('ner', span('person', 3, 3), span('person', 3, 3))).toBe(1);
   });
 
   it('a half-covered span, a missed span and an extra span score exactly', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CategorySchema } from '../../src/schemas/category-schema.js';
-import { lineSimilarity, scoreBenchmark, zoneSimilarity } from '../../src/workflow/consensus/benchmark-score.js';
+import { scoreBenchmark } from '../../src/workflow/consensus/benchmark-score.js';
+import { objectSimilarity } from '../../src/workflow/consensus/similarity.js';
 import type { TaskAnswer } from '../../src/workflow/types.js';
 
 /*
@@ -37,7 +38,7 @@ describe('benchmark scores of points, polylines and zones', () => {
     };
     // The same line with a vertex more: distance 0 everywhere.
     expect(
-      lineSimilarity(line, {
+      objectSimilarity('polyline', line, {
         polyline: [
           [0, 0],
           [50, 0],
@@ -47,7 +48,7 @@ describe('benchmark scores of points, polylines and zones', () => {
     ).toBe(1);
     // Ten pixels lower all along: 1 - 10 / 20.
     expect(
-      lineSimilarity(line, {
+      objectSimilarity('polyline', line, {
         polyline: [
           [0, 10],
           [100, 10],
@@ -55,25 +56,27 @@ describe('benchmark scores of points, polylines and zones', () => {
       }),
     ).toBeCloseTo(0.5, 10);
     expect(
-      lineSimilarity(line, {
+      objectSimilarity('polyline', line, {
         polyline: [
           [0, 50],
           [100, 50],
         ],
       }),
     ).toBe(0);
-    expect(lineSimilarity(line, { polyline: [[0, 0]] })).toBe(0);
+    expect(objectSimilarity('polyline', line, { polyline: [[0, 0]] })).toBe(0);
   });
 
   it('scores zones by the IoU of their areas, holes cut out', () => {
     const holed = zone(square(0, 0, 10), [square(4, 4, 2)]);
-    expect(zoneSimilarity(holed, holed)).toBeCloseTo(1, 10);
+    expect(objectSimilarity('segmentation', holed, holed)).toBeCloseTo(1, 10);
     // The same square without its hole: 96 shared of 100.
-    expect(zoneSimilarity(holed, zone(square(0, 0, 10)))).toBeCloseTo(0.96, 10);
+    expect(objectSimilarity('segmentation', holed, zone(square(0, 0, 10)))).toBeCloseTo(0.96, 10);
     // Shifted by half its width: 50 shared of 150.
-    expect(zoneSimilarity(zone(square(0, 0, 10)), zone(square(5, 0, 10)))).toBeCloseTo(1 / 3, 10);
-    expect(zoneSimilarity(zone(square(0, 0, 10)), zone(square(50, 50, 10)))).toBe(0);
-    expect(zoneSimilarity(zone(square(0, 0, 10)), { segmentation: { zones: [{ region: [[0, 0]] }] } })).toBe(0);
+    expect(objectSimilarity('segmentation', zone(square(0, 0, 10)), zone(square(5, 0, 10)))).toBeCloseTo(1 / 3, 10);
+    expect(objectSimilarity('segmentation', zone(square(0, 0, 10)), zone(square(50, 50, 10)))).toBe(0);
+    expect(
+      objectSimilarity('segmentation', zone(square(0, 0, 10)), { segmentation: { zones: [{ region: [[0, 0]] }] } }),
+    ).toBe(0);
 
     const schema = { tools: [{ schemaId: 'road', title: 'Road', tool: 'segmentation' }] } as unknown as CategorySchema;
     const got = scoreBenchmark(

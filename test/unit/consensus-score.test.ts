@@ -13,6 +13,7 @@ const SCHEMA = {
     { schemaId: 'roof', title: 'Roof', tool: 'polygon' },
     { schemaId: 'ship', title: 'Ship', tool: 'rotated-bounding-box' },
     { schemaId: 'pin', title: 'Pin', tool: 'point' },
+    { schemaId: 'paint', title: 'Paint', tool: 'brush' },
   ],
   classifications: [
     {
@@ -132,12 +133,15 @@ describe('agreement score', () => {
   });
 
   it('averages classifications and geometry over what the ontology holds; unscored kinds are ignored', () => {
-    const a = answer({ tools: [box(0, 0, 3, 1), { schemaId: 'pin', point: [1, 1] }], classifications: [radio('sun')] });
+    const a = answer({
+      tools: [box(0, 0, 3, 1), { schemaId: 'pin', point: [1, 1] }, { schemaId: 'paint', brush: 'one' }],
+      classifications: [radio('sun')],
+    });
     const b = answer({
-      tools: [box(1, 0, 3, 1), { schemaId: 'pin', point: [9, 9] }],
+      tools: [box(1, 0, 3, 1), { schemaId: 'pin', point: [7, 9] }],
       classifications: [radio('rain')],
     });
-    // car 0.5, weather 1/2: mean 0.5. Points do not count.
+    // car 0.5, pin 1 - 10 / 20 = 0.5, weather 1/2: mean 0.5. Brushes do not count.
     expect(agreementScore([a, b], SCHEMA)).toBe(0.5);
     const poly = (pts: Pt[]) => answer({ tools: [{ schemaId: 'roof', polygon: pts }] });
     expect(agreementScore([poly(square), poly(square.map(([x, y]): Pt => [x + 1, y]))], SCHEMA)).toBeCloseTo(1 / 3, 12);

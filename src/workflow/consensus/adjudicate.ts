@@ -1,6 +1,7 @@
 import type { CategorySchema } from '../../schemas/category-schema.js';
 import type { TaskAnswer } from '../types.js';
-import { bestMatch, canonicalAnswer, classificationAnswers, isScoredKind, objectIoU, stableJson } from './score.js';
+import { canonicalAnswer, classificationAnswers, stableJson } from './score.js';
+import { bestMatch, objectSimilarity } from './similarity.js';
 
 /**
  * The answer a consensus parent receives from its copies (copies in the order they were
@@ -11,16 +12,17 @@ import { bestMatch, canonicalAnswer, classificationAnswers, isScoredKind, object
  * - `union`: every object any copy drew, duplicates across copies merged, and for each question
  *   the most common answer among the copies that answered it;
  * - `intersection`: objects every copy drew, and answers every copy gave alike.
- * Objects of two copies are "the same" when their IoU is at least MATCH_IOU (boxes, rotated
- * boxes, polygons) or their geometry is identical (other kinds). A merged object keeps the
- * geometry of its most central member (highest summed IoU to the others), with that member's
+ * Objects of two copies are "the same" when their similarity (similarity.ts: IoU for boxes,
+ * polygons and zones, distance for points and polylines, overlap for NER spans) is at least
+ * MATCH_IOU, or their geometry is identical (kinds without a measure). A merged object keeps the
+ * geometry of its most central member (highest summed similarity to the others), with that member's
  * objectId and nested classifications. Relations join object ids of one copy, so only `first`
  * keeps them.
  */
 
 export type AdjudicationMethod = 'majority' | 'union' | 'intersection' | 'first';
 
-/** Two objects of different copies are taken for the same object from this IoU on. */
+/** Two objects of different copies are taken for the same object from this similarity on. */
 export const MATCH_IOU = 0.5;
 
 type Obj = Record<string, unknown>;
@@ -30,7 +32,8 @@ interface Member {
 }
 
 function similarity(kind: string | undefined, a: Obj, b: Obj): number {
-  if (isScoredKind(kind)) return objectIoU(kind, a, b);
+  const measured = objectSimilarity(kind, a, b);
+  if (measured !== undefined) return measured;
   return kind !== undefined && stableJson(a[kind]) === stableJson(b[kind]) ? 1 : 0;
 }
 

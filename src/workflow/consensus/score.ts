@@ -1,30 +1,23 @@
 import type { CategorySchema, Classification } from '../../schemas/category-schema.js';
 import type { TaskAnswer } from '../types.js';
-import { boxIoU, polygonIoU, rotatedBoxIoU, type Box, type Pt, type RotatedBox } from './geometry.js';
+import { isScoredKind, matchedShare, matchObjects } from './similarity.js';
 
 /**
  * The agreement score of consensus copies, in [0, 1] (DECISIONS 4):
  * - each classification question of the ontology (nested ones included) that at least one copy
  *   answered scores the share of copies giving the most common answer (A, A, B -> 2/3; a copy
  *   that left it unanswered counts as one more distinct answer);
- * - each bounding-box, rotated-box and polygon tool of the ontology that at least one copy used
- *   scores the mean, over every pair of copies, of their best-match IoU: objects are matched one
- *   to one, highest IoU first, and the matched IoUs are summed and divided by the larger object
- *   count (an unmatched object counts 0; two copies without objects agree fully);
+ * - each tool of the ontology with a measure (boxes, rotated boxes, polygons, segmentation zones,
+ *   points, polylines, NER spans: see similarity.ts, the measure benchmark scores use too) that at
+ *   least one copy used scores the mean, over every pair of copies, of their best match: objects
+ *   are matched one to one, most alike first, and the matched similarities are summed and divided
+ *   by the larger object count (an unmatched object counts 0; two copies without objects agree);
  * - the score is the mean of those items; with nothing to compare, copies agree fully (1).
- * Other tool kinds (points, lines, brushes, NER...) are not scored.
+ * Other tool kinds (brushes, PDF marks, angles, point clouds) are not scored.
  */
-
-export const SCORED_TOOL_KINDS = ['bounding-box', 'rotated-bounding-box', 'polygon'] as const;
-type ScoredKind = (typeof SCORED_TOOL_KINDS)[number];
 
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-
-export function isScoredKind(kind: string | undefined): kind is ScoredKind {
-  return (SCORED_TOOL_KINDS as readonly string[]).includes(kind ?? '');
-}
 
 /** A stable text for any JSON value: object keys sorted, so equal answers compare equal. */
 export function stableJson(v: unknown): string {
@@ -70,59 +63,13 @@ export function shareAgreeing(values: readonly (string | null)[]): number {
   return Math.max(...counts.values()) / values.length;
 }
 
-const isPoint = (p: unknown): p is Pt => Array.isArray(p) && p.length >= 2 && isNum(p[0]) && isNum(p[1]);
-const hasNums = (v: unknown, keys: string[]): boolean => isRec(v) && keys.every((k) => isNum(v[k]));
-
-/** IoU of two objects' geometries of one scored kind; 0 when either is malformed. */
-export function objectIoU(kind: ScoredKind, a: unknown, b: unknown): number {
-  const ga = isRec(a) ? a[kind] : undefined;
-  const gb = isRec(b) ? b[kind] : undefined;
-  if (kind === 'bounding-box') {
-    const keys = ['x', 'y', 'width', 'height'];
-    return hasNums(ga, keys) && hasNums(gb, keys) ? boxIoU(ga as unknown as Box, gb as unknown as Box) : 0;
-  }
-  if (kind === 'rotated-bounding-box') {
-    const keys = ['x', 'y', 'width', 'height', 'rotation'];
-    return hasNums(ga, keys) && hasNums(gb, keys)
-      ? rotatedBoxIoU(ga as unknown as RotatedBox, gb as unknown as RotatedBox)
-      : 0;
-  }
-  const ok = (g: unknown): g is Pt[] => Array.isArray(g) && g.every(isPoint);
-  return ok(ga) && ok(gb) ? polygonIoU(ga, gb) : 0;
-}
-
-export interface Match {
-  i: number;
-  j: number;
-  similarity: number;
-}
-
-/** One-to-one matching of `a` to `b`, highest similarity first (ties: lower indexes first). */
-export function bestMatch<T>(a: readonly T[], b: readonly T[], similarity: (x: T, y: T) => number): Match[] {
-  const all: Match[] = [];
-  a.forEach((x, i) => b.forEach((y, j) => all.push({ i, j, similarity: similarity(x, y) })));
-  all.sort((p, q) => q.similarity - p.similarity || p.i - q.i || p.j - q.j);
-  const [usedA, usedB] = [new Set<number>(), new Set<number>()];
-  const out: Match[] = [];
-  for (const m of all) {
-    if (m.similarity <= 0 || usedA.has(m.i) || usedB.has(m.j)) continue;
-    usedA.add(m.i);
-    usedB.add(m.j);
-    out.push(m);
-  }
-  return out;
-}
-
-/** Agreement of two copies' objects of one tool: matched IoU summed over the larger count. */
-export function pairAgreement(kind: ScoredKind, a: readonly unknown[], b: readonly unknown[]): number {
-  const larger = Math.max(a.length, b.length);
-  if (larger === 0) return 1;
-  const sum = bestMatch(a, b, (x, y) => objectIoU(kind, x, y)).reduce((s, m) => s + m.similarity, 0);
-  return sum / larger;
+/** Agreement of two copies' objects of one tool: matched similarities summed over the larger count. */
+export function pairAgreement(kind: string, a: readonly unknown[], b: readonly unknown[]): number {
+  return matchedShare(matchObjects(kind, a, b) ?? [], a.length, b.length);
 }
 
 /** Mean pairwise agreement of every copy's objects of one tool. */
-export function toolAgreement(kind: ScoredKind, perCopy: readonly (readonly unknown[])[]): number {
+export function toolAgreement(kind: string, perCopy: readonly (readonly unknown[])[]): number {
   let sum = 0;
   let pairs = 0;
   for (let i = 0; i < perCopy.length; i += 1) {

@@ -1,0 +1,282 @@
+import polygonClipping, { type Polygon, type Ring } from 'polygon-clipping';
+import { multiPolygonArea } from '../zones.js';
+import { boxIoU, polygonIoU, rotatedBoxCorners, type Box, type Pt, type RotatedBox } from './geometry.js';
+
+/**
+ * How alike two objects of one tool are, from 0 (nothing shared) to 1 (the same): the one
+ * measure of each tool kind that consensus agreement, adjudication and benchmark scores share.
+ * - boxes, rotated boxes and polygons: IoU;
+ * - segmentation zones: IoU of their areas, holes cut out;
+ * - points: 1 - distance / POINT_MATCH_DISTANCE;
+ * - polylines: the same of the mean distance of each line's vertices to the other line;
+ * - NER spans ({start, end}, end exclusive): shared characters over the characters either covers.
+ * Objects on different frames or pages (`page`) share nothing; a malformed object matches nothing.
+ * Other kinds (brushes, PDF marks, angles, point clouds) have no measure: undefined.
+ *
+ * Matching prepares each object once (its geometry and bounding box) and compares only pairs
+ * whose boxes come within reach of each other, so a few hundred objects a side stay cheap.
+ */
+
+/** Points (and polyline vertices) further apart than this, in the medium's pixels, do not match. */
+export const POINT_MATCH_DISTANCE = 20;
+
+type Rec = Record<string, unknown>;
+type Xy = [number, number];
+type Bounds = [number, number, number, number];
+
+interface Prepared<G> {
+  page: number;
+  bounds: Bounds;
+  geometry: G;
+}
+
+interface KindMeasure<G> {
+  /** The object's geometry and its bounding box, or undefined when malformed. */
+  prepare(o: Rec): { geometry: G; bounds: Bounds } | undefined;
+  /** How far apart two bounding boxes may be and the objects still share something. */
+  reach: number;
+  compare(a: G, b: G): number;
+}
+
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A point as the API keeps it (`[x, y]`), or as `{x, y}`. */
+function xyOf(v: unknown): Xy | undefined {
+  if (Array.isArray(v) && isNum(v[0]) && isNum(v[1])) return [v[0], v[1]];
+  return isRec(v) && isNum(v.x) && isNum(v.y) ? [v.x, v.y] : undefined;
+}
+
+function pointsOf(v: unknown, min: number): Xy[] | undefined {
+  if (!Array.isArray(v) || v.length < min) return undefined;
+  const pts = v.map(xyOf);
+  return pts.every((p) => p !== undefined) ? (pts as Xy[]) : undefined;
+}
+
+function boundsOf(points: readonly Pt[]): Bounds {
+  let [x1, y1, x2, y2] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const [x, y] of points) {
+    if (x < x1) x1 = x;
+    if (x > x2) x2 = x;
+    if (y < y1) y1 = y;
+    if (y > y2) y2 = y;
+  }
+  return [x1, y1, x2, y2];
+}
+
+function hasNums(v: unknown, keys: readonly string[]): v is Rec {
+  return isRec(v) && keys.every((k) => isNum(v[k]));
+}
+
+/** Distance from a point to the nearest segment of a polyline. */
+function distanceToLine([px, py]: Xy, line: readonly Xy[]): number {
+  let best = Infinity;
+  for (let i = 1; i < line.length; i++) {
+    const [ax, ay] = line[i - 1] as Xy;
+    const [bx, by] = line[i] as Xy;
+    const [dx, dy] = [bx - ax, by - ay];
+    const len = dx * dx + dy * dy;
+    const t = len === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / len));
+    best = Math.min(best, Math.hypot(px - (ax + t * dx), py - (ay + t * dy)));
+  }
+  return best;
+}
+
+const box: KindMeasure<Box> = {
+  prepare(o) {
+    const g = o['bounding-box'];
+    if (!hasNums(g, ['x', 'y', 'width', 'height'])) return undefined;
+    const b = { x: g.x as number, y: g.y as number, width: g.width as number, height: g.height as number };
+    return {
+      geometry: b,
+      bounds: boundsOf([
+        [b.x, b.y],
+        [b.x + b.width, b.y + b.height],
+      ]),
+    };
+  },
+  reach: 0,
+  compare: boxIoU,
+};
+
+/** Polygons and rotated boxes (by their corners) compare as polygons, by IoU. */
+function outline(read: (o: Rec) => Pt[] | undefined): KindMeasure<Pt[]> {
+  return {
+    prepare(o) {
+      const pts = read(o);
+      return pts ? { geometry: pts, bounds: boundsOf(pts) } : undefined;
+    },
+    reach: 0,
+    compare: polygonIoU,
+  };
+}
+
+const rotated = outline((o) => {
+  const g = o['rotated-bounding-box'];
+  if (!hasNums(g, ['x', 'y', 'width', 'height', 'rotation'])) return undefined;
+  return rotatedBoxCorners(g as unknown as RotatedBox);
+});
+
+const polygon = outline((o) => pointsOf(o.polygon, 3));
+
+const point: KindMeasure<Xy> = {
+  prepare(o) {
+    const p = xyOf(o.point);
+    return p ? { geometry: p, bounds: [p[0], p[1], p[0], p[1]] } : undefined;
+  },
+  reach: POINT_MATCH_DISTANCE,
+  compare: (a, b) => Math.max(0, 1 - Math.hypot(a[0] - b[0], a[1] - b[1]) / POINT_MATCH_DISTANCE),
+};
+
+/** Polylines: the same line drawn with other vertices still scores 1. */
+const polyline: KindMeasure<Xy[]> = {
+  prepare(o) {
+    const line = pointsOf(o.polyline, 2);
+    return line ? { geometry: line, bounds: boundsOf(line) } : undefined;
+  },
+  reach: POINT_MATCH_DISTANCE,
+  compare(a, b) {
+    let sum = 0;
+    for (const p of a) sum += distanceToLine(p, b);
+    for (const p of b) sum += distanceToLine(p, a);
+    return Math.max(0, 1 - sum / (a.length + b.length) / POINT_MATCH_DISTANCE);
+  },
+};
+
+interface Zones {
+  polygons: Polygon[];
+  area: number;
+}
+
+/** Segmentation: the zones of one object never overlap, so its area is the sum of theirs. */
+const segmentation: KindMeasure<Zones> = {
+  prepare(o) {
+    const zones = isRec(o.segmentation) ? o.segmentation.zones : undefined;
+    if (!Array.isArray(zones) || zones.length === 0) return undefined;
+    const polygons: Polygon[] = [];
+    for (const z of zones) {
+      if (!isRec(z)) return undefined;
+      const rings = [z.region, ...(Array.isArray(z.holes) ? z.holes : [])].map((r) => pointsOf(r, 3));
+      if (rings.some((r) => r === undefined)) return undefined;
+      polygons.push(rings as Ring[]);
+    }
+    const outer = polygons.flatMap((p) => p[0] as Pt[]);
+    return { geometry: { polygons, area: multiPolygonArea(polygons) }, bounds: boundsOf(outer) };
+  },
+  reach: 0,
+  compare(a, b) {
+    const shared = multiPolygonArea(polygonClipping.intersection(a.polygons, b.polygons));
+    const union = a.area + b.area - shared;
+    return union > 0 ? Math.min(1, Math.max(0, shared / union)) : 0;
+  },
+};
+
+/** NER spans lie on one line of characters: their bounds are [start, 0, end, 0]. */
+const ner: KindMeasure<{ start: number; end: number }> = {
+  prepare(o) {
+    const s = o.ner;
+    if (!hasNums(s, ['start', 'end'])) return undefined;
+    const [start, end] = [s.start as number, s.end as number];
+    return { geometry: { start, end }, bounds: [start, 0, end, 0] };
+  },
+  reach: 0,
+  compare(a, b) {
+    if (a.start === b.start && a.end === b.end) return 1;
+    const shared = Math.min(a.end, b.end) - Math.max(a.start, b.start);
+    const covered = Math.max(a.end, b.end) - Math.min(a.start, b.start);
+    return shared > 0 && covered > 0 ? shared / covered : 0;
+  },
+};
+
+const MEASURES: Record<string, KindMeasure<unknown>> = {
+  'bounding-box': box,
+  'rotated-bounding-box': rotated,
+  polygon,
+  point,
+  polyline,
+  segmentation,
+  ner,
+};
+
+/** The tool kinds objects are compared by (see the file comment). */
+export const SCORED_TOOL_KINDS = Object.keys(MEASURES);
+
+export function isScoredKind(kind: string | undefined): boolean {
+  return kind !== undefined && Object.hasOwn(MEASURES, kind);
+}
+
+function prepare(measure: KindMeasure<unknown>, o: unknown): Prepared<unknown> | undefined {
+  if (!isRec(o)) return undefined;
+  const got = measure.prepare(o);
+  return got && { ...got, page: isNum(o.page) ? o.page : 0 };
+}
+
+function compare(measure: KindMeasure<unknown>, a: Prepared<unknown> | undefined, b: Prepared<unknown> | undefined) {
+  if (!a || !b || a.page !== b.page) return 0;
+  const r = measure.reach;
+  const [ab, bb] = [a.bounds, b.bounds];
+  if (ab[0] - r > bb[2] || bb[0] - r > ab[2] || ab[1] - r > bb[3] || bb[1] - r > ab[3]) return 0;
+  return measure.compare(a.geometry, b.geometry);
+}
+
+/** How alike two objects of a tool of this kind are, 0 to 1; undefined for kinds without a measure. */
+export function objectSimilarity(kind: string | undefined, a: unknown, b: unknown): number | undefined {
+  const measure = kind !== undefined && Object.hasOwn(MEASURES, kind) ? MEASURES[kind] : undefined;
+  return measure && compare(measure, prepare(measure, a), prepare(measure, b));
+}
+
+export interface Match {
+  i: number;
+  j: number;
+  similarity: number;
+}
+
+/** One-to-one matching of `a` to `b`, highest similarity first (ties: lower indexes first). */
+export function bestMatch<T>(a: readonly T[], b: readonly T[], similarity: (x: T, y: T) => number): Match[] {
+  const all: Match[] = [];
+  a.forEach((x, i) =>
+    b.forEach((y, j) => {
+      const s = similarity(x, y);
+      if (s > 0) all.push({ i, j, similarity: s });
+    }),
+  );
+  return greedy(all);
+}
+
+function greedy(all: Match[]): Match[] {
+  all.sort((p, q) => q.similarity - p.similarity || p.i - q.i || p.j - q.j);
+  const [usedA, usedB] = [new Set<number>(), new Set<number>()];
+  const out: Match[] = [];
+  for (const m of all) {
+    if (usedA.has(m.i) || usedB.has(m.j)) continue;
+    usedA.add(m.i);
+    usedB.add(m.j);
+    out.push(m);
+  }
+  return out;
+}
+
+/**
+ * Best one-to-one matching of two lists of objects of one tool by its kind's measure, each
+ * object prepared once; undefined for kinds without a measure.
+ */
+export function matchObjects(kind: string | undefined, a: readonly unknown[], b: readonly unknown[]) {
+  const measure = kind !== undefined && Object.hasOwn(MEASURES, kind) ? MEASURES[kind] : undefined;
+  if (!measure) return undefined;
+  const pa = a.map((o) => prepare(measure, o));
+  const pb = b.map((o) => prepare(measure, o));
+  const all: Match[] = [];
+  pa.forEach((x, i) =>
+    pb.forEach((y, j) => {
+      const s = compare(measure, x, y);
+      if (s > 0) all.push({ i, j, similarity: s });
+    }),
+  );
+  return greedy(all);
+}
+
+/** The matched similarities of two object lists summed over the larger count (1 when both are empty). */
+export function matchedShare(matches: readonly Match[], a: number, b: number): number {
+  const larger = Math.max(a, b);
+  return larger === 0 ? 1 : matches.reduce((s, m) => s + m.similarity, 0) / larger;
+}
