@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { CategorySchema } from '../../schemas/category-schema.js';
 import type { TaskAnswer } from '../types.js';
-import { classificationAnswers, isScoredKind, ontologyQuestions, toolAgreement } from './score.js';
+import { classificationAnswers, ontologyQuestions, toolAgreement } from './score.js';
+import { isScoredKind } from './similarity.js';
 
 /**
  * What one decided consensus round measured, per ontology item, as the Quality page keeps it:
- * a scored tool (box, rotated box, polygon) that a copy used gives one item, the copies' mean
- * pairwise IoU (as the round's score counts it); a classification question a copy answered gives
+ * a tool with a measure (similarity.ts) that a copy used gives one item, the copies' mean pairwise
+ * agreement (as the round's score counts it: IoU for boxes, polygons and zones, distance for
+ * points and polylines, overlap for NER spans); a classification question a copy answered gives
  * one item per pair of copies (earlier copy first), their two answers, so agreement can be read
  * as Cohen's kappa over many rounds. Copies come in the order they were submitted.
  */
@@ -16,7 +18,7 @@ export interface AgreementItem {
   /** Earlier and later copy's answer ('' unanswered); '' for tools. */
   answerA: string;
   answerB: string;
-  /** Tools: mean pairwise IoU; classifications: 1 when both gave the same answer, else 0. */
+  /** Tools: mean pairwise agreement; classifications: 1 when both gave the same answer, else 0. */
   value: number;
 }
 
