@@ -221,6 +221,7 @@ export function useTask(taskId: string) {
   });
 }
 
+/** GET /task/{id}/history (callers with `readAll`: Reviewers and above). */
 export function useTaskHistory(taskId: string) {
   return useQuery({
     queryKey: ['task', taskId, 'history'],

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { components } from '../../../src/client/schema';
 import type { ApiBody, ApiData } from '../../../src/client/types';
 import type { ApiAnswer } from '../editor/core/codec';
 import { api, currentCsrfToken, unwrap } from './client';
@@ -40,19 +41,23 @@ export interface WorkTask {
   updatedBy?: string | null;
 }
 
+/** One answer in an issue's thread (POST /issues/{id}/comment), as the contract defines it. */
+export type IssueComment = components['schemas']['IssueComment'];
+
 export interface Issue {
   _id: string;
   labelTask: string;
   stage: string;
   content: string;
   position: string | null;
+  /** The page or frame it is on, 0-based, for assets of many parts; null for one-part media. */
+  page: number | null;
   objectId: string | null;
-  /** The page or frame it is on, 0-based, for assets of many parts. */
-  page?: number | null;
   errorCodes: (string | { key: string; name?: string; category?: string })[];
   status: 'Open' | 'Resolved' | string;
   createdBy: string;
   createdAt: string;
+  comments: IssueComment[];
 }
 
 /** One stage a person may take tasks from (GET /project/{id}/queue), with its project. */
@@ -286,4 +291,27 @@ export async function fillAssetSize(assetId: string, width: number, height: numb
     '/v2/asset/{assetId}/size',
     api.PUT('/v2/asset/{assetId}/size', { params: { path: { assetId } }, body: { width, height } }),
   ).catch(() => undefined);
+}
+
+/**
+ * POST /issues/{id}/comment: an answer in the issue's thread. Both views of the task's issues
+ * (the editor's and the console's task page) read it again.
+ */
+export function useCommentIssue(taskId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ issueId, content }: { issueId: string; content: string }) =>
+      (
+        await unwrap<{ issue: Issue }>(
+          'POST',
+          '/v2/issues/{issueId}/comment',
+          api.POST('/v2/issues/{issueId}/comment', { params: { path: { issueId } }, body: { content } }),
+        )
+      ).issue,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: workKeys.issues(taskId) }),
+        queryClient.invalidateQueries({ queryKey: ['task', taskId, 'issues'] }),
+      ]),
+  });
 }

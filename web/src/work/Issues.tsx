@@ -6,6 +6,8 @@ import { useSession } from '../auth/useSession';
 import type { Ontology } from '../editor/core/ontology';
 import type { EditorObject, Vec } from '../editor/core/answer';
 import { errorCodesOf } from './error-codes';
+import { IssueThread } from './IssueThread';
+import { parsePosition } from './pins';
 
 /** Where a reviewer clicked: a point of the image or of a page, a character, or an object. */
 export interface PickedSpot {
@@ -15,18 +17,8 @@ export interface PickedSpot {
   page?: number;
 }
 
-/** An issue's `position` ("[x, y]" in image pixels) as a point; null for text or none. */
-export function parsePosition(position: string | null): Vec | null {
-  if (!position) return null;
-  try {
-    const v: unknown = JSON.parse(position);
-    return Array.isArray(v) && typeof v[0] === 'number' && typeof v[1] === 'number' ? [v[0], v[1]] : null;
-  } catch {
-    return null;
-  }
-}
-
-function objectName(objects: EditorObject[], ontology: Ontology, objectId: string): string {
+/** An object as the lists name it: its tool's title and its number among that tool's objects. */
+export function objectName(objects: EditorObject[], ontology: Ontology, objectId: string): string {
   const o = objects.find((x) => x.objectId === objectId);
   if (!o) return 'an object no longer in the answer';
   const tool = ontology.tools?.find((t) => t.schemaId === o.schemaId);
@@ -45,7 +37,7 @@ function where(issue: Issue, objects: EditorObject[], ontology: Ontology): strin
 const codeText = (c: Issue['errorCodes'][number]) =>
   typeof c === 'string' ? c : c.name ? `${c.key} ${c.name}` : c.key;
 
-/** The task's issues, numbered as their pins are, open first; resolve and reopen them. */
+/** The task's issues, numbered as their pins are; resolve and reopen them, answer in their threads. */
 export function IssueList({
   issues,
   objects,
@@ -72,7 +64,7 @@ export function IssueList({
       </h2>
       {issues.length === 0 && <p className="muted">No issue raised on this task.</p>}
       <ol>
-        {issues.map((issue) => {
+        {issues.map((issue, i) => {
           const resolved = issue.status === 'Resolved';
           return (
             <li key={issue._id} className={resolved ? 'resolved' : 'open'}>
@@ -101,6 +93,7 @@ export function IssueList({
                   {resolved ? 'Reopen' : 'Resolve'}
                 </button>
               )}
+              <IssueThread taskId={taskId} issue={issue} number={i + 1} />
             </li>
           );
         })}

@@ -23,18 +23,20 @@ import { errorText } from '../components/error-text';
 import { ClassificationsOnly } from '../editor/shell/ClassificationsOnly';
 import type { PaintedLayer, Pin } from '../editor/core/surface';
 import { fromApi, toApi } from '../editor/core/codec';
-import { bounds } from '../editor/core/objects';
 import type { Ontology } from '../editor/core/ontology';
-import type { EditorAnswer, Vec } from '../editor/core/answer';
+import type { EditorAnswer } from '../editor/core/answer';
 import { defaultAnswers, submitProblems, type Problem } from '../editor/core/validate';
 import { loadImage } from '../editor/media/image/useImage';
 import { surfaceFor } from '../editor/media/surfaces';
 import { useWorkClock } from '../editor/shell/useWorkClock';
 import '../editor/editor.css';
 import { assetKind } from './asset-kind';
-import { IssueForm, IssueList, parsePosition, type PickedSpot } from './Issues';
+import { IssueForm, IssueList, type PickedSpot } from './Issues';
+import { issuePins } from './pins';
 import { useAssetText } from './useAssetText';
 import { useDrafts } from './useDrafts';
+import { labelWork, labelWorkWords } from './labelled-by';
+import { useTaskHistory } from '../api/tasks';
 import './work.css';
 
 /** /work/tasks/:taskId: one task in the editor, with its stage's buttons. */
@@ -228,25 +230,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
     return () => window.removeEventListener('keydown', onKey);
   }, [canSkip]);
 
-  const pins: Pin[] = useMemo(() => {
-    const list = issues.data ?? [];
-    return list.flatMap((issue, i) => {
-      let at: Vec | null = parsePosition(issue.position);
-      if (!at && issue.objectId) {
-        const o = objects.find((x) => x.objectId === issue.objectId);
-        const b = o && bounds(o.geometry);
-        at = b ? [b.x + b.width / 2, b.y + b.height / 2] : null;
-      }
-      const pin: Pin = {
-        id: issue._id,
-        position: at ?? [0, 0],
-        label: String(i + 1),
-        resolved: issue.status === 'Resolved',
-      };
-      if (typeof issue.page === 'number') pin.page = issue.page;
-      return at ? [pin] : [];
-    });
-  }, [issues.data, objects]);
+  const pins: Pin[] = useMemo(() => issuePins(issues.data ?? [], objects), [issues.data, objects]);
 
   if (finished) {
     return (
@@ -267,6 +251,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
   const aside = (
     <>
       <TaskFacts task={task} drafts={drafts} workable={workable} issues={issues.data ?? []} />
+      {isReview && <LabelledBy taskId={task._id} />}
       {(isReview || (issues.data?.length ?? 0) > 0) && (
         <IssueList issues={issues.data ?? []} objects={objects} ontology={ontology} role={project.role} />
       )}
@@ -423,6 +408,14 @@ function TaskFacts({
       )}
     </section>
   );
+}
+
+/** For the reviewer: who labelled the task and how long it took them (from its history). */
+function LabelledBy({ taskId }: { taskId: string }) {
+  const history = useTaskHistory(taskId);
+  if (history.isPending) return null;
+  if (history.isError) return <ErrorNotice place="form" error={history.error} onRetry={() => void history.refetch()} />;
+  return <p className="labelled-by">Labelled by {labelWorkWords(labelWork(history.data))}</p>;
 }
 
 /** Who sent a task back: the author of its latest open issue, else whoever moved it last. */

@@ -14,6 +14,11 @@ export interface Pin {
   page?: number;
 }
 
+/** The pins to draw on one page (frame) of a medium of many parts: a pin without a page is on all. */
+export function pinsOnPage(pins: readonly Pin[] | undefined, page: number): Pin[] | undefined {
+  return pins?.filter((p) => p.page === undefined || p.page === page);
+}
+
 /** Where a reviewer clicked to raise an issue: a point of the medium, or an object. */
 export interface Spot {
   position?: Vec | number;

@@ -1,10 +1,11 @@
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { useEffect, useMemo, useState } from 'react';
 import type { TaskIssue } from '../../api/tasks';
-import { ImageCanvas, type Pin } from '../../editor/media/image/ImageCanvas';
+import { ImageCanvas } from '../../editor/media/image/ImageCanvas';
+import { issuePins } from '../../work/pins';
 import { toolColor, type Ontology } from '../../editor/core/ontology';
 import { segments, toUtf16 } from '../../editor/media/text/spans';
-import type { EditorObject, Vec } from '../../editor/core/answer';
+import type { EditorObject } from '../../editor/core/answer';
 import '../../editor/editor.css';
 
 export type AssetKind = 'image' | 'text' | 'other';
@@ -27,25 +28,6 @@ export function assetKind(url: string | null, objects: EditorObject[]): AssetKin
   if (IMAGE.test(path)) return 'image';
   if (TEXT.test(path)) return 'text';
   return 'other';
-}
-
-/** An issue's pin on an image: its `position` is a stringified `[x, y]` in image pixels. */
-export function issuePin(issue: TaskIssue, index: number): Pin | undefined {
-  if (!issue.position) return undefined;
-  try {
-    const p: unknown = JSON.parse(issue.position);
-    if (Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'number') {
-      return {
-        id: issue._id,
-        position: [p[0], p[1]] as Vec,
-        label: `Issue ${index + 1}`,
-        resolved: issue.status === 'Resolved',
-      };
-    }
-  } catch {
-    // A text issue's position is a character index, not a point.
-  }
-  return undefined;
 }
 
 function useColours(ontology: Ontology) {
@@ -71,7 +53,8 @@ export function TaskAsset({
   const colours = useColours(ontology);
   const kind = assetKind(url, objects);
   if (kind === 'image') {
-    const pins = issues.flatMap((issue, i) => issuePin(issue, i) ?? []);
+    // An image is one page: the pins of issues raised on another (none should be) are left out.
+    const pins = issuePins(issues, objects).filter((p) => !p.page);
     return (
       <div className="task-asset task-asset-image" role="img" aria-label={`The image with ${objects.length} objects`}>
         <ImageCanvas

@@ -1,11 +1,29 @@
 import type { TaskIssue } from '../../api/tasks';
-import { issuePin } from './TaskAsset';
+import type { EditorObject } from '../../editor/core/answer';
+import type { Ontology } from '../../editor/core/ontology';
+import { objectName } from '../../work/Issues';
+import { IssueThread } from '../../work/IssueThread';
+import { issuePins } from '../../work/pins';
 import { when } from './TaskTimeline';
 
-/** The task's issues, open first; each says where its pin is (red open, green resolved). */
-export function TaskIssues({ issues }: { issues: TaskIssue[] }) {
+/**
+ * The task's issues in the order their pins are numbered (red open, green resolved), each with
+ * where it points and its thread of answers.
+ */
+export function TaskIssues({
+  taskId,
+  issues,
+  objects,
+  ontology,
+}: {
+  taskId: string;
+  issues: TaskIssue[];
+  objects: EditorObject[];
+  ontology: Ontology;
+}) {
   if (issues.length === 0) return <p className="muted">No issues were raised on this task.</p>;
   const open = issues.filter((i) => i.status !== 'Resolved').length;
+  const pins = new Map(issuePins(issues, objects).map((p) => [p.id, p]));
   return (
     <>
       <p>
@@ -13,19 +31,26 @@ export function TaskIssues({ issues }: { issues: TaskIssue[] }) {
       </p>
       <ol className="issue-list">
         {issues.map((issue, i) => {
-          const pin = issuePin(issue, i);
+          const pin = pins.get(issue._id);
+          const page = issue.page ? ` of page ${issue.page + 1}` : '';
+          const place = issue.objectId
+            ? pin
+              ? `, pinned on ${objectName(objects, ontology, issue.objectId)}`
+              : `, on ${objectName(objects, ontology, issue.objectId)}`
+            : pin
+              ? `, pinned at ${Math.round(pin.position[0])}, ${Math.round(pin.position[1])}${page}`
+              : issue.position
+                ? `, at character ${issue.position}`
+                : '';
           return (
             <li key={issue._id} className={issue.status === 'Resolved' ? 'issue-resolved' : 'issue-open'}>
               <span className="issue-status">{issue.status}</span> <q>{issue.content}</q>
               <span className="muted">
                 {' '}
                 by {issue.createdBy}, {when(issue.createdAt)}
-                {pin ? `, pinned at ${Math.round(pin.position[0])}, ${Math.round(pin.position[1])}` : ''}
-                {issue.position && !pin ? `, at character ${issue.position}` : ''}
-                {issue.comments.length > 0
-                  ? `, ${issue.comments.length} comment${issue.comments.length === 1 ? '' : 's'}`
-                  : ''}
+                {place}
               </span>
+              <IssueThread taskId={taskId} issue={issue} number={i + 1} />
             </li>
           );
         })}

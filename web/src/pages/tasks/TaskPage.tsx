@@ -12,6 +12,7 @@ import { TaskAnswer } from './TaskAnswer';
 import { TaskAsset } from './TaskAsset';
 import { TaskIssues } from './TaskIssues';
 import { spoken, TaskTimeline, when } from './TaskTimeline';
+import { labelWork, labelWorkWords } from '../../work/labelled-by';
 import './tasks.css';
 
 /** One task: its asset with the answer drawn read-only, the answer in words, history, issues, actions. */
@@ -68,6 +69,10 @@ export default function TaskPage() {
           <dd>{t.reviewStatus ?? 'none'}</dd>
         </div>
         <div>
+          <dt>Labelled by</dt>
+          <dd>{history.data ? labelWorkWords(labelWork(history.data)) : history.isError ? 'not known' : '…'}</dd>
+        </div>
+        <div>
           <dt>Time spent</dt>
           <dd>{spoken(t.totalDuration)}</dd>
         </div>
@@ -106,7 +111,7 @@ export default function TaskPage() {
         <h2 id="issues-title">Issues</h2>
         {issues.isPending && <Loading what="the issues" />}
         {issues.isError && <ErrorNotice error={issues.error} onRetry={() => void issues.refetch()} />}
-        {issues.data && <TaskIssues issues={issueList} />}
+        {issues.data && <TaskIssues taskId={t._id} issues={issueList} objects={answer.objects} ontology={ontology} />}
       </section>
     </div>
   );

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { SurfaceEditorProps } from '../../core/surface';
+import { pinsOnPage, type SurfaceEditorProps } from '../../core/surface';
 import { typingInField } from '../../shell/useEditorKeys';
 import { PAGE_KEYS } from '../../shell/editor-keys';
 import { ClassificationsOnly } from '../../shell/ClassificationsOnly';
@@ -136,7 +136,7 @@ export function PagesSurfaceEditor({ asset, onPick, pins, ...props }: SurfaceEdi
       // A TIFF's pages are drawn from `frame`; its address only tells the canvas when to fit the view.
       imageUrl={images ? images[page] : asset.url}
       onPick={onPick ? (position, objectId) => onPick(objectId ? { objectId, page } : { position, page }) : undefined}
-      pins={pins?.filter((p) => p.page === undefined || p.page === page)}
+      pins={pinsOnPage(pins, page)}
       paged={{ page, frame: tiff ? frame : undefined, separate: true, keys: PAGE_KEYS, player: pager }}
     />
   );

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { SurfaceEditorProps } from '../../core/surface';
+import { pinsOnPage, type SurfaceEditorProps } from '../../core/surface';
 import type { EditorAnswer } from '../../core/answer';
 import { setKeyframe, tracksOf } from '../../core/tracks';
 import { typingInField } from '../../shell/useEditorKeys';
@@ -210,7 +210,7 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
       {...props}
       imageUrl={asset.url}
       onPick={onPick ? (position, objectId) => onPick(objectId ? { objectId, page } : { position, page }) : undefined}
-      pins={props.pins?.filter((p) => p.page === undefined || p.page === page)}
+      pins={pinsOnPage(props.pins, page)}
       paged={{ page, frame, keys: VIDEO_KEYS, player }}
     />
   );
