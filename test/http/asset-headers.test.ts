@@ -144,7 +144,7 @@ describe.each(ENGINES)("assets' sizes read from their headers on %s", (engine) =
       env: {
         ANNOTARY_READ_ASSET_HEADERS: 'true',
         ANNOTARY_STORAGE_ALLOW_PRIVATE: 'true',
-        ANNOTARY_MEDIA_READ_TIMEOUT_MS: '1500',
+        ANNOTARY_MEDIA_READ_TIMEOUT_MS: '4000',
       },
     });
     worker = startWorker(t.ctx);
@@ -195,7 +195,7 @@ describe.each(ENGINES)("assets' sizes read from their headers on %s", (engine) =
     expect(assets['missing.png']?.mediaWarning).toBe('the address answered HTTP 404');
     expect(assets['page.jpg']?.mediaWarning).toBe('the address answers a web page (text/html), not an image');
     expect(assets['endless.jpg']?.mediaWarning).toBe("no image size in the file's first 512 KiB");
-    expect(assets['silent.png']?.mediaWarning).toBe('the address did not answer within 1.5 s');
+    expect(assets['silent.png']?.mediaWarning).toBe('the address did not answer within 4 s');
     expect(assets['lost.png']?.mediaWarning).toBe('the address is not a valid URL');
     // Allowing private addresses never allows the cloud's metadata service.
     expect(assets['metadata.png']?.mediaWarning).toBe(

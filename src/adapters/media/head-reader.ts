@@ -17,6 +17,8 @@ export type AddressJudge = (address: string) => string | undefined;
 
 export interface HeadOptions {
   maxBytes: number;
+  /** The file offset to read from (0 unless told): a part further on asks the server for a range it must honour. */
+  start?: number;
   timeoutMs: number;
   judge: AddressJudge;
 }
@@ -26,6 +28,8 @@ export interface Head {
   contentType: string | undefined;
   /** The whole file was read (it is shorter than the cap). */
   whole: boolean;
+  /** The file's length, when the server said it (Content-Range, or Content-Length of a whole answer). */
+  total?: number | undefined;
 }
 
 /** Why the header could not be read, in words a person can act on. */
@@ -92,9 +96,19 @@ function words(err: unknown, timedOut: boolean, timeoutMs: number): string {
   return 'the address could not be read';
 }
 
-/** Reads at most `maxBytes` of the file at `url`. Throws HeadReadError with the reason. */
+/** The file's length from the answer's headers, when they say it. */
+function totalOf(headers: Dispatcher.ResponseData['headers'], status: number): number | undefined {
+  const range = headers['content-range'];
+  const length = headers['content-length'];
+  const text = status === 206 ? (typeof range === 'string' ? /\/(\d+)$/.exec(range)?.[1] : undefined) : length;
+  const n = typeof text === 'string' ? Number(text) : Number.NaN;
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** Reads at most `maxBytes` of the file at `url` (from `start`). Throws HeadReadError with the reason. */
 export async function readHead(url: string, opts: HeadOptions): Promise<Head> {
   const { agent, request } = await client(opts.judge);
+  const start = opts.start ?? 0;
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -123,7 +137,7 @@ export async function readHead(url: string, opts: HeadOptions): Promise<Head> {
         res = await request(target, {
           dispatcher: agent,
           signal: controller.signal,
-          headers: { range: `bytes=0-${opts.maxBytes - 1}`, 'accept-encoding': 'identity' },
+          headers: { range: `bytes=${start}-${start + opts.maxBytes - 1}`, 'accept-encoding': 'identity' },
         });
       } catch (err) {
         throw new HeadReadError(words(err, timedOut, opts.timeoutMs));
@@ -142,6 +156,13 @@ export async function readHead(url: string, opts: HeadOptions): Promise<Head> {
       if (res.statusCode !== 200 && res.statusCode !== 206) {
         discard(res.body);
         throw new HeadReadError(`the address answered HTTP ${res.statusCode}`);
+      }
+      if (start > 0 && res.statusCode !== 206) {
+        // Its answer would be the file from its start: a part further on is not read that way.
+        discard(res.body);
+        throw new HeadReadError(
+          'the server does not answer range requests, and the part needed is not at the start of the file',
+        );
       }
       const type = res.headers['content-type'];
       const contentType = typeof type === 'string' ? type.split(';')[0]?.trim().toLowerCase() : undefined;
@@ -165,7 +186,8 @@ export async function readHead(url: string, opts: HeadOptions): Promise<Head> {
       } finally {
         discard(res.body);
       }
-      return { bytes: Buffer.concat(parts).subarray(0, opts.maxBytes), contentType, whole };
+      const total = totalOf(res.headers, res.statusCode);
+      return { bytes: Buffer.concat(parts).subarray(0, opts.maxBytes), contentType, whole, total };
     }
   } finally {
     clearTimeout(timer);

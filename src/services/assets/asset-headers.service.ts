@@ -1,5 +1,6 @@
 import { imageSize } from 'image-size';
 import { type Head, HeadReadError, readHead } from '../../adapters/media/head-reader.js';
+import { readMp4, readWebm, type VideoFacts } from '../../adapters/media/video-header.js';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../errors.js';
 import { describeError } from '../../log-safe.js';
@@ -27,7 +28,9 @@ import { signObjectUrl } from '../storages/storage.service.js';
 /*
  * An imported image without a size gets it from its file's header, read in the background: only
  * the first bytes (HEADER_BYTES, over an http Range request, or from the file store), never the
- * whole picture. What cannot be read leaves a warning in words on the asset (`mediaWarning`)
+ * whole picture. A video gets its size, frame count and rate the same way (and `vfr: true` when
+ * its frames are unevenly spaced); an MP4 whose index is at its end costs a second range read of
+ * the index alone. What cannot be read leaves a warning in words on the asset (`mediaWarning`)
  * instead of a stuck job, and the editor, which decodes the image anyway, fills a size still
  * missing when the task is first opened (PUT /v2/asset/{id}/size).
  */
@@ -39,6 +42,9 @@ const CONCURRENCY = 8;
 /** Assets per job: a large import becomes many small jobs that workers share. */
 const PER_JOB = 500;
 const IMAGE_TYPES = new Set(['png', 'jpg', 'jpeg', 'jfif', 'gif', 'webp', 'bmp', 'avif', 'tif', 'tiff', 'heic', 'ico']);
+const MP4_TYPES = new Set(['mp4', 'mov', 'm4v']);
+const WEBM_TYPES = new Set(['webm', 'mkv']);
+const VIDEO_FACTS = ['width', 'height', 'frameTotal', 'frameRate'] as const;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const positive = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v > 0;
@@ -52,14 +58,27 @@ function metadataOf(text: string | null): Record<string, unknown> {
   }
 }
 
+type Medium = 'image' | 'mp4' | 'webm';
+
+function mediumOf(data: string): Medium | undefined {
+  const type = fileTypeOf(data);
+  if (IMAGE_TYPES.has(type)) return 'image';
+  if (MP4_TYPES.has(type)) return 'mp4';
+  if (WEBM_TYPES.has(type)) return 'webm';
+  return undefined;
+}
+
 /**
- * True for an asset whose file is an image (by its name) and whose metadata (the stored JSON text)
- * has no size. The name is looked at first: metadata is parsed only for images.
+ * True for an asset whose file is an image without a size in its metadata (the stored JSON
+ * text), or a video without its size, frame count or rate. The name is looked at first:
+ * metadata is parsed only for images and videos.
  */
 function needsSize(data: string, metadata: string | null): boolean {
-  if (!IMAGE_TYPES.has(fileTypeOf(data))) return false;
+  const medium = mediumOf(data);
+  if (!medium) return false;
   const m = metadataOf(metadata);
-  return !(positive(m.width) && positive(m.height));
+  if (medium === 'image') return !(positive(m.width) && positive(m.height));
+  return !VIDEO_FACTS.every((k) => positive(m[k]));
 }
 
 /**
@@ -91,10 +110,11 @@ const judgeBy = (allowPrivate: boolean) => (address: string) => {
 const judgePublicOnly = judgeBy(false);
 const judgeWithPrivate = judgeBy(true);
 
-/** The first bytes of the asset's file, wherever it is. */
-async function headOf(ctx: AppContext, asset: HeaderAsset): Promise<Head> {
+/** The first bytes of the asset's file (or `maxBytes` from `start`), wherever it is. */
+async function headOf(ctx: AppContext, asset: HeaderAsset, start = 0, maxBytes = HEADER_BYTES): Promise<Head> {
   const opts = {
-    maxBytes: HEADER_BYTES,
+    maxBytes,
+    start,
     timeoutMs: ctx.config.mediaReadTimeoutMs,
     judge: ctx.config.storageAllowPrivate ? judgeWithPrivate : judgePublicOnly,
   };
@@ -109,10 +129,16 @@ async function headOf(ctx: AppContext, asset: HeaderAsset): Promise<Head> {
   const info = await store.stat(link.key);
   if (!info) throw new HeadReadError('the file is gone from the file store');
   const parts: Buffer[] = [];
-  for await (const part of await store.openRead(link.key, { start: 0, end: HEADER_BYTES - 1 })) {
+  if (start >= info.size) throw new HeadReadError('the file is cut short');
+  for await (const part of await store.openRead(link.key, { start, end: Math.min(info.size, start + maxBytes) - 1 })) {
     parts.push(part as Buffer);
   }
-  return { bytes: Buffer.concat(parts), contentType: undefined, whole: info.size <= HEADER_BYTES };
+  return {
+    bytes: Buffer.concat(parts),
+    contentType: undefined,
+    whole: info.size <= start + maxBytes,
+    total: info.size,
+  };
 }
 
 /** The size a browser shows the image at (EXIF orientations 5-8 turn it a quarter), or why not. */
@@ -132,12 +158,51 @@ export function sizeFromHeader(head: Head): { width: number; height: number } | 
   }
 }
 
+/** A video's facts from its header (and, for an MP4 indexed at its end, the index read alone), or why not. */
+async function videoFacts(
+  ctx: AppContext,
+  asset: HeaderAsset,
+  medium: 'mp4' | 'webm',
+): Promise<VideoFacts | { warning: string }> {
+  const head = await headOf(ctx, asset);
+  if (head.contentType === 'text/html') return { warning: 'the address answers a web page (text/html), not a video' };
+  if (!head.bytes.length) return { warning: 'the file is empty' };
+  if (medium === 'webm') {
+    const read = readWebm(head.bytes);
+    return 'facts' in read ? read.facts : { warning: read.problem };
+  }
+  const parts = [{ at: 0, bytes: head.bytes }];
+  let read = readMp4(parts, head.total);
+  if ('readFrom' in read) {
+    const index = await headOf(ctx, asset, read.readFrom, read.bytes);
+    read = readMp4([...parts, { at: read.readFrom, bytes: index.bytes }], head.total);
+  }
+  if ('facts' in read) return read.facts;
+  return { warning: 'problem' in read ? read.problem : 'the video file has no index (moov)' };
+}
+
+/** What the header adds to the metadata: only facts it does not hold already (the client's win). */
+function factsToKeep(metadata: Record<string, unknown>, found: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(found)) if (metadata[k] === undefined) kept[k] = v;
+  return kept;
+}
+
 async function measure(ctx: AppContext, asset: HeaderAsset): Promise<void> {
   if (!needsSize(asset.data, asset.metadata)) return;
   const metadata = metadataOf(asset.metadata);
-  let found: { width: number; height: number } | { warning: string };
+  const medium = mediumOf(asset.data);
+  let found: Record<string, unknown> | { warning: string };
   try {
-    found = sizeFromHeader(await headOf(ctx, asset));
+    if (medium === 'mp4' || medium === 'webm') {
+      const video = await videoFacts(ctx, asset, medium);
+      if ('warning' in video) found = video;
+      else {
+        const { vfr, ...facts } = video;
+        // Marked only when the frames are unevenly spaced.
+        found = vfr ? { ...facts, vfr } : facts;
+      }
+    } else found = sizeFromHeader(await headOf(ctx, asset));
   } catch (err) {
     // Anything else (a storage that can no longer sign, a file store error) is this asset's
     // problem, not the other assets' of the job: said in general words, logged without details.
@@ -146,8 +211,9 @@ async function measure(ctx: AppContext, asset: HeaderAsset): Promise<void> {
     }
     found = { warning: err instanceof HeadReadError ? err.message : 'the file could not be read' };
   }
-  if ('warning' in found) await saveMediaWarning(ctx.store.db, asset.id, found.warning);
-  else await saveAssetSize(ctx.store.db, asset, { ...metadata, ...found });
+  if ('warning' in found && typeof found.warning === 'string')
+    await saveMediaWarning(ctx.store.db, asset.id, found.warning);
+  else await saveAssetSize(ctx.store.db, asset, { ...metadata, ...factsToKeep(metadata, found) });
 }
 
 /**
