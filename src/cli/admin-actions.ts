@@ -1,5 +1,6 @@
 import { loadConfig } from '../config.js';
 import { type AppContext, createContext, createLogger } from '../context.js';
+import { audit, cliActor } from '../services/audit/audit.service.js';
 import { isOrgRole } from '../services/identity/access.js';
 import {
   createOrganization,
@@ -60,9 +61,18 @@ export const createUserCommand = (o: { email: string; org?: string; role?: strin
     if (!orgId) throw new Error('no organization: create one with `annotary orgs create`');
     const role = o.role ?? invite?.organization_role ?? 'member';
     if (!isOrgRole(role)) throw new Error('--role must be owner, admin or member');
-    const user = await createUser(db, ctx.clock, { email, orgId, orgRole: role });
-    await db.deleteFrom('invites').where('email', '=', email).where('organization_id', '=', orgId).execute();
-    const apiKey = o.key ? await issueApiKey(db, ctx.clock, user.id) : undefined;
+    const user = await db.transaction().execute(async (trx) => {
+      const made = await createUser(trx, ctx.clock, { email, orgId, orgRole: role });
+      await trx.deleteFrom('invites').where('email', '=', email).where('organization_id', '=', orgId).execute();
+      await audit(trx, ctx.clock, cliActor(orgId), {
+        operation: 'member.add',
+        targetType: 'user',
+        targetId: made.id,
+        fields: ['email', 'organizationRole'],
+      });
+      return made;
+    });
+    const apiKey = o.key ? await issueApiKey(db, ctx.clock, user.id, undefined, cliActor(orgId)) : undefined;
     print({ user: { id: user.id, email: user.email, organization: orgId, role }, ...(apiKey ? { apiKey } : {}) });
   });
 
@@ -70,7 +80,8 @@ export const createKey = (o: { email: string }) =>
   withContext(async (ctx) => {
     const user = await findUserByEmail(ctx.store.db, normalizeEmail(o.email));
     if (!user) throw new Error(`no user with e-mail ${o.email}`);
-    print({ email: user.email, apiKey: await issueApiKey(ctx.store.db, ctx.clock, user.id) });
+    const by = cliActor(user.organization_id);
+    print({ email: user.email, apiKey: await issueApiKey(ctx.store.db, ctx.clock, user.id, undefined, by) });
   });
 
 async function readStdin(): Promise<string> {

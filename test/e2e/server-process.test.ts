@@ -96,6 +96,17 @@ describe.each(ENGINES)('bootstrap and the CLI on %s', (engine) => {
 
     const orgs = JSON.parse((await runCli(['orgs', 'list'], env)).stdout) as { id: string }[];
     const orgId = orgs[0]?.id ?? '';
+    // Each command's change is in the audit log, made by the command line, without the key.
+    const audit = await fetch(`${server.url}/v2/organization/${orgId}/audit`, {
+      headers: { apikey: 'ak_fixed_key_for_automation' },
+    });
+    const records = ((await audit.json()) as { data: { records: Record<string, unknown>[] } }).data.records;
+    expect(records.map((r) => [r.operation, r.actor, r.userId])).toEqual([
+      ['apikey.renew', 'cli', null],
+      ['apikey.renew', 'cli', null],
+      ['member.add', 'cli', null],
+    ]);
+    expect(JSON.stringify(records)).not.toContain(rotated.apiKey);
     expect((await runCli(['orgs', 'plan', orgId, 'enterprise', '--limit', '777'], env)).code).toBe(0);
     const res = await fetch(`${server.url}/v2/listProjects`, { headers: { apikey: rotated.apiKey } });
     expect(res.headers.get('x-ratelimit-limit')).toBe('777');

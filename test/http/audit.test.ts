@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audit } from '../../src/services/audit/audit.service.js';
 import { pruneAuditRecords } from '../../src/services/audit/audit-retention.js';
 import { createOrganization, createUser, issueApiKey } from '../../src/services/identity/identity.service.js';
+import { resetLink, resetPasswordTo } from '../../src/services/identity/password-reset.service.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
-import { OWNER_PASSWORD, signInWith } from '../helpers/sessions.js';
+import { asBrowser, OWNER_PASSWORD, signInWith } from '../helpers/sessions.js';
+import { hookWorkflow } from '../helpers/webhooks.js';
 import { ENGINES } from '../helpers/stores.js';
 
 /**
@@ -32,7 +34,12 @@ describe.each(ENGINES)('the audit log on %s', (engine) => {
   let seen: string[] = [];
   beforeAll(async () => {
     t = await makeTestApp(engine, {
-      env: { ANNOTARY_BOOTSTRAP_PASSWORD: OWNER_PASSWORD, ANNOTARY_WEBHOOK_ALLOW_PRIVATE: 'true' },
+      env: {
+        ANNOTARY_BOOTSTRAP_PASSWORD: OWNER_PASSWORD,
+        ANNOTARY_WEBHOOK_ALLOW_PRIVATE: 'true',
+        // Many changes in a minute: more than the standard plan's requests.
+        ANNOTARY_DEFAULT_PLAN: 'enterprise',
+      },
     });
   });
   afterAll(() => t.close());
@@ -218,10 +225,234 @@ describe.each(ENGINES)('the audit log on %s', (engine) => {
     expect(await newRecords()).toEqual([]);
   });
 
+  it('records invites made, accepted and deleted, and project roles given; a refused one writes none', async () => {
+    const made = await call('POST', '/v2/project', { name: 'Invited to' });
+    const projectId = made.json().data.project._id as string;
+    const invites = `/v2/organization/${t.orgId}/invites`;
+    const first = `invitee-${engine}@example.com`;
+    const second = `invitee2-${engine}@example.com`;
+    await newRecords();
+    // A wrong project role refuses the whole request: no invite, no record.
+    const refused = await call('POST', invites, {
+      to: [first],
+      projectAssignments: [{ projectId, projectRole: 'Boss' }],
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(await newRecords()).toEqual([]);
+
+    const invited = await call('POST', invites, {
+      to: [first, second],
+      organizationRole: 'member',
+      projectAssignments: [{ projectId, projectRole: 'Labeler' }],
+    });
+    expect(invited.statusCode, invited.body).toBe(201);
+    const made2 = await newRecords();
+    expect(made2).toEqual([
+      expect.objectContaining({
+        operation: 'invite.create',
+        target: { type: 'invite', id: expect.any(String) },
+        fields: ['email', 'organizationRole', 'projectAssignments'],
+      }),
+      expect.objectContaining({ operation: 'invite.create' }),
+    ]);
+    // The accept link's token is a secret: no record holds it.
+    const links = invited.json().data.links as { email: string; url: string }[];
+    const token = links
+      .find((l) => l.email === first)!
+      .url.split('/')
+      .pop()!;
+    const accepted = await t.app.inject({
+      method: 'POST',
+      url: `/v2/password-links/${token}`,
+      headers: { 'content-type': 'application/json' },
+      remoteAddress: ADDRESS,
+      payload: JSON.stringify({ password: SECRET }),
+    });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    const [accept, signIn, ...more] = await newRecords();
+    expect(more).toEqual([]);
+    expect(accept).toMatchObject({
+      operation: 'invite.accept',
+      target: { type: 'user' },
+      address: ADDRESS,
+      actor: null,
+      fields: ['email', 'organizationRole', 'password'],
+    });
+    expect(accept?.userId).toBe(accept?.target.id);
+    expect(signIn).toMatchObject({ operation: 'session.signin', userId: accept?.userId });
+    const rows = JSON.stringify(await t.store.db.selectFrom('audit_log').selectAll().execute());
+    expect(rows).not.toContain(token);
+
+    expect((await call('DELETE', invites, { invites: [second, `nobody-${engine}@example.com`] })).statusCode).toBe(200);
+    expect(await newRecords()).toEqual([
+      expect.objectContaining({ operation: 'invite.delete', target: made2[1]!.target }),
+    ]);
+    // Nothing left to delete: nothing changed, nothing recorded.
+    expect((await call('DELETE', invites, { invites: [second] })).statusCode).toBe(200);
+    expect(await newRecords()).toEqual([]);
+
+    const assigned = `/v2/project/${projectId}/assigned`;
+    expect((await call('POST', assigned, { assignees: [first], role: 'Chief' })).statusCode).toBe(400);
+    expect(await newRecords()).toEqual([]);
+    expect((await call('POST', assigned, { assignees: [first, second], role: 'Reviewer' })).statusCode).toBe(200);
+    expect(await newRecords()).toEqual([
+      expect.objectContaining({
+        operation: 'project.member.role',
+        target: { type: 'member', id: first },
+        projectId,
+        fields: ['projectRole'],
+      }),
+      expect.objectContaining({ operation: 'project.member.role', target: { type: 'member', id: second } }),
+    ]);
+  });
+
+  it('records ontology, workflow with its webhooks, and benchmark settings as project updates, never a webhook secret', async () => {
+    const made = await call('POST', '/v2/project', { name: 'Configured' });
+    const projectId = made.json().data.project._id as string;
+    await newRecords();
+    const hook = { url: 'https://hooks.example.com/in', authType: 'secret' as const, secret: SECRET };
+    const saved = await call('POST', `/v2/project/${projectId}`, { stages: hookWorkflow(hook) });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(await newRecords()).toEqual([
+      expect.objectContaining({ operation: 'project.update', projectId, fields: ['stages'] }),
+    ]);
+    const ontology = { tools: [{ schemaId: 'car', title: 'Car', tool: 'bounding-box', color: '#ff0000' }] };
+    expect((await call('POST', `/v2/project/${projectId}`, { categorySchema: ontology })).statusCode).toBe(200);
+    expect(await newRecords()).toEqual([expect.objectContaining({ fields: ['categorySchema'] })]);
+    const bench = { benchmarkEnabled: true, benchmarkRatio: 0.2, benchmarkThreshold: 60 };
+    expect((await call('POST', `/v2/project/${projectId}`, bench)).statusCode).toBe(200);
+    expect(await newRecords()).toEqual([
+      expect.objectContaining({ fields: ['benchmarkEnabled', 'benchmarkRatio', 'benchmarkThreshold'] }),
+    ]);
+    // A webhook deleted with its stage: one record; a workflow refused: none.
+    const stages = [
+      { id: 'Start', type: 'Start', name: 'Start', next: ['Complete'] },
+      { id: 'Complete', type: 'Complete', name: 'Complete', next: [] },
+    ];
+    expect((await call('POST', `/v2/project/${projectId}`, { stages: [{ id: 'Start' }] })).statusCode).toBe(400);
+    expect(await newRecords()).toEqual([]);
+    expect((await call('POST', `/v2/project/${projectId}`, { stages })).statusCode).toBe(200);
+    expect(await newRecords()).toEqual([expect.objectContaining({ operation: 'project.update', fields: ['stages'] })]);
+  });
+
+  it('records answers and task moves by people: save, submit, review, skip, assign, priority, re-runs', async () => {
+    const labeler = `labeler-${engine}@example.com`;
+    const labelerKey = await t.addUser(labeler);
+    const made = await call('POST', '/v2/project', { name: 'Worked' });
+    const projectId = made.json().data.project._id as string;
+    const stages = [
+      { id: 'Start', type: 'Start', name: 'Start', next: ['Label'] },
+      { id: 'Label', type: 'Label', name: 'Label', next: ['Review'] },
+      { id: 'Review', type: 'Review', name: 'Review', next: ['Complete', 'Label'] },
+      { id: 'Complete', type: 'Complete', name: 'Complete', next: [] },
+    ];
+    expect((await call('POST', `/v2/project/${projectId}`, { stages, taskSkipEnabled: true })).statusCode).toBe(200);
+    expect(
+      (await call('POST', `/v2/project/${projectId}/assigned`, { assignees: [labeler], role: 'Labeler' })).statusCode,
+    ).toBe(200);
+    const imported = await call('POST', `/v2/project/${projectId}/cloud`, {
+      assets: [{ data: 'https://cdn.example.com/a.jpg' }, { data: 'https://cdn.example.com/b.jpg' }],
+    });
+    expect(imported.statusCode, imported.body).toBe(201);
+    const [a, b] = imported.json().data.assets.map((x: { taskId: string }) => x.taskId) as string[];
+    const who = (await call('GET', '/v2/session', undefined, labelerKey)).json().data.user._id as string;
+    await newRecords();
+
+    const assign = await call('POST', '/v2/task/assign', {
+      project: projectId,
+      tasks: [a, b],
+      stage: 'Label',
+      user: labeler,
+    });
+    expect(assign.statusCode, assign.body).toBe(200);
+    expect(await newRecords()).toEqual([
+      expect.objectContaining({ operation: 'tasks.assign', target: { type: 'stage', id: 'Label' }, projectId }),
+    ]);
+
+    // A refused answer (a task that is not the labeler's to answer) writes nothing.
+    const other = await t.addUser(`other-${engine}@example.com`);
+    expect((await call('POST', `/v2/annotate/${a}`, { answer: {} }, other)).statusCode).toBe(404);
+    expect(await newRecords()).toEqual([]);
+
+    expect((await call('POST', `/v2/annotate/${a}`, { answer: {}, duration: 5 }, labelerKey)).statusCode).toBe(200);
+    expect(await newRecords()).toEqual([
+      expect.objectContaining({
+        operation: 'task.annotate',
+        userId: who,
+        target: { type: 'task', id: a },
+        projectId,
+        fields: ['answer', 'duration'],
+      }),
+    ]);
+    const submit = await call('POST', `/v2/annotate/${a}?nextStage=true`, { answer: {} }, labelerKey);
+    expect(submit.statusCode, submit.body).toBe(200);
+    expect(await newRecords()).toEqual([
+      expect.objectContaining({ operation: 'task.submit', target: { type: 'task', id: a }, fields: ['answer'] }),
+    ]);
+    const review = await call('POST', `/v2/review/${a}`, { reviewStatus: 'Rejected' });
+    expect(review.statusCode, review.body).toBe(200);
+    expect(await newRecords()).toEqual([
+      expect.objectContaining({ operation: 'task.review', target: { type: 'task', id: a }, fields: ['reviewStatus'] }),
+    ]);
+    // Reviewing a task that is not in a Review stage is refused: nothing recorded.
+    expect((await call('POST', `/v2/review/${b}`, { reviewStatus: 'Accepted' })).statusCode).toBe(409);
+    expect(await newRecords()).toEqual([]);
+
+    expect((await call('POST', `/v2/task/${b}/skip`, undefined, labelerKey)).statusCode).toBe(200);
+    expect(await newRecords()).toEqual([
+      expect.objectContaining({ operation: 'task.skip', target: { type: 'task', id: b }, fields: [] }),
+    ]);
+    const priority = await call('POST', `/v2/project/${projectId}/updatePriority`, { priority: 3 });
+    expect(priority.statusCode, priority.body).toBe(200);
+    expect(await newRecords()).toEqual([
+      expect.objectContaining({ operation: 'tasks.priority', target: { type: 'project', id: projectId } }),
+    ]);
+    expect((await call('POST', `/v2/project/${projectId}/rerun-webhook`, {})).statusCode).toBe(200);
+    expect((await call('POST', `/v2/project/${projectId}/rerun-plugin`, {})).statusCode).toBe(200);
+    expect(await newRecords()).toEqual([
+      expect.objectContaining({ operation: 'webhook.rerun', projectId }),
+      expect.objectContaining({ operation: 'plugin.rerun', projectId, fields: [] }),
+    ]);
+
+    // Benchmarks: marking and unmarking a task, one record each.
+    const marked = await call('POST', `/v2/project/${projectId}/benchmarks`, { tasks: [b], answer: {} });
+    expect(marked.statusCode, marked.body).toBe(200);
+    expect((await call('DELETE', `/v2/project/${projectId}/benchmarks`, { tasks: [b] })).statusCode).toBe(200);
+    expect(await newRecords()).toEqual([
+      expect.objectContaining({ operation: 'task.benchmark.mark', target: { type: 'task', id: b } }),
+      expect.objectContaining({ operation: 'task.benchmark.unmark', target: { type: 'task', id: b } }),
+    ]);
+  });
+
+  it('records sign-outs, and password resets made with the command line as the command line', async () => {
+    const email = `reset-${engine}@example.com`;
+    await t.addUser(email);
+    await newRecords();
+    await resetLink(t.ctx, email);
+    await resetPasswordTo(t.ctx, email, SECRET);
+    const [link, reset, ...more] = await newRecords();
+    expect(more).toEqual([]);
+    expect(link).toMatchObject({ operation: 'user.password.link', userId: null, actor: 'cli', address: null });
+    expect(reset).toMatchObject({ operation: 'user.password', actor: 'cli', fields: ['password'] });
+
+    const signedIn = await signInWith(t, { email, password: SECRET });
+    const [signIn] = await newRecords();
+    const out = await asBrowser(t, signedIn, 'DELETE', '/v2/session');
+    expect(out.statusCode, out.body).toBe(200);
+    expect(await newRecords()).toEqual([
+      expect.objectContaining({ operation: 'session.signout', actor: signIn?.actor, userId: signIn?.userId }),
+    ]);
+    // Signing out with a key ends no session and records nothing.
+    expect((await call('DELETE', '/v2/session')).statusCode).toBe(200);
+    expect(await newRecords()).toEqual([]);
+  });
+
   it('filters by operation, person, target and time, and pages with a cursor', async () => {
     const base = `/v2/organization/${t.orgId}/audit`;
-    const updates = await call('GET', `${base}?operation=project.update`);
-    expect(updates.json().data.records.map((r: AuditRecordView) => r.operation)).toEqual(['project.update']);
+    const updates = (await call('GET', `${base}?operation=project.update&limit=1000`)).json().data
+      .records as AuditRecordView[];
+    expect(updates.length).toBeGreaterThan(1);
+    expect(updates.every((r) => r.operation === 'project.update')).toBe(true);
     const all = (await call('GET', `${base}?limit=1000`)).json().data.records as AuditRecordView[];
     const target = all.find((r) => r.operation === 'storage.create')!.target.id;
     const byTarget = (await call('GET', `${base}?targetId=${target}`)).json().data.records as AuditRecordView[];
@@ -258,23 +489,39 @@ describe.each(ENGINES)('the audit log on %s', (engine) => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as AuditRecordView);
-    expect(lines.map((l) => l.operation)).toEqual(['project.update']);
+    expect(lines.map((l) => l._id)).toEqual(updates.map((r) => r._id));
   });
 
   it('is read-only and for owners and admins of the organization only', async () => {
     const base = `/v2/organization/${t.orgId}/audit`;
-    const before = await t.store.db.selectFrom('audit_log').selectAll().execute();
-    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
-      expect((await call(method, base, {})).statusCode).toBeGreaterThanOrEqual(404);
+    const made = await call('POST', '/v2/project', { name: 'Read-only' });
+    expect(made.statusCode).toBe(201);
+    const before = await t.store.db.selectFrom('audit_log').selectAll().orderBy('id').execute();
+    const one = before[0]!.id;
+    for (const url of [base, `${base}/${one}`, `${base}/export`]) {
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+        expect((await call(method, url, {})).statusCode).toBeGreaterThanOrEqual(404);
+      }
     }
     await expect(t.store.db.updateTable('audit_log').set({ operation: 'forged' }).execute()).rejects.toThrow(
       /append-only/,
     );
-    expect(await t.store.db.selectFrom('audit_log').selectAll().execute()).toEqual(before);
+    expect(await t.store.db.selectFrom('audit_log').selectAll().orderBy('id').execute()).toEqual(before);
 
     const memberKey = await t.addUser(`reader-${engine}@example.com`, 'member');
     expect((await call('GET', base, undefined, memberKey)).statusCode).toBe(403);
     expect((await call('GET', `${base}/export`, undefined, memberKey)).statusCode).toBe(403);
+    // A project's Labeler is a member of the organization: the same 403.
+    const labelerKey = await t.addUser(`labels-${engine}@example.com`, 'member');
+    const assigned = await call('POST', `/v2/project/${made.json().data.project._id as string}/assigned`, {
+      assignees: [`labels-${engine}@example.com`],
+      role: 'Labeler',
+    });
+    expect(assigned.statusCode, assigned.body).toBe(200);
+    expect((await call('GET', base, undefined, labelerKey)).statusCode).toBe(403);
+    expect((await call('GET', `${base}/export`, undefined, labelerKey)).statusCode).toBe(403);
+    const adminKey = await t.addUser(`auditor-${engine}@example.com`, 'admin');
+    expect((await call('GET', base, undefined, adminKey)).statusCode).toBe(200);
 
     const other = await createOrganization(t.store.db, t.ctx.clock, 'Other', 'standard');
     const stranger = await createUser(t.store.db, t.ctx.clock, {

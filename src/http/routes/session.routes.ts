@@ -166,7 +166,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       },
     },
     async (req, reply) => {
-      const { userId } = await usePasswordLink(ctx, req.params.token, req.body);
+      const { userId } = await usePasswordLink(ctx, req.params.token, req.body, req.ip);
       const { token } = await createSession(ctx, userId, req.ip);
       return startedSession(ctx, req, reply, token);
     },

@@ -8,7 +8,7 @@ import type { Principal } from '../identity/access.js';
 export interface AuditActor {
   orgId: string;
   userId: string | null;
-  /** The API key's id or `session:<id>`; never the key or the cookie. */
+  /** The API key's id, `session:<id>` or `cli`; never the key or the cookie. */
   keyId: string | null;
   address: string | null;
 }
@@ -20,6 +20,11 @@ export interface AuditEntry {
   targetId: string;
   projectId?: string | null | undefined;
   fields?: readonly string[] | undefined;
+}
+
+/** A change made with the `annotary` command on the server: no person, key or address. */
+export function cliActor(orgId: string): AuditActor {
+  return { orgId, userId: null, keyId: 'cli', address: null };
 }
 
 export function actorOf(p: Principal): AuditActor {

@@ -4,7 +4,7 @@ import { type Plan, PLANS } from '../../config.js';
 import { AppError, conflict, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Db, Executor } from '../../store/db.js';
-import { audit } from '../audit/audit.service.js';
+import { audit, type AuditActor } from '../audit/audit.service.js';
 import * as repo from '../../store/repositories/identity.repository.js';
 import { isOrgRole, type OrgRole, type Principal } from './access.js';
 import { type PrincipalCache, principalsChanged } from './principal-cache.js';
@@ -103,7 +103,7 @@ export async function issueApiKey(
   clock: Clock,
   userId: string,
   fixedKey?: string,
-  by?: Principal,
+  by?: Principal | AuditActor,
 ): Promise<string> {
   const key = fixedKey ?? generateApiKey();
   const id = newId(clock.now());

@@ -191,6 +191,12 @@ export async function createInvites(
       for (const a of assignments) {
         await projectRepo.upsertMembers(trx, a.projectId, [{ email, role: a.projectRole }], now);
       }
+      await audit(trx, ctx.clock, p, {
+        operation: 'invite.create',
+        targetType: 'invite',
+        targetId: inviteId,
+        fields: ['email', 'organizationRole', ...(assignments.length ? ['projectAssignments'] : [])],
+      });
       // A person who already has an account signs in as before (a forgotten password is a reset,
       // not an invite): an accept link could otherwise set another member's, or the owner's, password.
       if (!user) {
@@ -206,12 +212,20 @@ export async function deleteInvites(ctx: AppContext, p: Principal, orgId: string
   ensureOrg(p, orgId);
   const emails = emailsOf(list, 'to');
   if (emails.length === 0) return { deleted: 0 };
-  const res = await ctx.store.db
-    .deleteFrom('invites')
-    .where('organization_id', '=', orgId)
-    .where('email', 'in', emails)
-    .executeTakeFirst();
-  return { deleted: Number(res.numDeletedRows) };
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const gone = await trx
+      .selectFrom('invites')
+      .select('id')
+      .where('organization_id', '=', orgId)
+      .where('email', 'in', emails)
+      .execute();
+    if (gone.length === 0) return { deleted: 0 };
+    const ids = gone.map((r) => r.id);
+    await trx.deleteFrom('invites').where('id', 'in', ids).execute();
+    for (const id of ids)
+      await audit(trx, ctx.clock, p, { operation: 'invite.delete', targetType: 'invite', targetId: id });
+    return { deleted: ids.length };
+  });
 }
 
 /** POST /project/{id}/assigned: gives each e-mail the role on the project. */
@@ -233,6 +247,16 @@ export async function assignProjectMembers(
       emails.map((email) => ({ email, role })),
       now,
     );
+    // One record a person given the role (the e-mail names them: they may have no account yet).
+    for (const email of new Set(emails)) {
+      await audit(trx, ctx.clock, p, {
+        operation: 'project.member.role',
+        targetType: 'member',
+        targetId: email,
+        projectId: row.id,
+        fields: ['projectRole'],
+      });
+    }
   });
   return { project: await getProject(ctx, p, projectId) };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../../adapters/crypto/password-hash.js';
 import type { AppContext } from '../../context.js';
+import { audit } from '../audit/audit.service.js';
 import { conflict, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Executor } from '../../store/db.js';
@@ -143,6 +144,8 @@ export async function usePasswordLink(
   ctx: AppContext,
   token: string,
   input: { password: string; name?: string | undefined },
+  /** The client's address, for the audit record. */
+  address: string | null = null,
 ): Promise<{ userId: string }> {
   checkPassword(input.password);
   const hash = await hashPassword(input.password);
@@ -171,6 +174,15 @@ export async function usePasswordLink(
     if (!userId) throw notFound('link (it may have expired or been used)');
     await repo.deleteUserSessions(trx, userId);
     await repo.savePasswordHash(trx, userId, hash, nowIso);
+    // The person is who acts: an invite accepted makes their account, a reset sets the password.
+    const actor = { orgId: row.organization_id, userId, keyId: null, address };
+    const accepted = row.purpose === 'invite';
+    await audit(trx, ctx.clock, actor, {
+      operation: accepted ? 'invite.accept' : 'user.password',
+      targetType: 'user',
+      targetId: userId,
+      fields: accepted ? ['email', 'organizationRole', 'password', ...(input.name ? ['name'] : [])] : ['password'],
+    });
     return { userId };
   });
 }

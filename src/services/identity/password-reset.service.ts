@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../errors.js';
+import { audit, cliActor } from '../audit/audit.service.js';
 import * as identityRepo from '../../store/repositories/identity.repository.js';
 import * as repo from '../../store/repositories/session.repository.js';
 import { normalizeEmail } from './identity.service.js';
@@ -16,11 +17,19 @@ async function userOf(ctx: AppContext, email: string) {
 /** A reset link for the user; the password and sessions stay until the link is used. */
 export async function resetLink(ctx: AppContext, email: string): Promise<PasswordLink & { email: string }> {
   const user = await userOf(ctx, email);
-  const link = await createPasswordLink(ctx.store.db, ctx, {
-    purpose: 'reset',
-    email: user.email,
-    orgId: user.organization_id,
-    userId: user.id,
+  const link = await ctx.store.db.transaction().execute(async (trx) => {
+    const made = await createPasswordLink(trx, ctx, {
+      purpose: 'reset',
+      email: user.email,
+      orgId: user.organization_id,
+      userId: user.id,
+    });
+    await audit(trx, ctx.clock, cliActor(user.organization_id), {
+      operation: 'user.password.link',
+      targetType: 'user',
+      targetId: user.id,
+    });
+    return made;
   });
   return { email: user.email, ...link };
 }
@@ -28,7 +37,15 @@ export async function resetLink(ctx: AppContext, email: string): Promise<Passwor
 /** Sets the password now and ends the user's sessions (they sign in again with the new one). */
 export async function resetPasswordTo(ctx: AppContext, email: string, password: string): Promise<{ email: string }> {
   const user = await userOf(ctx, email);
-  await setPassword(ctx.store.db, ctx, user.id, password);
-  await repo.deleteUserSessions(ctx.store.db, user.id);
+  await ctx.store.db.transaction().execute(async (trx) => {
+    await setPassword(trx, ctx, user.id, password);
+    await repo.deleteUserSessions(trx, user.id);
+    await audit(trx, ctx.clock, cliActor(user.organization_id), {
+      operation: 'user.password',
+      targetType: 'user',
+      targetId: user.id,
+      fields: ['password'],
+    });
+  });
   return { email: user.email };
 }

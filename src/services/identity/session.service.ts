@@ -91,8 +91,12 @@ export async function authenticateSession(ctx: AppContext, token: string | undef
 }
 
 export async function endSession(ctx: AppContext, p: Principal): Promise<boolean> {
-  if (!p.session) return false;
-  await repo.deleteSession(ctx.store.db, p.session.id);
+  const session = p.session;
+  if (!session) return false;
+  await ctx.store.db.transaction().execute(async (trx) => {
+    await repo.deleteSession(trx, session.id);
+    await audit(trx, ctx.clock, p, { operation: 'session.signout', targetType: 'user', targetId: p.userId });
+  });
   return true;
 }
 

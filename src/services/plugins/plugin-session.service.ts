@@ -1,3 +1,4 @@
+import { audit } from '../audit/audit.service.js';
 import type { AppContext } from '../../context.js';
 import { taskLinks } from '../tasks/brush-layer.js';
 import { conflict, invalid, invalidField, notFound } from '../../errors.js';
@@ -209,6 +210,13 @@ export async function rerunPlugin(
       return { id: newId(ctx.clock.now()), kind: PLUGIN_CALL_JOB, payload };
     });
     await insertJobs(trx, jobs, ctx.clock);
+    await audit(trx, ctx.clock, p, {
+      operation: 'plugin.rerun',
+      targetType: 'project',
+      targetId: row.id,
+      projectId: row.id,
+      fields: input.stageId === undefined ? [] : ['stageId'],
+    });
     return { plugin: { stageIds, queued: jobs.length } };
   });
 }

@@ -188,6 +188,13 @@ export async function updatePriority(
         .where('id', 'in', part)
         .execute();
     }
+    await audit(trx, ctx.clock, p, {
+      operation: 'tasks.priority',
+      targetType: 'project',
+      targetId: row.id,
+      projectId: row.id,
+      fields: ['priority', ...Object.keys(filters).filter((k) => filters[k as keyof TaskSelection] !== undefined)],
+    });
     return { modifiedCount: ids.length, priority: input.priority };
   });
 }

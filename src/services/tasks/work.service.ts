@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import { taskLinks } from './brush-layer.js';
+import { audit } from '../audit/audit.service.js';
 import type { AppContext } from '../../context.js';
 import { AppError, badRequest, forbidden, invalid, invalidField, notFound } from '../../errors.js';
 import type { Stage } from '../../schemas/stage.js';
@@ -50,9 +51,21 @@ export async function annotate(
   if (input.answer === undefined && !brushOnly) {
     throw invalidField('answer', 'is required; send "answer": {} to clear the saved answer');
   }
+  // One audit record a saved or submitted answer, named by the body's fields (never their values).
+  const fields = Object.keys(input).filter((k) => input[k as keyof AnnotateInput] !== undefined);
+  const record = (trx: Executor, projectId: string) =>
+    audit(trx, ctx.clock, p, {
+      operation: opts.nextStage ? 'task.submit' : 'task.annotate',
+      targetType: 'task',
+      targetId: taskId,
+      projectId,
+      fields,
+    });
   return ctx.store.db.transaction().execute(async (trx) => {
     if (!opts.isPlugin) {
       const handedOut = await workHandedOutBenchmark(ctx, trx, p, taskId, input.answer, opts.nextStage);
+      // A benchmark's draft is only shown back, never stored: a submission is the change.
+      if (handedOut && opts.nextStage) await record(trx, String(handedOut.project));
       if (handedOut) return handedOut;
     }
     const { task, project } = await loadTask(trx, p, taskId);
@@ -81,9 +94,11 @@ export async function annotate(
       // Saved, not submitted: a draft until the task moves on (routing clears the flag).
       const draft = { ...row, is_draft: 1 };
       await saveTask(trx, draft);
+      await record(trx, project.row.id);
       return fullTaskView(trx, draft, run.env.project.stages, taskLinks(ctx));
     }
     const moved = await submitOut(run, trx, row, stage, opts.isPlugin);
+    await record(trx, project.row.id);
     return fullTaskView(trx, moved, run.env.project.stages, taskLinks(ctx));
   });
 }
@@ -155,6 +170,13 @@ export async function review(ctx: AppContext, p: Principal, taskId: string, revi
     const to = output(stage, reviewStatus === 'Accepted' ? 0 : 1);
     const row = { ...task, updated_at: run.env.now(), updated_by: p.email };
     const moved = await moveAndSave(run, trx, row, to, { trigger: 'review', reviewStatus });
+    await audit(trx, ctx.clock, p, {
+      operation: 'task.review',
+      targetType: 'task',
+      targetId: task.id,
+      projectId: project.row.id,
+      fields: ['reviewStatus'],
+    });
     return fullTaskView(trx, moved, run.env.project.stages, taskLinks(ctx));
   });
 }
@@ -186,6 +208,13 @@ export async function skip(ctx: AppContext, p: Principal, taskId: string) {
     recordExit({ row: { ...row, duration: 0 }, isNew: false }, stage, run.env, { trigger: 'skip', isSkipped: true });
     await saveTask(trx, row);
     await run.flushEffects();
+    await audit(trx, ctx.clock, p, {
+      operation: 'task.skip',
+      targetType: 'task',
+      targetId: task.id,
+      projectId: project.row.id,
+      fields: row.assignee === task.assignee ? [] : ['assignee'],
+    });
     return fullTaskView(trx, row, run.env.project.stages, taskLinks(ctx));
   });
 }
@@ -400,6 +429,13 @@ export async function assignTasks(
         .set({ assignee: user ?? null, updated_at: new Date(ctx.clock.now()).toISOString(), updated_by: p.email })
         .where('id', 'in', ids)
         .execute();
+      await audit(trx, ctx.clock, p, {
+        operation: 'tasks.assign',
+        targetType: 'stage',
+        targetId: stage.id,
+        projectId: row.id,
+        fields: ['assignee'],
+      });
     }
     return { modifiedCount: ids.length, assignee: user ?? null };
   });
