@@ -4709,6 +4709,7 @@ export interface operations {
             | null;
           benchmarkCutoff?: boolean | null;
           benchmarkEnabled?: boolean | null;
+          /** @description the likelihood (0 to 1) of a benchmark; 0 pauses */
           benchmarkRatio?: number | null;
           /** @description an extension: the average benchmark score (0-100) below which benchmarkCutoff stops a labeler; default 70 */
           benchmarkThreshold?: number | null;

@@ -74,7 +74,9 @@ export const ProjectUpdateRequest = Type.Object({
   stages: OptionalField(Type.Array(Stage)),
   batches: OptionalField(Type.Array(Batch)),
   benchmarkEnabled: OptionalField(Type.Boolean()),
-  benchmarkRatio: OptionalField(Type.Number()),
+  benchmarkRatio: OptionalField(
+    Type.Number({ minimum: 0, maximum: 1, description: 'the likelihood (0 to 1) of a benchmark; 0 pauses' }),
+  ),
   instructions: OptionalField(Type.String()),
   ocrLanguage: OptionalField(Type.String()),
   idleTimeout: OptionalField(Type.Number({ description: 'seconds' })),

@@ -176,4 +176,46 @@ describe('the console: the Quality page', () => {
     await screenshot(page, 'console-quality-batch');
     expect(errors).toEqual([]);
   });
+
+  it('turning benchmarking off in Settings asks first, saying what will be deleted', async () => {
+    const errors = pageErrors(page);
+    const owner = apiAs(server);
+    const project = async () => (await owner<Json>('GET', `/v2/project/${pid}`)).project as Json;
+    const submissions = async () =>
+      ((await owner<Json>('GET', `/v2/project/${pid}/benchmarkSubmissions`)).submissions as Json[]).length;
+    await page.goto(`/projects/${pid}/settings`);
+    const benchmarks = page.getByRole('region', { name: 'Benchmarks' });
+    await benchmarks.getByText('0 pauses benchmarking').waitFor();
+    expect(await benchmarks.getByLabel('Benchmark likelihood (%)').inputValue()).toBe('100');
+    const enabled = benchmarks.getByLabel('Hand out benchmark tasks');
+    expect(await enabled.isChecked()).toBe(true);
+    await enabled.uncheck();
+    await benchmarks.getByRole('button', { name: 'Save benchmark settings' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Turn benchmarking off?' });
+    await dialog.getByText('This deletes 1 benchmark submission of 1 labeler, with their scores').waitFor();
+    await screenshot(page, 'console-settings-benchmarks-off');
+    // Keeping it changes nothing.
+    await dialog.getByRole('button', { name: 'Keep benchmarking' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await project()).benchmarkEnabled).toBe(true);
+    expect(await submissions()).toBe(1);
+    // Confirming turns it off and deletes what was measured.
+    await benchmarks.getByRole('button', { name: 'Save benchmark settings' }).click();
+    await dialog.getByRole('button', { name: 'Delete the measurements and turn off' }).click();
+    await benchmarks.getByText('Benchmark settings saved.').waitFor();
+    expect((await project()).benchmarkEnabled).toBe(false);
+    expect(await submissions()).toBe(0);
+    // Turned on again with no likelihood, it starts at 10 %; a likelihood over 100 % is refused.
+    await owner('POST', `/v2/project/${pid}`, { benchmarkRatio: 0 });
+    await page.reload();
+    await enabled.check();
+    expect(await benchmarks.getByLabel('Benchmark likelihood (%)').inputValue()).toBe('10');
+    await benchmarks.getByLabel('Benchmark likelihood (%)').fill('150');
+    await benchmarks.getByRole('button', { name: 'Save benchmark settings' }).click();
+    const likelihood = benchmarks.getByLabel('Benchmark likelihood (%)');
+    await expect.poll(() => likelihood.getAttribute('aria-invalid')).toBe('true');
+    expect((await project()).benchmarkEnabled).toBe(false);
+    // The refused save is the one failed request the page made.
+    expect(errors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+  });
 });

@@ -224,5 +224,18 @@ describe.each(ENGINES)('the Quality report on %s', (engine) => {
     expect(batch.statusCode).toBe(400);
     expect(batch.body).toContain('batches[0]');
     expect(batch.body).not.toMatch(/select|stack/i);
+    // The likelihood of a benchmark is a share: above 1 is refused, naming the field.
+    const ratio = await t.call('POST', `/v2/project/${benchPid}`, { body: { benchmarkRatio: 10 } });
+    expect(ratio.statusCode).toBe(400);
+    expect(ratio.body).toContain('benchmarkRatio');
+  });
+
+  it('turned on for the first time without a likelihood, benchmarking hands out 10 %; 0 stays a pause', async () => {
+    const id = (await ok('POST', '/v2/project', { name: 'First on' })).project._id;
+    const on = await ok('POST', `/v2/project/${id}`, { benchmarkEnabled: true });
+    expect(on.project).toMatchObject({ benchmarkEnabled: true, benchmarkRatio: 0.1 });
+    await ok('POST', `/v2/project/${id}`, { benchmarkRatio: 0, benchmarkEnabled: false });
+    const again = await ok('POST', `/v2/project/${id}`, { benchmarkEnabled: true });
+    expect(again.project).toMatchObject({ benchmarkEnabled: true, benchmarkRatio: 0 });
   });
 });

@@ -20,6 +20,9 @@ import { unknownPluginErrors } from '../plugins/plugin.service.js';
 import { unknownStorageErrors } from '../storages/storage-references.js';
 import { keepStoredCredentials, sealCredentials } from '../webhooks/webhook-credentials.js';
 
+/** The likelihood of a benchmark when benchmarking is first turned on without one. */
+const FIRST_BENCHMARK_RATIO = 0.1;
+
 async function fullView(db: Executor, row: ProjectRow, role?: ProjectRole) {
   const [members, batches] = await Promise.all([repo.listMembers(db, row.id), listBatchViews(db, row.id)]);
   return projectView(row, { members, batches, role });
@@ -203,8 +206,13 @@ export async function updateProject(ctx: AppContext, p: Principal, projectId: st
       const refs = [{ field: 'exportStorageId', id: exportStorageId }];
       errors.push(...(await unknownStorageErrors(trx, row.organization_id, refs)));
     }
+    const stored = parseJson<Record<string, unknown>>(row.settings, {});
+    // Benchmarking turned on for the first time, with no likelihood ever set: 10 %, as the original.
+    if (input.benchmarkEnabled === true && stored.benchmarkRatio === undefined && input.benchmarkRatio === undefined) {
+      settingsPatch.benchmarkRatio = FIRST_BENCHMARK_RATIO;
+    }
     if (Object.keys(settingsPatch).length) {
-      patch.settings = JSON.stringify({ ...parseJson(row.settings, {}), ...settingsPatch });
+      patch.settings = JSON.stringify({ ...stored, ...settingsPatch });
     }
     if (errors.length) throw invalid(errors);
     if (patch.stages !== undefined) {
@@ -217,10 +225,7 @@ export async function updateProject(ctx: AppContext, p: Principal, projectId: st
     if (input.archived !== undefined) patch.archived_at = input.archived ? (row.archived_at ?? patch.updated_at) : null;
     await repo.updateProject(trx, row.id, patch);
     // Turning benchmarking off forgets what it measured (a ratio of 0 pauses it instead).
-    if (
-      input.benchmarkEnabled === false &&
-      parseJson<Record<string, unknown>>(row.settings, {}).benchmarkEnabled === true
-    ) {
+    if (input.benchmarkEnabled === false && stored.benchmarkEnabled === true) {
       await forgetMeasurements(trx, row.id);
     }
     await audit(trx, ctx.clock, p, {

@@ -5,6 +5,7 @@ import { useUpdateProject } from '../../api/projects';
 import type { Project } from '../../api/types';
 import { CheckboxField, NumberField, TextField } from '../../components/Field';
 import { errorLookup, fieldErrorsOf } from '../../components/field-errors';
+import { BenchmarkSettings } from './BenchmarkSettings';
 import { ProjectMembers } from './ProjectMembers';
 
 /** Name, description and the project settings a manager changes most; then the members. */
@@ -80,6 +81,7 @@ export default function ProjectSettingsPage() {
           </button>
         </form>
       </section>
+      <BenchmarkSettings project={project} />
       <ProjectMembers project={project} />
     </div>
   );
