@@ -218,4 +218,30 @@ describe('the console: the Quality page', () => {
     // The refused save is the one failed request the page made.
     expect(errors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
   });
+
+  it('marks and unmarks benchmarks from the Tasks page, with the reference chosen', async () => {
+    const errors = pageErrors(page);
+    const owner = apiAs(server);
+    const { tasks } = await owner<Json>('GET', `/v2/project/${pid}/tasks?limit=100&fields=_id,externalId,type`);
+    const bench = (tasks as Json[]).find((t) => t.externalId === 'bench' && t.type === 'benchmark')?._id as string;
+    const typeOf = async () => ((await owner<Json>('GET', `/v2/task/${bench}`)).task as Json).type;
+    await page.goto(`/projects/${pid}/tasks`);
+    const row = page.locator('tbody tr', { has: page.getByRole('link', { name: 'bench', exact: true }) });
+    await row.getByText('Benchmark', { exact: true }).waitFor();
+    await screenshot(page, 'console-tasks-benchmark');
+    await row.getByRole('checkbox', { name: 'Select bench' }).check();
+    await page.getByRole('button', { name: 'Unmark benchmarks' }).click();
+    await page.getByRole('status').getByText('No longer benchmarks: 1 task.').waitFor();
+    await row.getByText('Benchmark', { exact: true }).waitFor({ state: 'detached' });
+    expect(await typeOf()).toBe('default');
+    await row.getByRole('checkbox', { name: 'Select bench' }).check();
+    await page.getByLabel('Benchmark reference').selectOption({ label: "The task's current answer" });
+    await page.getByRole('button', { name: 'Mark as benchmarks' }).click();
+    await page.getByRole('status').getByText('Marked as benchmarks: 1 task.').waitFor();
+    await row.getByText('Benchmark', { exact: true }).waitFor();
+    expect(await typeOf()).toBe('benchmark');
+    const { benchmark } = await owner<Json>('GET', `/v2/project/${pid}/benchmarks/${bench}`);
+    expect(benchmark).toMatchObject({ taskId: bench, source: 'answer' });
+    expect(errors).toEqual([]);
+  });
 });

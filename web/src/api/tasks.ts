@@ -9,6 +9,8 @@ export interface TaskRow {
   priority?: number;
   assignee?: string;
   reviewStatus?: string;
+  /** default, consensus or benchmark */
+  type?: string;
   createdAt?: string;
   updatedAt?: string;
 }
@@ -44,7 +46,7 @@ export function filterJson(f: TaskFilters): string | undefined {
   return Object.keys(out).length ? JSON.stringify(out) : undefined;
 }
 
-const FIELDS = '_id,externalId,stage,status,priority,assignee,reviewStatus,createdAt,updatedAt';
+const FIELDS = '_id,externalId,stage,status,priority,assignee,reviewStatus,type,createdAt,updatedAt';
 
 export interface TaskListQuery {
   page: number;
@@ -89,7 +91,10 @@ export type BulkAction =
   | { kind: 'priority'; priority: number; filters: TaskSelection }
   | { kind: 'assign'; stage: string; user: string; tasks: string[] }
   /** Out of a Start or Hold stage by its first output: listed tasks, or all of the stage (in batches). */
-  | { kind: 'forward'; stageId: string; taskIds?: string[]; batches?: string[] };
+  | { kind: 'forward'; stageId: string; taskIds?: string[]; batches?: string[] }
+  /** Marks tasks as benchmarks, each with its current answer or its pre-labels as the reference (Managers). */
+  | { kind: 'benchmark'; tasks: string[]; source: 'answer' | 'prelabels' }
+  | { kind: 'unbenchmark'; tasks: string[] };
 
 export function useBulkAction(projectId: string) {
   const queryClient = useQueryClient();
@@ -141,6 +146,21 @@ export function useBulkAction(projectId: string) {
                 ...(action.batches ? { batches: action.batches } : {}),
               },
             }),
+          );
+        case 'benchmark':
+          return unwrap<Record<string, unknown>>(
+            'POST',
+            '/v2/project/{projectId}/benchmarks',
+            api.POST('/v2/project/{projectId}/benchmarks', {
+              params,
+              body: { tasks: action.tasks, source: action.source },
+            }),
+          );
+        case 'unbenchmark':
+          return unwrap<Record<string, unknown>>(
+            'DELETE',
+            '/v2/project/{projectId}/benchmarks',
+            api.DELETE('/v2/project/{projectId}/benchmarks', { params, body: { tasks: action.tasks } }),
           );
       }
     },

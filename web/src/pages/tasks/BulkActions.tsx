@@ -1,6 +1,7 @@
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type MouseEvent, useState } from 'react';
 import { type BulkAction, type TaskFilters, type TaskSelection, useBulkAction } from '../../api/tasks';
+import { may } from '../../api/access';
 import type { Project } from '../../api/types';
 import { NumberField, SelectField, TextField } from '../../components/Field';
 
@@ -9,6 +10,8 @@ import { NumberField, SelectField, TextField } from '../../components/Field';
  * matches. The bulk endpoints select by stage, batch and external id: a filter on status,
  * assignee or review status can only act on a selection. Assign and forward act on the stage
  * chosen in the filter (forward: a Start or Hold stage, by its first output; by batch only).
+ * Managers also mark the selected tasks as benchmarks, with their current answer or their
+ * pre-labels as the reference, and unmark them.
  */
 export function BulkActions({
   project,
@@ -30,6 +33,7 @@ export function BulkActions({
   const [priority, setPriority] = useState<number | undefined>(1);
   const [user, setUser] = useState('');
   const [done, setDone] = useState<string>();
+  const [reference, setReference] = useState<'answer' | 'prelabels'>('answer');
   const byFilter = scope === 'filter' && filterUsable;
   const selection: TaskSelection = byFilter
     ? {
@@ -39,7 +43,7 @@ export function BulkActions({
       }
     : { taskIds: selected };
   const count = byFilter ? matching : selected.length;
-  const run = (e: FormEvent, action: BulkAction, what: string) => {
+  const run = (e: FormEvent | MouseEvent, action: BulkAction, what: string) => {
     e.preventDefault();
     setDone(undefined);
     bulk.mutate(action, {
@@ -128,6 +132,34 @@ export function BulkActions({
             Forward
           </button>
         </form>
+        {may(project, 'manage') && (
+          <form
+            onSubmit={(e) => run(e, { kind: 'benchmark', tasks: selected, source: reference }, 'Marked as benchmarks')}
+          >
+            <SelectField
+              label="Benchmark reference"
+              value={reference}
+              options={[
+                { value: 'answer', label: "The task's current answer" },
+                { value: 'prelabels', label: 'Its imported pre-labels' },
+              ]}
+              onChange={setReference}
+              hint="Selected tasks; labelers are scored against this answer."
+            />
+            <div className="bulk-buttons">
+              <button type="submit" disabled={byFilter || selected.length === 0 || bulk.isPending}>
+                Mark as benchmarks
+              </button>
+              <button
+                type="button"
+                disabled={byFilter || selected.length === 0 || bulk.isPending}
+                onClick={(e) => run(e, { kind: 'unbenchmark', tasks: selected }, 'No longer benchmarks')}
+              >
+                Unmark benchmarks
+              </button>
+            </div>
+          </form>
+        )}
       </div>
       {done && (
         <p role="status" className="form-ok">

@@ -6,7 +6,7 @@ import {
   useReactTable,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
+import { useMemo, useRef } from 'react';
 import { Link } from 'react-router';
 import type { TaskRow } from '../../api/tasks';
 
@@ -16,7 +16,8 @@ const ROW_HEIGHT = 34;
 
 const when = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString() : '');
 
-const columns: ColumnDef<TaskRow>[] = [
+/** The table's columns; `benchmarks` (Managers) marks benchmark tasks beside their id. */
+const columnsFor = (benchmarks: boolean): ColumnDef<TaskRow>[] => [
   {
     id: 'select',
     header: ({ table }) => (
@@ -40,7 +41,12 @@ const columns: ColumnDef<TaskRow>[] = [
     accessorKey: 'externalId',
     header: 'External id',
     // Relative to the tasks route: /projects/:projectId/tasks/:taskId.
-    cell: ({ row }) => <Link to={row.original._id}>{row.original.externalId ?? row.original._id}</Link>,
+    cell: ({ row }) => (
+      <>
+        <Link to={row.original._id}>{row.original.externalId ?? row.original._id}</Link>
+        {benchmarks && row.original.type === 'benchmark' && <span className="badge">Benchmark</span>}
+      </>
+    ),
   },
   { accessorKey: 'stage', header: 'Stage' },
   { accessorKey: 'status', header: 'Status' },
@@ -60,13 +66,16 @@ export function TaskTable({
   onSort,
   selection,
   onSelection,
+  benchmarks = false,
 }: {
   rows: TaskRow[];
   sort: string;
   onSort: (sort: string) => void;
   selection: RowSelectionState;
   onSelection: (s: RowSelectionState) => void;
+  benchmarks?: boolean;
 }) {
+  const columns = useMemo(() => columnsFor(benchmarks), [benchmarks]);
   const table = useReactTable({
     data: rows,
     columns,

@@ -95,6 +95,7 @@ export default function TasksPage() {
             }}
             selection={selection}
             onSelection={setSelection}
+            benchmarks={may(project, 'manage')}
           />
         )}
       </section>
