@@ -196,6 +196,53 @@ describe('the PDF editor', () => {
     await page.close();
   });
 
+  it("pins a reviewer's issues on their page: one on the clause's mark, one at a point of page 1", async () => {
+    const taskId = tasks['words.pdf'] as string;
+    const [clause] = (await api('GET', `/v2/task/${taskId}`)).task.answer.tools as [Json];
+    await api('POST', '/v2/issues', { labelTask: taskId, content: 'Clause too short', objectId: clause.objectId });
+    const atPoint = (
+      await api('POST', '/v2/issues', { labelTask: taskId, content: 'Logo missing', position: '[100, 120]', page: 0 })
+    ).issue as Json;
+    await api('POST', `/v2/issues/${atPoint._id}`, { status: 'Resolved' });
+
+    const owner = await newContext(browser, server.url);
+    const page = await owner.newPage();
+    await signInAsOwner(page, server);
+    // Errors counted from here: before signing in the console asks for a session it has not.
+    const errors = pageErrors(page);
+    await page.goto(`/work/tasks/${taskId}`);
+    await page.getByRole('document', { name: 'PDF pages' }).waitFor();
+    // The clause's pin, open (red), in the middle of its mark on page 2.
+    const open = page.locator('.pdf-page[data-page="1"] .pdf-pin');
+    await expect.poll(() => open.count()).toBe(1);
+    expect(await open.textContent()).toBe('1');
+    expect(await open.getAttribute('class')).toBe('pdf-pin');
+    const pin = (await open.boundingBox())!;
+    const marks: number[][] = [];
+    for (const mark of await page.locator('.pdf-page[data-page="1"] .pdf-mark').all()) {
+      const b = (await mark.boundingBox())!;
+      marks.push([b.x, b.y, b.x + b.width, b.y + b.height]);
+    }
+    const [left, top, right, bottom] = [
+      Math.min(...marks.map((m) => m[0]!)),
+      Math.min(...marks.map((m) => m[1]!)),
+      Math.max(...marks.map((m) => m[2]!)),
+      Math.max(...marks.map((m) => m[3]!)),
+    ];
+    expect(Math.abs(pin.x + pin.width / 2 - (left + right) / 2)).toBeLessThan(2);
+    expect(Math.abs(pin.y + pin.height / 2 - (top + bottom) / 2)).toBeLessThan(2);
+    // The point's pin, resolved (green), on page 1 only.
+    const resolved = page.locator('.pdf-page[data-page="0"] .pdf-pin');
+    await expect.poll(() => resolved.count()).toBe(1);
+    expect(await resolved.textContent()).toBe('2');
+    expect(await resolved.getAttribute('class')).toBe('pdf-pin resolved');
+    expect(await page.locator('.pdf-pin').count()).toBe(2);
+    await resolved.scrollIntoViewIfNeeded();
+    await screenshot(page, 'editor-pdf-pins');
+    expect(errors).toEqual([]);
+    await owner.close();
+  });
+
   it('opens a PDF carrying JavaScript without running it', async () => {
     const page = await context.newPage();
     const dialogs: string[] = [];

@@ -36,9 +36,16 @@ export function issuePins(issues: readonly PinnedIssue[], objects: readonly Edit
     if (!at && issue.objectId) {
       const same = objects.filter((o) => o.objectId === issue.objectId);
       const o = same.find((x) => page === undefined || x.where?.page === undefined || x.where.page === page) ?? same[0];
-      const b = o && bounds(o.geometry);
-      at = b ? [b.x + b.width / 2, b.y + b.height / 2] : null;
-      on = o?.where?.page ?? page;
+      if (o?.geometry.kind === 'pdf') {
+        // A document's mark keeps its page and its box in the page's points itself.
+        const [x1, y1, x2, y2] = o.geometry.value.bounds;
+        at = [(x1 + x2) / 2, (y1 + y2) / 2];
+        on = o.geometry.value.page;
+      } else {
+        const b = o && bounds(o.geometry);
+        at = b ? [b.x + b.width / 2, b.y + b.height / 2] : null;
+        on = o?.where?.page ?? page;
+      }
     }
     if (!at) return [];
     const pin: Pin = { id: issue._id, position: at, label: String(i + 1), resolved: issue.status === 'Resolved' };

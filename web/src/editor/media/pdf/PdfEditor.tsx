@@ -10,7 +10,7 @@ import {
 } from 'react';
 import type { EditorObject, Geometry, Vec } from '../../core/answer';
 import { addObject, deleteObject } from '../../core/edit';
-import type { SurfaceEditorProps } from '../../core/surface';
+import { pinsOnPage, type SurfaceEditorProps } from '../../core/surface';
 import type { PagePoint } from '../../core/tool';
 import { documentTool } from '../../core/tools';
 import { EditorShell } from '../../shell/EditorShell';
@@ -354,6 +354,7 @@ export function PdfSurfaceEditor(props: SurfaceEditorProps) {
                 scale={scale}
                 top={tops[index] as number}
                 marks={marksOn(index)}
+                pins={pinsOnPage(props.pins, index) ?? []}
                 colors={colors}
                 selectedId={selectedId}
                 drawing={drawing?.page === index ? drawing : undefined}

@@ -1,5 +1,6 @@
 import { type MouseEvent as ReactMouseEvent, type PointerEvent as ReactPointerEvent, useEffect, useRef } from 'react';
 import type { EditorObject, Vec } from '../../core/answer';
+import type { Pin } from '../../core/surface';
 import type { PageRect, PdfGeometry } from '../../tools/pdf';
 import type { PdfDocument } from './pdf-loader';
 
@@ -15,6 +16,8 @@ export interface PdfPageViewProps {
   scale: number;
   top: number;
   marks: { o: EditorObject; value: PdfGeometry }[];
+  /** Review issues on this page, in its points, numbered as the issue list numbers them. */
+  pins: Pin[];
   colors: Map<string, string>;
   selectedId: string | undefined;
   drawing: { from: Vec; to: Vec } | undefined;
@@ -99,6 +102,16 @@ export function PdfPageView(props: PdfPageViewProps) {
             />
           ));
         })}
+        {props.pins.map((pin) => (
+          <div
+            key={pin.id}
+            className={pin.resolved ? 'pdf-pin resolved' : 'pdf-pin'}
+            data-pin={pin.id}
+            style={{ left: pin.position[0] * scale, top: pin.position[1] * scale }}
+          >
+            {pin.label}
+          </div>
+        ))}
         {props.drawing && (
           <div
             className="pdf-mark drawing"
