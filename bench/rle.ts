@@ -15,7 +15,7 @@ import {
   type Raster,
 } from '../src/services/exports/datasets/raster.js';
 import { wholeNumber } from './lib/labelled-project.js';
-import { percentiles } from './lib/stats.js';
+import { medianMs } from './lib/stats.js';
 import { defineBenchmark, type Result } from './lib/types.js';
 
 const W = 4000;
@@ -50,16 +50,6 @@ function stripes(): Raster {
   return r;
 }
 
-function timeMs(f: () => unknown, rounds: number): number {
-  const samples: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const t = performance.now();
-    f();
-    samples.push(performance.now() - t);
-  }
-  return percentiles(samples, [50]).p50 as number;
-}
-
 export default defineBenchmark({
   name: 'rle',
   description: 'COCO RLE encoding of a 4000 x 3000 mask against one counting pass over its pixels',
@@ -72,10 +62,10 @@ export default defineBenchmark({
       ['stripes', stripes()],
     ] as const) {
       // Warm both up so the JIT has compiled them before the measured rounds.
-      timeMs(() => encodeRle(raster), 3);
-      timeMs(() => countPixels(raster), 3);
-      const encode = timeMs(() => encodeRle(raster), rounds);
-      const count = timeMs(() => countPixels(raster), rounds);
+      medianMs(() => encodeRle(raster), 3);
+      medianMs(() => countPixels(raster), 3);
+      const encode = medianMs(() => encodeRle(raster), rounds);
+      const count = medianMs(() => countPixels(raster), rounds);
       const runs = encodeRle(raster).counts.length;
       rows.push([name, runs, count.toFixed(1), encode.toFixed(1), (encode / count).toFixed(2)]);
       data[name] = { runs, countMs: count, encodeMs: encode };

@@ -45,3 +45,14 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: nu
   const value = await fn();
   return { value, ms: Number(process.hrtime.bigint() - start) / 1e6 };
 }
+
+/** The median time of `rounds` calls of a synchronous `f`, in milliseconds. */
+export function medianMs(f: () => unknown, rounds: number): number {
+  const samples: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const t = performance.now();
+    f();
+    samples.push(performance.now() - t);
+  }
+  return percentiles(samples, [50]).p50 as number;
+}

@@ -15,7 +15,7 @@ import type { TaskRow } from '../../store/schema.js';
  * image, the object opaque white on transparency.
  */
 
-type Ring = [number, number][];
+export type Ring = [number, number][];
 
 /** Largest mask drawn, in pixels (a 8000x6000 image). */
 export const MAX_MASK_PIXELS = 48_000_000;
@@ -96,6 +96,11 @@ async function drawObject(ctx: AppContext, task: TaskRow, objectId: string): Pro
   if (size.width * size.height > MAX_MASK_PIXELS) {
     throw invalidField('annotation', `the image is larger than ${MAX_MASK_PIXELS} pixels; no mask is drawn`);
   }
+  return maskPng(rings, size);
+}
+
+/** The rings drawn as a PNG of `size`: inside opaque white, outside transparent. */
+export function maskPng(rings: Ring[], size: { width: number; height: number }): Buffer {
   const bits = rasterise(rings, size.width, size.height);
   const png = new PNG({ width: size.width, height: size.height });
   for (let i = 0; i < bits.length; i++) if (bits[i]) png.data.fill(255, i * 4, i * 4 + 4);

@@ -50,6 +50,14 @@ export async function readBrushLayer(
   } catch {
     return { skipped: 'brush layers that are not readable PNG files' };
   }
+  return { layer: { raster: classRaster(png, classes), classes } };
+}
+
+/** A decoded layer as a raster of class numbers: brush class index + 1 by nearest colour, 0 unpainted. */
+export function classRaster(
+  png: { width: number; height: number; data: Uint8Array },
+  classes: readonly DatasetClass[],
+): Raster {
   const colours = classes.map((c) => rgbOf(c.color));
   const raster = emptyRaster(png.width, png.height);
   const { data } = png;
@@ -69,5 +77,5 @@ export async function readBrushLayer(
     });
     raster.data[p] = best;
   }
-  return { layer: { raster, classes } };
+  return raster;
 }
