@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { loadOidcProviders, OidcConfigError, type OidcProviderConfig } from './oidc-config.js';
 
 /** Rate-limit plans an organization can be on (DECISIONS section 2). */
 export const PLANS = ['standard', 'professional', 'enterprise'] as const;
@@ -63,6 +64,10 @@ export interface Config {
    * address is the client), true (any), a hop count, or a list of addresses and CIDR ranges.
    */
   trustProxy: boolean | number | string[];
+  /** OpenID Connect providers people may sign in with (src/oidc-config.ts). */
+  oidcProviders: OidcProviderConfig[];
+  /** E-mail and password sign-in to the console; false leaves single sign-on and API keys. */
+  passwordSignIn: boolean;
 }
 
 /** Thrown when an environment variable holds a value we cannot use; names the variable. */
@@ -173,6 +178,15 @@ function trustProxyVar(env: Env): boolean | number | string[] {
   return entries;
 }
 
+function oidcVar(env: Env): OidcProviderConfig[] {
+  try {
+    return loadOidcProviders(env);
+  } catch (err) {
+    if (err instanceof OidcConfigError) throw new ConfigError(err.variable, err.message.slice(err.variable.length + 2));
+    throw err;
+  }
+}
+
 /** Passwords people set: long enough to resist guessing, short enough to hash cheaply. */
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 256;
@@ -195,6 +209,11 @@ export function loadConfig(env: Env = process.env): Config {
   const redisUrl = urlVar(env, 'REDIS_URL', ['redis:', 'rediss:']);
   const publicUrlRaw = urlVar(env, 'ANNOTARY_PUBLIC_URL', ['http:', 'https:']);
   const publicUrl = (publicUrlRaw ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const oidcProviders = oidcVar(env);
+  const passwordSignIn = boolVar(env, 'ANNOTARY_PASSWORD_SIGNIN', true);
+  if (!passwordSignIn && oidcProviders.length === 0) {
+    throw new ConfigError('ANNOTARY_PASSWORD_SIGNIN', 'false needs an OpenID Connect provider (ANNOTARY_OIDC_ISSUER)');
+  }
   return {
     port,
     host,
@@ -224,5 +243,7 @@ export function loadConfig(env: Env = process.env): Config {
     randomSeed: env.ANNOTARY_RANDOM_SEED?.trim() || undefined,
     runWorker: boolVar(env, 'ANNOTARY_RUN_WORKER', true),
     trustProxy: trustProxyVar(env),
+    oidcProviders,
+    passwordSignIn,
   };
 }

@@ -18,6 +18,7 @@ import {
   type PrincipalCache,
 } from './services/identity/principal-cache.js';
 import type { PgListenTarget } from './adapters/change-bus/postgres.js';
+import { OidcClient } from './adapters/oidc/oidc-client.js';
 
 /** Everything a request or a job needs, built once per process: the composition root. */
 export interface AppContext {
@@ -30,6 +31,8 @@ export interface AppContext {
   principals: PrincipalCache;
   /** 32-byte server key: secrets at rest, signed URLs. */
   secretKey: Buffer;
+  /** The OpenID Connect relying party (discovered metadata of the configured providers). */
+  oidc: OidcClient;
   close(): Promise<void>;
 }
 
@@ -131,12 +134,14 @@ export async function createContext(config: Config, overrides: ContextOverrides 
         'API-key cache: Redis message failed; other replicas apply the change within seconds',
       ),
   });
+  const clock = overrides.clock ?? systemClock;
   return {
     principals,
     secretKey: secret.key,
+    oidc: new OidcClient(() => clock.now()),
     config,
     store: theStore,
-    clock: overrides.clock ?? systemClock,
+    clock,
     log,
     rateLimits,
     async close() {

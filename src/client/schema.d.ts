@@ -1075,6 +1075,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/session/providers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** How people may sign in: the OpenID Connect providers, and whether passwords are accepted */
+    get: operations['getSignInOptions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/session/state': {
     parameters: {
       query?: never;
@@ -6578,6 +6595,8 @@ export interface operations {
         content: {
           'application/json': {
             data: {
+              /** @description Signed in through an OpenID Connect provider that offers end-session: open this address to end the provider's session too */
+              endSessionUrl?: string;
               signedOut: boolean;
             };
             /** @enum {string} */
@@ -6628,6 +6647,44 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getSignInOptions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description false: e-mail and password are refused (API keys still work) */
+              passwordSignIn: boolean;
+              /** @description the OpenID Connect providers configured, in order */
+              providers: {
+                /** @description sign in at GET /v2/session/oidc/{id}/start?next=<console path> */
+                id: string;
+                /** @description the button says "Sign in with <name>" */
+                name: string;
+              }[];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       500: components['responses']['InternalError'];
     };
   };

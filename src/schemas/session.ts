@@ -37,7 +37,44 @@ export const SessionStateResponse = Success(
     { description: 'session: who is signed in, as GET /session answers it; absent when nobody is' },
   ),
 );
-export const SignOutResponse = Success(Type.Object({ signedOut: Type.Boolean() }));
+export const SignOutResponse = Success(
+  Type.Object({
+    signedOut: Type.Boolean(),
+    endSessionUrl: Type.Optional(
+      Type.String({
+        description:
+          "Signed in through an OpenID Connect provider that offers end-session: open this address to end the provider's session too",
+      }),
+    ),
+  }),
+);
+
+/** GET /session/providers: what the sign-in page offers. */
+export const SignInOptionsResponse = Success(
+  Type.Object({
+    providers: Type.Array(
+      Type.Object({
+        id: Type.String({ description: 'sign in at GET /v2/session/oidc/{id}/start?next=<console path>' }),
+        name: Type.String({ description: 'the button says "Sign in with <name>"' }),
+      }),
+      { description: 'the OpenID Connect providers configured, in order' },
+    ),
+    passwordSignIn: Type.Boolean({ description: 'false: e-mail and password are refused (API keys still work)' }),
+  }),
+);
+
+export const OidcProviderParams = Type.Object({ provider: Type.String({ minLength: 1, maxLength: 40 }) });
+export const OidcStartQuery = Type.Object({
+  next: Type.Optional(Type.String({ maxLength: 2000, description: 'the console path to open after sign-in' })),
+});
+export const OidcCallbackQuery = Type.Object(
+  {
+    code: Type.Optional(Type.String({ maxLength: 4096 })),
+    state: Type.Optional(Type.String({ maxLength: 1024 })),
+    error: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: true },
+);
 
 export const LinkTokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) });
 

@@ -166,6 +166,7 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   await call('POST', '/v2/session', { apiKey: t.ownerKey });
   await get('/v2/session');
   await get('/v2/session/state');
+  await get('/v2/session/providers');
   await call('DELETE', '/v2/session');
   // A new key for the lead (the owner's key drives the rest of this run): the lead's old one stops.
   const leadKey = (await call('POST', '/v2/session/api-key', {}, lead)).apiKey as string;

@@ -12,13 +12,26 @@ import {
   sessionView,
 } from '../../services/identity/session.service.js';
 import { signIn } from '../../services/identity/sign-in.service.js';
+import {
+  finishOidcSignIn,
+  listProviders,
+  OIDC_FLOW_COOKIE,
+  OIDC_FLOW_MINUTES,
+  OIDC_LOGOUT_COOKIE,
+  providerSignOutUrl,
+  startOidcSignIn,
+} from '../../services/identity/oidc-sign-in.service.js';
 import { ErrorResponse } from '../../schemas/envelope.js';
 import {
   LinkTokenParams,
   NewApiKeyResponse,
+  OidcCallbackQuery,
+  OidcProviderParams,
+  OidcStartQuery,
   PasswordLinkView,
   SessionResponse,
   SessionStateResponse,
+  SignInOptionsResponse,
   SignInRequest,
   SignOutResponse,
   UsePasswordLinkRequest,
@@ -30,18 +43,26 @@ import { created, ok } from '../reply.js';
 const tags = ['session'];
 const publicRoute = { public: true };
 
+/** Options of the server's cookies: Secure when the address the person reached is https (a proxy's, when trusted). */
+function cookieOptions(ctx: AppContext, req: FastifyRequest, path: string) {
+  return { httpOnly: true, sameSite: 'lax' as const, path, secure: linkBase(ctx, req).startsWith('https:') };
+}
+
 /** Sets the session cookie and answers who signed in. */
 async function startedSession(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, token: string) {
   const principal = await authenticateSession(ctx, token);
   if (!principal) throw new AppError('INTERNAL', 'the new session could not be read back');
-  void reply.setCookie(SESSION_COOKIE, token, {
-    httpOnly: true,
-    sameSite: 'lax',
-    path: '/',
-    // Secure when the address the person reached is https (a proxy's, when it is trusted).
-    secure: linkBase(ctx, req).startsWith('https:'),
-  });
+  void reply.setCookie(SESSION_COOKIE, token, cookieOptions(ctx, req, '/'));
   return ok(await sessionView(ctx, principal));
+}
+
+const OIDC_PATH = '/v2/session/oidc/';
+const callbackUri = (ctx: AppContext, req: FastifyRequest, provider: string) =>
+  `${linkBase(ctx, req)}${OIDC_PATH}${encodeURIComponent(provider)}/callback`;
+
+/** A browser (it asked for a page) is sent back to the sign-in page with the words; others get the envelope. */
+function wantsPage(req: FastifyRequest): boolean {
+  return (req.headers.accept ?? '').includes('text/html');
 }
 
 export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -113,7 +134,60 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     async (req, reply) => {
       const signedOut = await endSession(ctx, principalOf(req));
       void reply.clearCookie(SESSION_COOKIE, { path: '/' });
-      return ok({ signedOut });
+      const logout = req.cookies[OIDC_LOGOUT_COOKIE];
+      if (!logout || !signedOut) return ok({ signedOut });
+      void reply.clearCookie(OIDC_LOGOUT_COOKIE, { path: '/v2/session' });
+      const endSessionUrl = await providerSignOutUrl(ctx, logout, `${linkBase(ctx, req)}/signin`);
+      return ok(endSessionUrl ? { signedOut, endSessionUrl } : { signedOut });
+    },
+  );
+  app.get(
+    '/session/providers',
+    {
+      config: publicRoute,
+      schema: {
+        tags,
+        operationId: 'getSignInOptions',
+        summary: 'How people may sign in: the OpenID Connect providers, and whether passwords are accepted',
+        security: [],
+        response: { 200: SignInOptionsResponse },
+      },
+    },
+    async () => ok(listProviders(ctx)),
+  );
+  // The two legs of an OpenID Connect sign-in are browser navigations (redirects), not API calls:
+  // documented in docs/operations.md, left out of the OpenAPI document.
+  app.get(
+    '/session/oidc/:provider/start',
+    { config: publicRoute, schema: { hide: true, params: OidcProviderParams, querystring: OidcStartQuery } },
+    async (req, reply) => {
+      const { provider } = req.params;
+      const { url, flowCookie } = await startOidcSignIn(ctx, provider, callbackUri(ctx, req, provider), req.query.next);
+      void reply.setCookie(OIDC_FLOW_COOKIE, flowCookie, {
+        ...cookieOptions(ctx, req, OIDC_PATH),
+        maxAge: OIDC_FLOW_MINUTES * 60,
+      });
+      return reply.redirect(url, 302);
+    },
+  );
+  app.get(
+    '/session/oidc/:provider/callback',
+    { config: publicRoute, schema: { hide: true, params: OidcProviderParams, querystring: OidcCallbackQuery } },
+    async (req, reply) => {
+      const { provider } = req.params;
+      // The flow's checks are good once: whatever the outcome, the cookie goes.
+      void reply.clearCookie(OIDC_FLOW_COOKIE, { path: OIDC_PATH });
+      const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
+      const current = new URL(callbackUri(ctx, req, provider) + query);
+      try {
+        const done = await finishOidcSignIn(ctx, provider, current, req.cookies[OIDC_FLOW_COOKIE], req.ip);
+        void reply.setCookie(SESSION_COOKIE, done.token, cookieOptions(ctx, req, '/'));
+        void reply.setCookie(OIDC_LOGOUT_COOKIE, done.logoutCookie, cookieOptions(ctx, req, '/v2/session'));
+        return reply.redirect(done.next, 302);
+      } catch (err) {
+        if (!(err instanceof AppError) || !wantsPage(req)) throw err;
+        return reply.redirect(`/signin?error=${encodeURIComponent(err.message)}`, 302);
+      }
     },
   );
   app.post(

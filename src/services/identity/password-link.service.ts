@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../../adapters/crypto/password-hash.js';
 import type { AppContext } from '../../context.js';
 import { audit } from '../audit/audit.service.js';
-import { conflict, notFound } from '../../errors.js';
+import { AppError, conflict, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Executor } from '../../store/db.js';
 import * as identityRepo from '../../store/repositories/identity.repository.js';
@@ -11,7 +11,7 @@ import type { PasswordLinkRow } from '../../store/schema.js';
 import { isOrgRole, type OrgRole } from './access.js';
 import { createUser, DEFAULT_BOOTSTRAP_EMAIL, normalizeEmail } from './identity.service.js';
 import { hashToken } from './session.service.js';
-import { checkPassword, setPassword } from './sign-in.service.js';
+import { checkPassword, PASSWORD_SIGNIN_OFF, setPassword } from './sign-in.service.js';
 
 /** Hours a reset (or first owner's) link stays good; invites use ANNOTARY_INVITE_HOURS. */
 export const RESET_LINK_HOURS = 24;
@@ -147,6 +147,8 @@ export async function usePasswordLink(
   /** The client's address, for the audit record. */
   address: string | null = null,
 ): Promise<{ userId: string }> {
+  // A link would set a password and start a session: with password sign-in off, neither happens.
+  if (!ctx.config.passwordSignIn) throw new AppError('FORBIDDEN', PASSWORD_SIGNIN_OFF);
   checkPassword(input.password);
   const hash = await hashPassword(input.password);
   const nowIso = new Date(ctx.clock.now()).toISOString();

@@ -44,6 +44,7 @@ export async function createSession(
   ctx: AppContext,
   userId: string,
   address: string | null,
+  operation = 'session.signin',
 ): Promise<{ token: string; id: string }> {
   const now = ctx.clock.now();
   const token = randomBytes(32).toString('base64url');
@@ -61,7 +62,7 @@ export async function createSession(
       expires_at: iso(now + idleMs(ctx)),
     });
     const actor = { orgId: user.organization_id, userId, keyId: `session:${id}`, address };
-    await audit(trx, ctx.clock, actor, { operation: 'session.signin', targetType: 'user', targetId: userId });
+    await audit(trx, ctx.clock, actor, { operation, targetType: 'user', targetId: userId });
   });
   return { token, id };
 }

@@ -15,6 +15,9 @@ import { createSession } from './session.service.js';
 /** Sign-in attempts per minute: per account (e-mail) and per client address. */
 export const SIGN_IN_LIMITS = { perAccount: 10, perAddress: 30, windowMs: 60_000 } as const;
 
+/** The answer to a password sign-in when ANNOTARY_PASSWORD_SIGNIN is false. */
+export const PASSWORD_SIGNIN_OFF = 'password sign-in is turned off for this organization: use single sign-on';
+
 /** One message for a wrong e-mail, a wrong password and a user without a password. */
 export const WRONG_CREDENTIALS = 'wrong e-mail or password';
 
@@ -36,7 +39,7 @@ export async function setPassword(db: Executor, ctx: AppContext, userId: string,
 }
 
 /** Counts one attempt against a budget; over it, 429 with Retry-After. Counters are shared through Redis. */
-async function spend(ctx: AppContext, key: string, limit: number): Promise<void> {
+export async function spend(ctx: AppContext, key: string, limit: number): Promise<void> {
   const now = ctx.clock.now();
   const budget = { policy: 'sign-in', limit, windowMs: SIGN_IN_LIMITS.windowMs };
   const seconds = Math.max(1, Math.ceil((windowOf(now, budget.windowMs).resetAt - now) / 1000));
@@ -82,6 +85,7 @@ export async function signIn(
   if (byKey && (input.email !== undefined || input.password !== undefined)) {
     throw invalidField('apiKey', 'send either apiKey, or email and password, not both');
   }
+  if (!byKey && !ctx.config.passwordSignIn) throw new AppError('FORBIDDEN', PASSWORD_SIGNIN_OFF);
   if (!byKey) {
     if (input.email === undefined) throw invalidField('email', 'is required (or send apiKey)');
     if (input.password === undefined) throw invalidField('password', 'is required');

@@ -101,3 +101,13 @@ export async function replaceApiKey(
 export async function findUserById(db: Executor, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+export async function setUserOrgRole(db: Executor, userId: string, role: string): Promise<void> {
+  await db.updateTable('users').set({ org_role: role }).where('id', '=', userId).execute();
+}
+
+/** The organization's id when the install has exactly one; undefined otherwise. */
+export async function onlyOrganizationId(db: Executor): Promise<string | undefined> {
+  const rows = await db.selectFrom('organizations').select('id').limit(2).execute();
+  return rows.length === 1 ? rows[0]?.id : undefined;
+}

@@ -64,6 +64,20 @@ export async function fetchSession(): Promise<SessionView | null> {
   return state.signedIn && state.session ? state.session : null;
 }
 
+export interface SignInOptions {
+  providers: { id: string; name: string }[];
+  passwordSignIn: boolean;
+}
+
+/** How people may sign in here: the single sign-on providers (a button each) and whether passwords are accepted. */
+export const fetchSignInOptions = () =>
+  call<SignInOptions>('GET', '/v2/session/providers', api.GET('/v2/session/providers'));
+
+/** The server's first leg of a single sign-on: the browser goes there, then to the provider. */
+export function providerSignInHref(providerId: string, next: string): string {
+  return `/v2/session/oidc/${encodeURIComponent(providerId)}/start?next=${encodeURIComponent(next)}`;
+}
+
 export const signIn = (body: SignInBody) => call<SessionView>('POST', '/v2/session', api.POST('/v2/session', { body }));
 
 export const describePasswordLink = (token: string) =>

@@ -41,10 +41,12 @@ function UserMenu() {
   const session = useSession();
   const user = session.data?.user;
   const leave = async () => {
-    await signOut();
+    const { endSessionUrl } = await signOut();
     queryClient.clear();
     queryClient.setQueryData(SESSION_KEY, null);
-    await navigate('/signin', { replace: true });
+    // Signed in through a provider that ends its own session too: it sends the browser back to /signin.
+    if (endSessionUrl) window.location.assign(endSessionUrl);
+    else await navigate('/signin', { replace: true });
   };
   return (
     <details className="user-menu">
