@@ -226,6 +226,19 @@ describe.each(ENGINES)('the benchmark queue on %s', (engine) => {
       for (const x of b.submissions) expect(x.answer).toHaveProperty('tools');
     }
     expect(items.reduce((n, i) => n + i.task.benchmark.submissions.length, 0)).toBe(listed.length);
+    // The isBenchmark filter agrees: the four benchmarks, and every other task for false.
+    const filtered = async (isBenchmark: boolean) => {
+      const q = encodeURIComponent(JSON.stringify({ isBenchmark }));
+      const page = await t.call('GET', `/v2/project/${projectId}/tasks?limit=100&filter=${q}`);
+      expect(page.statusCode, page.body).toBe(200);
+      return (page.json().data.tasks as { _id: string; type: string }[]).map((x) => x._id).sort();
+    };
+    const marked = await filtered(true);
+    expect(marked).toEqual(items.map((i) => i.task.taskId as string).sort());
+    const others = await filtered(false);
+    // 40 tasks imported, 4 of them benchmarks.
+    expect(others).toHaveLength(36);
+    expect(others.filter((id) => marked.includes(id))).toEqual([]);
   });
 
   it('forgets what was measured when benchmarking is turned off; a ratio of 0 only pauses', async () => {

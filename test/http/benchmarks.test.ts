@@ -86,9 +86,23 @@ describe.each(ENGINES)('benchmark marking on %s', (engine) => {
       const un = await t.call('DELETE', `/v2/project/${projectId}/benchmarks`, { body: { tasks: [tasks[0]] }, key });
       expect(un.statusCode).toBe(403);
     }
+    // tasks[0] was the Labeler's, its answer now the reference: marking took it from them, so
+    // they neither read it (answer and all) nor submit it, and it stays as it was.
     const seen = await t.call('GET', `/v2/task/${tasks[0]}`, { key: users.key.Labeler });
-    expect(seen.statusCode).toBe(200);
-    expect(JSON.stringify(seen.json())).not.toContain('reference');
+    expect(seen.statusCode).toBe(403);
+    expect(seen.body).not.toContain('bounding-box');
+    const history = await t.call('GET', `/v2/task/${tasks[0]}/history`, { key: users.key.Labeler });
+    expect(history.statusCode).toBe(403);
+    const submitted = await t.call('POST', `/v2/annotate/${tasks[0]}?nextStage=true`, {
+      body: { answer: { tools: [box(7)] } },
+      key: users.key.Labeler,
+    });
+    expect(submitted.statusCode).toBe(403);
+    const listed = await t.call('GET', `/v2/project/${projectId}/tasks?limit=100`, { key: users.key.Labeler });
+    expect(listed.body).not.toContain(tasks[0]);
+    const stored = (await t.call('GET', `/v2/task/${tasks[0]}`)).json().data.task;
+    expect(stored).toMatchObject({ stage: 'Label', type: 'benchmark', assignee: null });
+    expect(stored.answer.tools.map((o: { objectId: string }) => o.objectId)).toEqual(['o1']);
     expect(await benchmarkIds()).toEqual([tasks[0], tasks[1], tasks[2]].sort());
   });
 });

@@ -45,7 +45,8 @@ export async function loadTask(
     if (err instanceof Error && 'status' in err && err.status === 404) throw notFound('task');
     throw err;
   });
-  if (!can(loaded.role, 'readAll') && task.assignee !== p.email) {
+  // A benchmark is never a Labeler's own task: the one handed to them is worked apart (services/quality).
+  if (!can(loaded.role, 'readAll') && (task.assignee !== p.email || task.type === 'benchmark')) {
     throw forbidden('this task is not assigned to you');
   }
   return { task, project: loaded, stages: parseJson<Stage[]>(loaded.row.stages, []) };
@@ -60,7 +61,7 @@ export async function getTask(ctx: AppContext, p: Principal, taskId: string) {
   demand(role, 'read');
   const stages = cachedJson<Stage[]>(found.stages, []);
   let row = found.task;
-  if (!can(role, 'readAll') && row.assignee !== p.email) {
+  if (!can(role, 'readAll') && (row.assignee !== p.email || row.type === 'benchmark')) {
     // A benchmark /next handed the caller reads as the task it is to them, its answer empty.
     const handout = row.type === 'benchmark' ? await findHandoutOfTask(ctx.store.db, taskId, p.email) : undefined;
     if (!handout) throw forbidden('this task is not assigned to you');

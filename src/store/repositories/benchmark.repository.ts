@@ -12,9 +12,15 @@ export function tasksToMark(db: Executor, projectId: string, ids: readonly strin
     .execute();
 }
 
+/** A task becoming a benchmark is assigned to nobody: it is handed out apart, never claimed. */
 export async function setTaskType(db: Executor, ids: readonly string[], type: string, at: string, by: string) {
   if (ids.length === 0) return;
-  await db.updateTable('tasks').set({ type, updated_at: at, updated_by: by }).where('id', 'in', ids).execute();
+  const unassign = type === 'benchmark' ? { assignee: null } : {};
+  await db
+    .updateTable('tasks')
+    .set({ type, updated_at: at, updated_by: by, ...unassign })
+    .where('id', 'in', ids)
+    .execute();
 }
 
 /** Marking a benchmark again replaces its reference. */
