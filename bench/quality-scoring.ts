@@ -14,7 +14,7 @@ import { scoreBenchmark } from '../src/workflow/consensus/benchmark-score.js';
 import { bestMatch, objectSimilarity } from '../src/workflow/consensus/similarity.js';
 import type { TaskAnswer } from '../src/workflow/types.js';
 import { wholeNumber } from './lib/labelled-project.js';
-import { percentiles } from './lib/stats.js';
+import { medianMs } from './lib/stats.js';
 import { defineBenchmark, type Result } from './lib/types.js';
 
 /** Tool kinds and their share of the objects. */
@@ -127,16 +127,6 @@ function allPairs(submission: TaskAnswer, reference: TaskAnswer): number {
   return sum;
 }
 
-function timeMs(f: () => unknown, rounds: number): number {
-  const samples: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const t = performance.now();
-    f();
-    samples.push(performance.now() - t);
-  }
-  return percentiles(samples, [50]).p50 as number;
-}
-
 export default defineBenchmark({
   name: 'quality-scoring',
   description:
@@ -149,10 +139,10 @@ export default defineBenchmark({
     const parse = () => [JSON.parse(refText) as TaskAnswer, JSON.parse(gotText) as TaskAnswer];
     const score = () => scoreBenchmark(submission, reference, SCHEMA);
     const naive = () => allPairs(submission, reference);
-    for (const f of [parse, score, naive]) timeMs(f, 3);
-    const parseMs = timeMs(parse, rounds);
-    const scoreMs = timeMs(score, rounds);
-    const naiveMs = timeMs(naive, Math.min(rounds, 5));
+    for (const f of [parse, score, naive]) medianMs(f, 3);
+    const parseMs = medianMs(parse, rounds);
+    const scoreMs = medianMs(score, rounds);
+    const naiveMs = medianMs(naive, Math.min(rounds, 5));
     const result = score();
     const objects = result.items.filter((i) => i.kind === 'object');
     const rows = [
