@@ -1226,6 +1226,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/task/{taskId}/position': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Where you stand in the stage of a task: "Task 3 of 12" (an extension)
+     * @description Beyond the contract. `done` counts the tasks you finished in the stage since `since` (their history entries: submit, accept, reject, skip); `position` is `done` + 1; `held` counts your other tasks of the stage, `waiting` the free ones `/next` could hand you (null for a Labeler when the project hides counts); `total` is `position` + `held` + `waiting`. Each count stops at 1000 (`capped`).
+     */
+    get: operations['getQueuePosition'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/task/{taskId}/release': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Give a task you hold back to its stage (an extension)
+     * @description Beyond the contract, whose `/task/assign` without `user` unassigns but is for Leads and Managers. The person the task is assigned to, in a Label or Review stage, unassigns it: answer, draft and time stay with the task and `/next` hands it to whoever asks next. With `updatedAt` it is released only while the task is unchanged since then. 403 when the task is not assigned to you, 409 when it changed since `updatedAt` or sits in another kind of stage.
+     */
+    post: operations['releaseTask'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/task/{taskId}/skip': {
     parameters: {
       query?: never;
@@ -1240,6 +1280,26 @@ export interface paths {
      * @description Beyond the contract, which has the `taskSkipEnabled` and `unassignSkippedTask` flags but no operation. The task stays in its stage; a history entry with `isSkipped: true` (trigger `skip`) records the skip. With `unassignSkippedTask` the task is unassigned. `/next` hands you other tasks of the stage first. 400 when the project has skipping off, 403 when the task is not assigned to you, 409 outside a Label stage.
      */
     post: operations['skipTask'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/task/{taskId}/take': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Take one named task of a stage you work (an extension)
+     * @description Beyond the contract. Assigns the task to you when `/next` could hand it to you (free, in a Label or Review stage you may take tasks from, no copy of the same consensus round yours). A task you already hold answers as it is with a new `updatedAt`. 409 when someone else holds it or it left the stage.
+     */
+    post: operations['takeTask'];
     delete?: never;
     options?: never;
     head?: never;
@@ -7097,7 +7157,144 @@ export interface operations {
       500: components['responses']['InternalError'];
     };
   };
+  getQueuePosition: {
+    parameters: {
+      query?: {
+        /** @description ISO 8601 date-time: `done` counts what you finished in the stage from then on (0 without it) */
+        since?: string;
+      };
+      header?: never;
+      path: {
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description a count stopped at 1000: there are more */
+              capped: boolean;
+              /** @description tasks you finished in this stage since `since` (submits, accepts, rejects, skips), at most 1000 */
+              done: number;
+              /** @description the other tasks of this stage assigned to you, at most 1000 */
+              held: number;
+              /** @description `done` + 1: the number of this task in your work since `since` */
+              position: number;
+              stageId: string;
+              stageName: string;
+              /** @description `position` + `held` + `waiting`; null when `waiting` is */
+              total: number | null;
+              /** @description the free tasks /next could hand you in this stage, at most 1000; null for a Labeler when the project has `queueCountsEnabled` off */
+              waiting: number | null;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  releaseTask: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description the task's `updatedAt` as you read it: released only while it is unchanged since then (409 otherwise) */
+          updatedAt?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              task: components['schemas']['Task'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
   skipTask: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              task: components['schemas']['Task'];
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  takeTask: {
     parameters: {
       query?: never;
       header?: never;

@@ -100,6 +100,49 @@ export const QueueStage = Type.Object({
   assignedToYou: Type.Integer({ minimum: 0, description: 'tasks of this stage assigned to you' }),
 });
 
+/** POST /task/{taskId}/release: optionally only while the task is unchanged since `updatedAt`. */
+export const ReleaseRequest = Type.Object({
+  updatedAt: Type.Optional(
+    Type.String({
+      minLength: 10,
+      maxLength: 40,
+      description:
+        "the task's `updatedAt` as you read it: released only while it is unchanged since then (409 otherwise)",
+    }),
+  ),
+});
+
+export const PositionQuery = Type.Object({
+  since: Type.Optional(
+    Type.String({
+      minLength: 10,
+      maxLength: 40,
+      description: 'ISO 8601 date-time: `done` counts what you finished in the stage from then on (0 without it)',
+    }),
+  ),
+});
+
+/** GET /task/{taskId}/position: where the caller stands in the task's stage ("Task 3 of 12"). */
+export const QueuePosition = Type.Object({
+  stageId: Type.String(),
+  stageName: Type.String(),
+  position: Type.Integer({ minimum: 1, description: '`done` + 1: the number of this task in your work since `since`' }),
+  total: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+    description: '`position` + `held` + `waiting`; null when `waiting` is',
+  }),
+  done: Type.Integer({
+    minimum: 0,
+    description: 'tasks you finished in this stage since `since` (submits, accepts, rejects, skips), at most 1000',
+  }),
+  held: Type.Integer({ minimum: 0, description: 'the other tasks of this stage assigned to you, at most 1000' }),
+  waiting: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+    description:
+      'the free tasks /next could hand you in this stage, at most 1000; null for a Labeler when the project ' +
+      'has `queueCountsEnabled` off',
+  }),
+  capped: Type.Boolean({ description: 'a count stopped at 1000: there are more' }),
+});
+
 export const AssignRequest = Type.Object({
   project: Type.String({ maxLength: 64 }),
   tasks: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 100_000 }),

@@ -227,6 +227,11 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   const next = await get(`/v2/project/${pid}/next?stageId=Label`);
   expect(next).toBeDefined();
   await call('POST', `/v2/task/${String((next.task as Json)._id)}/skip`);
+  // The editor's place in the stage, release and take back.
+  const held = String((next.task as Json)._id);
+  await get(`/v2/task/${held}/position?since=${encodeURIComponent('2020-01-01T00:00:00Z')}`);
+  await call('POST', `/v2/task/${held}/release`, {});
+  await call('POST', `/v2/task/${held}/take`);
   await call('POST', `/v2/annotate/${a1}?nextStage=true`, {
     answer: { tools: [BOX], classifications: [SUN], relations: [] },
     duration: 4200,

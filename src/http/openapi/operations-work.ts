@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../schemas/common.js';
-import { QueueStage } from '../../schemas/task.js';
+import { QueuePosition, QueueStage } from '../../schemas/task.js';
 import { ref } from './components.js';
 import { Count, ListOf, type Operation } from './operation-types.js';
 
@@ -232,6 +232,42 @@ export const WORK_OPERATIONS: Record<string, Operation> = {
       '400 when the project has skipping off, 403 when the task is not assigned to you, 409 outside a Label stage.',
     status: 200,
     data: task,
+    errors: [409],
+  },
+  'POST /v2/task/:taskId/release': {
+    id: 'releaseTask',
+    summary: 'Give a task you hold back to its stage (an extension)',
+    description:
+      'Beyond the contract, whose `/task/assign` without `user` unassigns but is for Leads and Managers. The ' +
+      'person the task is assigned to, in a Label or Review stage, unassigns it: answer, draft and time stay ' +
+      'with the task and `/next` hands it to whoever asks next. With `updatedAt` it is released only while ' +
+      'the task is unchanged since then. 403 when the task is not assigned to you, 409 when it changed since ' +
+      '`updatedAt` or sits in another kind of stage.',
+    status: 200,
+    data: task,
+    errors: [409],
+  },
+  'POST /v2/task/:taskId/take': {
+    id: 'takeTask',
+    summary: 'Take one named task of a stage you work (an extension)',
+    description:
+      'Beyond the contract. Assigns the task to you when `/next` could hand it to you (free, in a Label or ' +
+      'Review stage you may take tasks from, no copy of the same consensus round yours). A task you already ' +
+      'hold answers as it is with a new `updatedAt`. 409 when someone else holds it or it left the stage.',
+    status: 200,
+    data: task,
+    errors: [409],
+  },
+  'GET /v2/task/:taskId/position': {
+    id: 'getQueuePosition',
+    summary: 'Where you stand in the stage of a task: "Task 3 of 12" (an extension)',
+    description:
+      'Beyond the contract. `done` counts the tasks you finished in the stage since `since` (their history ' +
+      'entries: submit, accept, reject, skip); `position` is `done` + 1; `held` counts your other tasks of ' +
+      'the stage, `waiting` the free ones `/next` could hand you (null for a Labeler when the project hides ' +
+      'counts); `total` is `position` + `held` + `waiting`. Each count stops at 1000 (`capped`).',
+    status: 200,
+    data: QueuePosition,
     errors: [409],
   },
   'POST /v2/task/assign': {

@@ -11,11 +11,14 @@ import {
   MaskQuery,
   ListTasksQuery,
   NextQuery,
+  PositionQuery,
+  ReleaseRequest,
   RequeueRequest,
   ReviewRequest,
   TaskIdParams,
   UpdatePriorityRequest,
 } from '../../schemas/task.js';
+import * as hold from '../../services/tasks/hold.service.js';
 import * as bulk from '../../services/tasks/bulk-move.service.js';
 import * as queue from '../../services/tasks/queue.service.js';
 import * as tasks from '../../services/tasks/task.service.js';
@@ -110,6 +113,25 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   );
   app.post('/task/:taskId/skip', { schema: { tags, params: TaskIdParams } }, async (req) =>
     ok({ task: await work.skip(ctx, principalOf(req), req.params.taskId) }),
+  );
+  app.post(
+    '/task/:taskId/release',
+    {
+      schema: { tags, params: TaskIdParams, body: ReleaseRequest },
+      // The body is optional as a whole: no body releases the task whatever changed.
+      preValidation: async (req) => {
+        if (req.body === undefined || req.body === null) req.body = {};
+      },
+    },
+    async (req) => ok({ task: await hold.release(ctx, principalOf(req), req.params.taskId, req.body) }),
+  );
+  app.post('/task/:taskId/take', { schema: { tags, params: TaskIdParams } }, async (req) =>
+    ok({ task: await hold.take(ctx, principalOf(req), req.params.taskId) }),
+  );
+  app.get(
+    '/task/:taskId/position',
+    { schema: { tags, params: TaskIdParams, querystring: PositionQuery } },
+    async (req) => ok(await hold.position(ctx, principalOf(req), req.params.taskId, req.query.since)),
   );
   app.get(
     '/project/:projectId/next',

@@ -4,6 +4,8 @@ import type { ApiBody, ApiData } from '../../../src/client/types';
 import type { ApiAnswer } from '../editor/core/codec';
 import { api, currentCsrfToken, unwrap } from './client';
 import type { Project, ProjectListItem } from './types';
+import { queryClient } from './query-client';
+import { sessionQuery } from '../auth/useSession';
 
 /** The stored answer of a task: `{tools, classifications, relations}` (docs/api.md). */
 export type TaskAnswerBody = ApiAnswer;
@@ -128,14 +130,23 @@ export function workTaskPath(taskId: string, projectId: string): string {
 /** GET /task/{id} for the editor: `useWorkTask`, or a fetch started with the first script. */
 export const workTaskQuery = (taskId: string) => ({
   queryKey: workKeys.task(taskId),
-  queryFn: async () =>
-    (
+  queryFn: async () => {
+    // A task this tab gave back when the person left it (a reload, the back button) is taken again
+    // first: the release may still be on its way, and take renews the task so a late one is refused.
+    if (leftTask() === taskId) {
+      forgetLeftTask();
+      // Opened with the console's first script: the write waits for the session's CSRF token.
+      if (!currentCsrfToken()) await queryClient.fetchQuery(sessionQuery).catch(() => undefined);
+      await takeTask(taskId).catch(() => undefined);
+    }
+    return (
       await unwrap<{ task: WorkTask }>(
         'GET',
         '/v2/task/{taskId}',
         api.GET('/v2/task/{taskId}', { params: { path: { taskId } } }),
       )
-    ).task,
+    ).task;
+  },
   // The editor owns the answer once open: a refetch must not replace work in progress.
   staleTime: Infinity,
   refetchOnWindowFocus: false,
@@ -194,6 +205,106 @@ export async function skipTask(taskId: string): Promise<WorkTask> {
       api.POST('/v2/task/{taskId}/skip', { params: { path: { taskId } } }),
     )
   ).task;
+}
+
+/** POST /task/{taskId}/release (an extension): gives a task you hold back to its stage. */
+export async function releaseTask(taskId: string): Promise<WorkTask> {
+  return (
+    await unwrap<{ task: WorkTask }>(
+      'POST',
+      '/v2/task/{taskId}/release',
+      api.POST('/v2/task/{taskId}/release', { params: { path: { taskId } }, body: {} }),
+    )
+  ).task;
+}
+
+/** POST /task/{taskId}/take (an extension): takes a named free task (or renews one you hold). */
+export async function takeTask(taskId: string): Promise<WorkTask> {
+  return (
+    await unwrap<{ task: WorkTask }>(
+      'POST',
+      '/v2/task/{taskId}/take',
+      api.POST('/v2/task/{taskId}/take', { params: { path: { taskId } } }),
+    )
+  ).task;
+}
+
+const LEFT_KEY = 'annotary.leftTask';
+
+/** The task this tab released when the person left the editor, if any. */
+export function leftTask(): string | null {
+  try {
+    return sessionStorage.getItem(LEFT_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function forgetLeftTask(): void {
+  try {
+    sessionStorage.removeItem(LEFT_KEY);
+  } catch {
+    // Storage off: a reopened task then shows why it cannot be read.
+  }
+}
+
+/**
+ * Leaving the editor (pagehide, another console page): the untouched task goes back to its stage.
+ * A keepalive fetch outlives the page; it carries the session cookie and the CSRF token like every
+ * console write, and the task's `updatedAt`, so the server refuses it once the editor reopened the
+ * task (take renews it). The tab remembers the task to take it back if the person returns.
+ */
+export function releaseOnLeave(taskId: string, updatedAt: string, csrf: string | undefined): void {
+  try {
+    sessionStorage.setItem(LEFT_KEY, taskId);
+  } catch {
+    // Storage off: nothing to take back later.
+  }
+  void fetch(`/v2/task/${encodeURIComponent(taskId)}/release`, {
+    method: 'POST',
+    keepalive: true,
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', ...(csrf ? { 'x-csrf-token': csrf } : {}) },
+    body: JSON.stringify({ updatedAt }),
+  }).catch(() => undefined);
+}
+
+export type QueuePosition = ApiData<'/v2/task/{taskId}/position', 'get'>;
+
+/**
+ * When this tab started working a stage: the position counts what was finished since. It is the
+ * server's time (the `updatedAt` of the first task the tab took or opened there, a claim's time),
+ * so a browser clock that is off does not matter; a task held since long ago starts the count now.
+ * Start on the work queue starts it again.
+ */
+export function sittingStart(task: Pick<WorkTask, 'project' | 'stage' | 'updatedAt'>, restart = false): string {
+  const key = `annotary.sitting:${task.project}:${task.stage}`;
+  const fresh = Date.now() - Date.parse(task.updatedAt) < 12 * 3600_000 ? task.updatedAt : new Date().toISOString();
+  try {
+    const kept = restart ? null : sessionStorage.getItem(key);
+    if (kept) return kept;
+    sessionStorage.setItem(key, fresh);
+  } catch {
+    // Storage off: each task counts from itself.
+  }
+  return fresh;
+}
+
+/** GET /task/{taskId}/position: "Task 3 of 12" for the task you hold. */
+export function useQueuePosition(task: Pick<WorkTask, '_id' | 'project' | 'stage' | 'updatedAt'>, enabled: boolean) {
+  return useQuery({
+    queryKey: ['work', 'position', task._id],
+    enabled,
+    staleTime: Infinity,
+    queryFn: async () =>
+      unwrap<QueuePosition>(
+        'GET',
+        '/v2/task/{taskId}/position',
+        api.GET('/v2/task/{taskId}/position', {
+          params: { path: { taskId: task._id }, query: { since: sittingStart(task) } },
+        }),
+      ),
+  });
 }
 
 /**

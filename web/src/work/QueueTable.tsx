@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { takeNext, workKeys, workTaskPath, type QueueStage } from '../api/work';
+import { sittingStart, takeNext, workKeys, workTaskPath, type QueueStage } from '../api/work';
 import { errorText } from '../components/error-text';
 
 /**
@@ -29,6 +29,8 @@ export function QueueTable({ rows, showProject = true }: { rows: QueueStage[]; s
         return;
       }
       queryClient.setQueryData(workKeys.task(task._id), task);
+      // "Task 1 of N" in the editor counts from here.
+      sittingStart(task, true);
       await navigate(workTaskPath(task._id, row.project._id));
     } catch (err) {
       setNote(errorText(err));

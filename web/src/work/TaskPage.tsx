@@ -10,14 +10,21 @@ import {
   review,
   skipTask,
   takeNext,
+  releaseOnLeave,
+  releaseTask,
+  takeTask,
+  useQueuePosition,
   useTaskIssues,
   useWorkTask,
   workKeys,
   workTaskPath,
   type Issue,
+  type QueuePosition,
   type WorkTask,
 } from '../api/work';
 import { Loading } from '../components/States';
+import type { SessionView } from '../auth/session-api';
+import { SESSION_KEY, useSession } from '../auth/useSession';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { errorText } from '../components/error-text';
 import { ClassificationsOnly } from '../editor/shell/ClassificationsOnly';
@@ -107,6 +114,11 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
     }
   }, [task._id]);
   const drafts = useDrafts(task._id, clock, workable, brushUrl);
+  const me = useSession().data?.user.email;
+  const mine = workable && me !== undefined && task.assignee === me;
+  const position = useQueuePosition(task, mine);
+  // Leaving the editor gives an untouched task back to its stage (see useReleaseOnLeave).
+  const gone = useReleaseOnLeave(task, mine && !(isLabel && task.reviewStatus === 'Rejected'), drafts.state);
   const [problems, setProblems] = useState<Problem[]>([]);
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -171,6 +183,8 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
   const run = async (done: string, act: () => Promise<unknown>) => {
     if (running.current) return;
     running.current = true;
+    // The action decides what becomes of the task: leaving after it releases nothing.
+    gone.current = true;
     setBusy(true);
     setFailure(undefined);
     let left = false;
@@ -179,6 +193,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
       left = await goNext(done);
     } catch (err) {
       setFailure(errorText(err));
+      gone.current = false;
     } finally {
       if (!left) {
         running.current = false;
@@ -215,6 +230,27 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
       await annotate(task._id, toApi(answer.current, start.kept), await drafts.settle(), false, await brushUrl());
       await skipTask(task._id);
     });
+  /** Release and leave: pending changes are saved, the task goes back to its stage, the work queue opens. */
+  const releaseAndLeave = async () => {
+    if (running.current) return;
+    running.current = true;
+    gone.current = true;
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      // Changes not saved yet go with the task; an untouched task stays without a draft.
+      await drafts.flush();
+      await releaseTask(task._id);
+      await queryClient.invalidateQueries({ queryKey: workKeys.queue });
+      await navigate('/work', { state: { done: `Released ${task.externalId}: it waits in ${task.stageName} again.` } });
+    } catch (err) {
+      setFailure(errorText(err));
+      gone.current = false;
+      running.current = false;
+      setBusy(false);
+    }
+  };
+
   const skipRef = useRef(skip);
   skipRef.current = skip;
   // A layout effect: the key works from the moment the Skip button shows, not a paint later.
@@ -250,7 +286,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
   const readOnly = !workable;
   const aside = (
     <>
-      <TaskFacts task={task} drafts={drafts} workable={workable} issues={issues.data ?? []} />
+      <TaskFacts task={task} drafts={drafts} workable={workable} issues={issues.data ?? []} position={position.data} />
       {isReview && <LabelledBy taskId={task._id} />}
       {(isReview || (issues.data?.length ?? 0) > 0) && (
         <IssueList issues={issues.data ?? []} objects={objects} ontology={ontology} role={project.role} />
@@ -325,6 +361,16 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
           </button>
         </>
       )}
+      {mine && (
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => void releaseAndLeave()}
+          title="Give this task back to the stage for someone else and go to the work queue"
+        >
+          Release and leave
+        </button>
+      )}
       {!workable && <p className="muted">This task is in {task.stageName}: it opens read-only.</p>}
     </>
   );
@@ -369,11 +415,13 @@ function TaskFacts({
   drafts,
   workable,
   issues,
+  position,
 }: {
   task: WorkTask;
   drafts: ReturnType<typeof useDrafts>;
   workable: boolean;
   issues: Issue[];
+  position: QueuePosition | undefined;
 }) {
   const saved = drafts.savedAt?.toLocaleTimeString();
   const words: Record<string, string> = {
@@ -388,6 +436,7 @@ function TaskFacts({
       <p className="task-title">
         <strong>{task.stageName}</strong> · {task.externalId}
       </p>
+      {position && <QueuePlace position={position} />}
       {task.reviewStatus === 'Rejected' && task.stageType === 'Label' && (
         <p className="work-note">
           {`Returned by ${returnedBy(task, issues)}: `}
@@ -423,4 +472,77 @@ function returnedBy(task: WorkTask, issues: Issue[]): string {
   const open = issues.filter((i) => i.status === 'Open').sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   if (open[0]) return open[0].createdBy;
   return task.updatedBy && task.updatedBy !== task.assignee ? task.updatedBy : 'the reviewer';
+}
+
+/**
+ * "Task 3 of 12": 3 is one more than the tasks you finished in this stage since you pressed Start
+ * (or first opened it in this tab); 12 adds the other tasks you hold there and those waiting for
+ * you. Without the waiting count (the project hides it from Labelers) only "Task 3".
+ */
+function QueuePlace({ position }: { position: QueuePosition }) {
+  const of = position.total === null ? '' : ` of ${position.total.toLocaleString('en')}${position.capped ? '+' : ''}`;
+  const title =
+    `${position.done} finished in ${position.stageName} since you started, ${position.held} more held by you` +
+    (position.waiting === null ? '' : `, ${position.waiting} waiting`);
+  return (
+    <p className="queue-place" title={title}>
+      Task {position.position.toLocaleString('en')}
+      {of}
+    </p>
+  );
+}
+
+/**
+ * Leaving the editor with a task you hold that you did not touch (no answer saved, now or before)
+ * gives it back to its stage, so it does not wait for you while you are away: on pagehide with a
+ * keepalive request, and when another console page replaces the editor. A task sent back to you
+ * by a reviewer stays yours. Answers a ref the page sets once an action (submit, skip, release)
+ * decides the task's fate, and which a failed action clears. Coming back to the task (a reload,
+ * the back button) takes it again (workTaskQuery); a page restored from the back-forward cache too.
+ */
+function useReleaseOnLeave(task: WorkTask, eligible: boolean, draftState: string) {
+  const queryClient = useQueryClient();
+  const gone = useRef(false);
+  const alive = useRef(false);
+  const touched = useRef(task.isDraft === true);
+  if (draftState !== 'clean') touched.current = true;
+  const state = useRef({ eligible, updatedAt: task.updatedAt });
+  state.current = { eligible, updatedAt: state.current.updatedAt };
+  useEffect(() => {
+    const leave = () => {
+      if (gone.current || touched.current || !state.current.eligible) return;
+      const csrf = queryClient.getQueryData<SessionView | null>(SESSION_KEY)?.csrfToken;
+      releaseOnLeave(task._id, state.current.updatedAt, csrf);
+      return true;
+    };
+    const onHide = () => {
+      if (leave()) gone.current = true;
+    };
+    const onShow = (e: PageTransitionEvent) => {
+      if (!e.persisted || !gone.current || touched.current || !state.current.eligible) return;
+      // Back from the cache: the task was released on the way out; take it again.
+      gone.current = false;
+      void takeTask(task._id)
+        .then((t) => {
+          state.current.updatedAt = t.updatedAt;
+        })
+        .catch(() => undefined);
+    };
+    window.addEventListener('pagehide', onHide);
+    window.addEventListener('pageshow', onShow);
+    alive.current = true;
+    return () => {
+      window.removeEventListener('pagehide', onHide);
+      window.removeEventListener('pageshow', onShow);
+      alive.current = false;
+      // After the current work: React's development check unmounts and mounts again at once.
+      window.setTimeout(() => {
+        if (alive.current) return;
+        if (leave()) gone.current = true;
+        // Opened again later, the task is read afresh (after being taken back).
+        queryClient.removeQueries({ queryKey: workKeys.task(task._id) });
+      }, 0);
+    };
+  }, [task._id, queryClient]);
+  return gone;
 }
