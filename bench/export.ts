@@ -22,13 +22,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import yauzl from 'yauzl';
 import { type Runtime, startAnnotary } from './lib/annotary.js';
 import { mib, num } from './lib/format.js';
 import { describeOtherCpu, type OtherCpu, watchOtherCpu } from './lib/interference.js';
 import { labelledProject, taskCounts, wholeNumber } from './lib/labelled-project.js';
 import { readMemory, resetPeakRss, rssTops, sampleRss } from './lib/memory.js';
 import { timed } from './lib/stats.js';
+import { readFirstEntry } from './lib/zip-entry.js';
 import { type BenchOptions, defineBenchmark, type Result } from './lib/types.js';
 
 interface Figures {
@@ -53,29 +53,12 @@ interface Figures {
 }
 
 /** Bytes and newline count of the zip's first entry, streamed (the bench stays small too). */
-function countLines(zipFile: string): Promise<{ lines: number; bytes: number }> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(zipFile, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err ?? new Error('no zip'));
-      zip.once('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e ?? new Error('no entry stream'));
-          let lines = 0;
-          let bytes = 0;
-          stream.on('data', (chunk: Buffer) => {
-            bytes += chunk.length;
-            for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
-          });
-          stream.on('error', reject);
-          stream.on('end', () => {
-            zip.close();
-            resolve({ lines, bytes });
-          });
-        });
-      });
-      zip.readEntry();
-    });
+async function countLines(zipFile: string): Promise<{ lines: number; bytes: number }> {
+  let lines = 0;
+  const bytes = await readFirstEntry(zipFile, (chunk) => {
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
   });
+  return { lines, bytes };
 }
 
 function formatOf(opts: BenchOptions): 'ndjson' | 'coco' {

@@ -3065,7 +3065,7 @@ export interface operations {
         includeMask?: string;
         /** @description true or false, any case */
         includeMetadata?: string;
-        /** @description accepted and ignored */
+        /** @description `true`: video answers as stored (keyframes and stop entries); otherwise every track is expanded to every frame it is shown on */
         includeOnlyKeyFrames?: string;
         /** @description true or false, any case */
         includeSegmentationPoints?: string;
@@ -3172,7 +3172,7 @@ export interface operations {
         includeMask?: string;
         /** @description true or false, any case */
         includeMetadata?: string;
-        /** @description accepted and ignored */
+        /** @description `true`: video answers as stored (keyframes and stop entries); otherwise every track is expanded to every frame it is shown on */
         includeOnlyKeyFrames?: string;
         /** @description true or false, any case */
         includeSegmentationPoints?: string;

@@ -37,7 +37,13 @@ export const ExportQuery = Type.Object({
       description: 'JSON list of default, consensus, benchmark: the kinds of task exported (default: ["default"])',
     }),
   ),
-  includeOnlyKeyFrames: Type.Optional(Type.String({ maxLength: 16, description: 'accepted and ignored' })),
+  includeOnlyKeyFrames: Type.Optional(
+    Type.String({
+      maxLength: 16,
+      description:
+        '`true`: video answers as stored (keyframes and stop entries); otherwise every track is expanded to every frame it is shown on',
+    }),
+  ),
   includeIdleBlurDurations: Type.Optional(Type.String({ maxLength: 16, description: 'accepted and ignored' })),
 });
 export type ExportQuery = Static<typeof ExportQuery>;

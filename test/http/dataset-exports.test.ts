@@ -64,8 +64,8 @@ describe.each(ENGINES)('dataset exports on %s', (engine) => {
     const images = found.images as Json[];
     expect(images.map((i) => [i.file_name, i.width, i.height, i.frame_index])).toEqual([
       ['street.jpg', W, H, undefined],
-      ['drive/frame_000000.jpg', W, H, 0],
-      ['drive/frame_000005.jpg', W, H, 5],
+      // The track expanded: frames 0 to 6 (it stops on 7), the box moved in between.
+      ...[0, 1, 2, 3, 4, 5, 6].map((f) => [`drive/frame_00000${f}.jpg`, W, H, f]),
       ['unsized.jpg', null, null, undefined],
     ]);
     expect(images[0]?.attributes).toEqual({ Weather: 'Sunny' });
@@ -106,6 +106,9 @@ describe.each(ENGINES)('dataset exports on %s', (engine) => {
       [4.5 / W, Math.round((6 / H) * 1e6) / 1e6].map((v) => Math.round(v * 1e6) / 1e6),
     );
     expect(found.labels['drive_frame_000005.txt']).toHaveLength(1);
+    // Frame 3 is between the keyframes: its box moved to x 4 (from 1 to 6), its first corner there.
+    expect(found.labels['drive_frame_000003.txt']?.[0]?.[1]).toBeCloseTo(4 / W, 5);
+    expect(found.labels['drive_frame_000007.txt']).toBeUndefined();
     expect(found.labels['unsized.txt']).toEqual([]);
     expect(found.images).toContain('images/drive_frame_000000.jpg');
     expect(readme).toMatch(/- 1 objects on images of unknown size/);

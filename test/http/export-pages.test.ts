@@ -25,6 +25,7 @@ const PLAN: ExportPlan = {
   includeHistory: true,
   includeSegmentationPoints: false,
   includeMask: false,
+  includeOnlyKeyFrames: false,
   taskTypes: ['default'],
 };
 const SMALL: PageLimits = { tasks: 4, bytes: 40_000 };

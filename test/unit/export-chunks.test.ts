@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChunkWriter, framed, type NextPage } from '../../src/services/exports/export-chunks.js';
+import { ChunkWriter, framed, type ItemPage, type NextPage } from '../../src/services/exports/export-chunks.js';
 
 const CHUNK = 64 * 1024;
 
@@ -54,5 +54,41 @@ describe('framed', () => {
     expect(await text(items, 'ndjson')).toBe('{"a":1}\n{"b":"é"}\n{"c":3}\n');
     expect(await text([], 'json')).toBe('[]\n');
     expect(await text([], 'ndjson')).toBe('');
+  });
+
+  it('hands chunks on between the parts of an item written in parts, in order, between whole items', async () => {
+    let written = 0;
+    const next = (() => {
+      const pages: ItemPage[] = [
+        {
+          size: 3,
+          write: (out, i) => {
+            if (i !== 1) return out.write(`{"i":${i}}`);
+            return (function* () {
+              out.write('{"big":[');
+              for (let p = 0; p < 50; p++) {
+                out.write(`${p ? ',' : ''}"${'x'.repeat(10_000)}"`);
+                written++;
+                yield;
+              }
+              out.write(']}');
+            })();
+          },
+        },
+        { size: 1, write: (out) => out.write('{"i":3}') },
+      ];
+      return async () => pages.shift();
+    })();
+    const chunks: Buffer[] = [];
+    const writtenAt: number[] = [];
+    for await (const c of framed(next, 'ndjson')) {
+      chunks.push(c);
+      writtenAt.push(written);
+    }
+    // Chunks left while the item was still being written: memory held a part, not the item.
+    expect(writtenAt.filter((w) => w < 50).length).toBeGreaterThan(4);
+    const lines = Buffer.concat(chunks).toString('utf8').split('\n');
+    expect(lines.map((l) => l.slice(0, 8))).toEqual(['{"i":0}', '{"big":[', '{"i":2}', '{"i":3}', '']);
+    expect((JSON.parse(lines[1] as string) as { big: string[] }).big).toHaveLength(50);
   });
 });

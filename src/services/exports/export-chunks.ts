@@ -9,10 +9,15 @@ import type { JsonSink } from './export-item-json.js';
  * garbage as soon as the page is written.
  */
 
-/** One page of items, written one at a time (the rows behind them live while it is written). */
+/**
+ * One page of items, written one at a time (the rows behind them live while it is written). An
+ * item too large to hold (a video's answer expanded to every frame) is written in parts: `write`
+ * then answers an iterator that writes one part per step, and its chunks are handed on between
+ * parts, so memory holds a part, not the item.
+ */
 export interface ItemPage {
   size: number;
-  write(out: JsonSink, index: number): void;
+  write(out: JsonSink, index: number): void | Iterator<void>;
 }
 
 /** Reads the next page of an export; undefined after the last. */
@@ -69,9 +74,15 @@ export async function* framed(next: NextPage, format: 'json' | 'ndjson'): AsyncG
   let count = 0;
   if (json) out.write('[');
   for (;;) {
-    const written = await writeNextPage(next, out, json, count);
-    if (written === undefined) break;
-    count += written;
+    const started = await writeNextPage(next, out, json, count);
+    if (started === undefined) break;
+    let step: PageStep = started;
+    while (step.parts) {
+      const { iterator, resume } = step.parts;
+      for (let r = iterator.next(); !r.done; r = iterator.next()) yield* out.take();
+      step = resume();
+    }
+    count += step.written;
     yield* out.take();
   }
   if (json) out.write(count ? '\n]\n' : ']\n');
@@ -79,19 +90,45 @@ export async function* framed(next: NextPage, format: 'json' | 'ndjson'): AsyncG
 }
 
 /**
- * Reads a page and writes all its items; answers how many, or undefined after the last page. A
- * function of its own so that the page is garbage when it returns, before the zip stream makes
- * anyone wait: rows that lived on while deflate and the disk caught up were still alive at V8's
- * next young collections and were promoted to the old generation, which only a full collection
- * frees (on SQLite, some runs grew the heap by 140 MB that way).
+ * How far a page is written: `written` items from its start, the last of them perhaps still being
+ * written in parts (`parts` writes the rest of it, then `resume` the rest of the page).
  */
-async function writeNextPage(next: NextPage, out: ChunkWriter, json: boolean, before: number) {
+interface PageStep {
+  written: number;
+  parts?: { iterator: Iterator<void>; resume: () => PageStep };
+}
+
+/**
+ * Reads a page and writes its items; undefined after the last page. A function of its own so that
+ * the page is garbage when it returns, before the zip stream makes anyone wait: rows that lived on
+ * while deflate and the disk caught up were still alive at V8's next young collections and were
+ * promoted to the old generation, which only a full collection frees (on SQLite, some runs grew
+ * the heap by 140 MB that way). Only a page with an item written in parts lives on until its end.
+ */
+async function writeNextPage(
+  next: NextPage,
+  out: ChunkWriter,
+  json: boolean,
+  before: number,
+): Promise<PageStep | undefined> {
   const page = await next();
   if (!page) return undefined;
-  for (let i = 0; i < page.size; i++) {
+  return writeItems(page, 0, out, json, before);
+}
+
+function writeItems(page: ItemPage, from: number, out: ChunkWriter, json: boolean, before: number): PageStep {
+  for (let i = from; i < page.size; i++) {
     if (json) out.write(before + i ? ',\n' : '\n');
-    page.write(out, i);
+    const parts = page.write(out, i);
+    const first = parts?.next();
+    if (parts && first && !first.done) {
+      const resume = (): PageStep => {
+        if (!json) out.write('\n');
+        return writeItems(page, i + 1, out, json, before);
+      };
+      return { written: i + 1, parts: { iterator: parts, resume } };
+    }
     if (!json) out.write('\n');
   }
-  return page.size;
+  return { written: page.size };
 }

@@ -71,9 +71,15 @@ export interface TaskItemOptions {
   fields?: AnswerWriter | undefined;
   /** Signs a stored brush link afresh (tasks/brush-layer.ts taskLinks); as stored unless told. */
   links?: ((stored: string | null) => string | null) | undefined;
+  /** Writes the answer in parts instead of `fields`, when it answers an iterator (a video's tracks). */
+  parts?: ((out: JsonSink, t: TaskPageRow) => Iterator<void> | undefined) | undefined;
 }
 
-export function writeTaskItem(out: JsonSink, t: TaskPageRow, o: TaskItemOptions): void {
+/**
+ * Writes one task item. An answer written in parts (`o.parts`) makes this answer an iterator that
+ * writes the rest of the item, one part per step; otherwise the whole item is written at once.
+ */
+export function writeTaskItem(out: JsonSink, t: TaskPageRow, o: TaskItemOptions): void | Iterator<void> {
   const fields = o.fields ?? answerFields;
   out.write(`{"asset":${q(t.data)},"assetId":${q(t.asset_id)},"externalId":${q(t.external_id)},"dataset":`);
   // The pages' addresses as stored (a JSON list of strings written by the import).
@@ -88,7 +94,20 @@ export function writeTaskItem(out: JsonSink, t: TaskPageRow, o: TaskItemOptions)
     `,"task":{"taskId":${q(t.id)},"stage":${q(o.stageNames.get(t.stage_id) ?? t.stage_id)},"stageId":${q(t.stage_id)}` +
       `,"updatedAt":${q(t.updated_at)},"updatedBy":${q(t.updated_by)},`,
   );
-  out.write(fields(t.answer, t.id));
+  const parts = o.parts?.(out, t);
+  if (!parts) {
+    out.write(fields(t.answer, t.id));
+    writeTaskTail(out, t, o, fields);
+    return undefined;
+  }
+  return (function* () {
+    for (let r = parts.next(); !r.done; r = parts.next()) yield;
+    writeTaskTail(out, t, o, fields);
+  })();
+}
+
+/** What follows a task's answer: its brush layer, history, durations and what kind of task it is. */
+function writeTaskTail(out: JsonSink, t: TaskPageRow, o: TaskItemOptions, fields: AnswerWriter): void {
   out.write(',"brushDataUrl":');
   out.write(q(o.links ? o.links(t.brush_data_url) : t.brush_data_url));
   if (o.history) {

@@ -41,7 +41,7 @@ export function taskPages(
   plan: ExportPlan,
   stages: readonly Stage[],
   limits: PageLimits = EXPORT_PAGE_LIMITS,
-  writer: Pick<TaskItemOptions, 'fields' | 'links'> = {},
+  writer: Pick<TaskItemOptions, 'fields' | 'links' | 'parts'> = {},
 ): NextPage {
   const stageNames = new Map(stages.map((s) => [s.id, s.name ?? s.id]));
   const filter = { projectId, ...plan };
@@ -66,7 +66,7 @@ export function taskPages(
       size: tasks.length,
       write: (out, i) => {
         const t = tasks[i] as TaskPageRow;
-        writeTaskItem(out, t, {
+        return writeTaskItem(out, t, {
           includeMetadata: plan.includeMetadata,
           history: history ? (history.get(t.id) ?? []) : undefined,
           stageNames,

@@ -22,6 +22,8 @@ export interface ExportPlan {
   includeSegmentationPoints: boolean;
   /** Segmentation and polygon objects of JSON exports get `masks: [signed link of GET /mask]`. */
   includeMask: boolean;
+  /** Video answers as stored (keyframes and stop entries) instead of expanded to every frame. */
+  includeOnlyKeyFrames: boolean;
   /** Kinds of task exported (tasks only); ['default'] unless `taskTypes` says otherwise. */
   taskTypes: TaskType[];
 }
@@ -116,8 +118,14 @@ export function exportPlan(
     includeHistory: parseQueryBoolean(q.includeHistory, true),
     includeSegmentationPoints: parseQueryBoolean(q.includeSegmentationPoints, false),
     includeMask: parseQueryBoolean(q.includeMask, false),
+    includeOnlyKeyFrames: false,
     taskTypes: ['default'],
   };
+  if (q.includeOnlyKeyFrames !== undefined && !ABSENT.has(q.includeOnlyKeyFrames.trim().toLowerCase())) {
+    const flag = q.includeOnlyKeyFrames.trim().toLowerCase();
+    if (flag === 'true' || flag === 'false') plan.includeOnlyKeyFrames = flag === 'true';
+    else errors.push({ field: 'includeOnlyKeyFrames', message: 'must be true or false' });
+  }
   if (plan.type === 'issue' && isDatasetFormat(plan.format)) {
     errors.push({ field: 'format', message: 'issue exports are json or ndjson' });
   }

@@ -11,6 +11,12 @@ import { answerFields } from './export-item-json.js';
  */
 
 type Json = Record<string, unknown>;
+
+export interface AnswerLists {
+  tools: unknown[];
+  classifications: unknown[];
+  relations: unknown[];
+}
 const OPTION_KINDS = new Set(['radio', 'single-dropdown', 'checkbox', 'multi-dropdown']);
 
 /** The signed mask link of one object of the task being written (`includeMask`). */
@@ -45,11 +51,19 @@ export class ReadableAnswers {
   fields(text: string, maskOf?: MaskLinkOf): string {
     const plain = this.segmentationPoints || !text.includes('"segmentation"');
     if (!this.tools.size && !this.questions.size && plain && !maskOf) return answerFields(text);
+    const { tools, classifications, relations } = this.lists(text, maskOf);
+    return `"tools":${JSON.stringify(tools)},"classifications":${JSON.stringify(classifications)},"relations":${JSON.stringify(relations)}`;
+  }
+
+  /** The three lists of a stored answer, each entry readable (as `fields` writes them). */
+  lists(text: string, maskOf?: MaskLinkOf): AnswerLists {
     const a = JSON.parse(text) as Json;
     const list = (v: unknown) => (Array.isArray(v) ? (v as unknown[]) : []);
-    const tools = list(a.tools ?? a.objects).map((t) => this.tool(t, maskOf));
-    const classifications = list(a.classifications).map((c) => this.classification(c));
-    return `"tools":${JSON.stringify(tools)},"classifications":${JSON.stringify(classifications)},"relations":${JSON.stringify(list(a.relations))}`;
+    return {
+      tools: list(a.tools ?? a.objects).map((t) => this.tool(t, maskOf)),
+      classifications: list(a.classifications).map((c) => this.classification(c)),
+      relations: list(a.relations),
+    };
   }
 
   private tool(entry: unknown, maskOf: MaskLinkOf | undefined): unknown {

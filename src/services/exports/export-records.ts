@@ -25,6 +25,7 @@ const FILTERS = [
   'includeHistory',
   'includeSegmentationPoints',
   'includeMask',
+  'includeOnlyKeyFrames',
   'taskTypes',
 ] as const;
 

@@ -23,6 +23,7 @@ import { signMaskLink } from '../tasks/mask-link.js';
 import { taskLinks } from '../tasks/brush-layer.js';
 import { exportPlan, type ExportPlan } from './export-options.js';
 import { framed } from './export-chunks.js';
+import { expandedAnswers } from './export-frames.js';
 import { recordExport } from './export-records.js';
 import { writeSingleEntryZip } from './export-zip.js';
 import { datasetEntries } from './datasets/dataset-export.js';
@@ -108,6 +109,8 @@ async function writeExportZip(
       fields: (text: string, taskId?: string) =>
         readable.fields(text, plan.includeMask && taskId !== undefined ? maskOf(taskId) : undefined),
       links: taskLinks(ctx, EXPORT_LINK_SECONDS),
+      // A video's tracks expanded to every frame, unless only the keyframes are asked for.
+      parts: plan.includeOnlyKeyFrames ? undefined : expandedAnswers(readable),
     };
     const pages =
       plan.type === 'task'
@@ -116,7 +119,11 @@ async function writeExportZip(
     const format = plan.format;
     return (await writeSingleEntryZip(file, `${plan.type}s.${format}`, framed(pages, format), mtime)).bytes;
   }
-  return writeZipEntries(file, datasetEntries(ctx, plan.format, { projectId: row.id, ...plan }, schema), mtime);
+  return writeZipEntries(
+    file,
+    datasetEntries(ctx, plan.format, { projectId: row.id, ...plan }, schema, plan.includeOnlyKeyFrames),
+    mtime,
+  );
 }
 
 /** Where an export zip went in the project's export storage. */

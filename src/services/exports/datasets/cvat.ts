@@ -115,7 +115,8 @@ function videoXml(src: DatasetSource, task: DatasetTask): string {
     out.push(`  <track id="${id++}" label="${xml(first.cls.name)}" source="manual">${shapes.join('')}</track>\n`);
     src.report.keep('video tracks');
   }
-  const frames = framesOf(task).length;
+  let frames = 0;
+  for (const _frame of framesOf(task)) frames++;
   src.report.images += frames;
   return (
     `<?xml version="1.0" encoding="utf-8"?>\n<annotations>\n  <version>1.1</version>\n` +

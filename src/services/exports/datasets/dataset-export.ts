@@ -24,6 +24,7 @@ export function datasetEntries(
   format: DatasetFormat,
   filter: TaskExportFilter,
   schema: CategorySchema,
+  keyframesOnly = false,
 ): AsyncGenerator<ZipEntry> {
-  return WRITERS[format](datasetSource(ctx, ctx.store.db, filter, schema));
+  return WRITERS[format](datasetSource(ctx, ctx.store.db, filter, schema, keyframesOnly));
 }

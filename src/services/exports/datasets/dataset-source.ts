@@ -27,6 +27,8 @@ export function datasetSource(
   db: Executor,
   filter: TaskExportFilter,
   schema: CategorySchema,
+  /** A video's entries as stored instead of expanded to every frame (includeOnlyKeyFrames=true). */
+  keyframesOnly = false,
 ): DatasetSource {
   const ontology = datasetOntology(schema);
   const report = new DatasetReport();
@@ -42,7 +44,7 @@ export function datasetSource(
         if (!last) return;
         after = { createdAt: last.created_at, id: last.id };
         for (const row of rows) {
-          const task = datasetTask(row, ontology, names);
+          const task = datasetTask(row, ontology, names, keyframesOnly);
           report.drop('objects of tools no longer in the ontology', task.unknownObjects);
           report.drop('relations (no dataset format holds them)', task.relations);
           yield task;

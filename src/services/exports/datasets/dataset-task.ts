@@ -1,4 +1,6 @@
+import { blend, interpolates } from '../../../shared/tracks.js';
 import type { TaskPageRow } from '../../../store/repositories/export.repository.js';
+import { videoFrames } from '../export-frames.js';
 import { attributesOf, type DatasetClass, type DatasetOntology } from './ontology-classes.js';
 
 /*
@@ -33,6 +35,12 @@ export interface DatasetTask {
   frameTotal: number | undefined;
   /** True for assets with frames: metadata.frameTotal, or entries carrying `page`. */
   framed: boolean;
+  /**
+   * A video's last frame when its tracks are expanded to every frame they are shown on (the
+   * asset's, or the last an entry names); undefined: entries as stored (paged assets,
+   * includeOnlyKeyFrames=true).
+   */
+  expandTo: number | undefined;
   objects: DatasetObject[];
   attributes: Record<string, unknown>;
   brushDataUrl: string | null;
@@ -73,7 +81,12 @@ export function stemOf(fileName: string): string {
   return dot > 0 ? fileName.slice(0, dot) : fileName;
 }
 
-export function datasetTask(row: TaskPageRow, ontology: DatasetOntology, names: FileNames): DatasetTask {
+export function datasetTask(
+  row: TaskPageRow,
+  ontology: DatasetOntology,
+  names: FileNames,
+  keyframesOnly = false,
+): DatasetTask {
   const metadata = parse(row.metadata);
   const answer = parse(row.answer);
   const tools = (Array.isArray(answer.tools) ? answer.tools : Array.isArray(answer.objects) ? answer.objects : []) as
@@ -101,6 +114,10 @@ export function datasetTask(row: TaskPageRow, ontology: DatasetOntology, names: 
   }
   const frameTotal = positive(metadata.frameTotal);
   const fileName = names.name(row.external_id, row.asset_id);
+  const framed = frameTotal !== undefined || objects.some((o) => o.page !== undefined);
+  const video = framed && !keyframesOnly ? videoFrames(row) : undefined;
+  const expandTo =
+    video === undefined ? undefined : video === null ? Math.max(0, ...objects.map((o) => o.page ?? 0)) : video - 1;
   return {
     taskId: row.id,
     assetId: row.asset_id,
@@ -111,7 +128,8 @@ export function datasetTask(row: TaskPageRow, ontology: DatasetOntology, names: 
     width: positive(metadata.width),
     height: positive(metadata.height),
     frameTotal,
-    framed: frameTotal !== undefined || objects.some((o) => o.page !== undefined),
+    framed,
+    expandTo,
     objects,
     attributes: attributesOf(
       ontology,
@@ -123,12 +141,27 @@ export function datasetTask(row: TaskPageRow, ontology: DatasetOntology, names: 
   };
 }
 
+export interface DatasetFrame {
+  frame: number | undefined;
+  objects: DatasetObject[];
+}
+
 /**
  * The frames of a task with their objects, in frame order: one (frame undefined) for a still
- * image. A stopped entry ends its object: it is not drawn on that frame.
+ * image. A stopped entry ends its object: it is not drawn on that frame. A video's tracks are
+ * expanded to every frame they are shown on (`expandTo`), by the editor's rules
+ * (src/shared/tracks.ts); only frames showing an object are given. A generator: a frame's
+ * objects are made when it is read.
  */
-export function framesOf(task: DatasetTask): { frame: number | undefined; objects: DatasetObject[] }[] {
-  if (!task.framed) return [{ frame: undefined, objects: task.objects }];
+export function* framesOf(task: DatasetTask): Generator<DatasetFrame> {
+  if (!task.framed) {
+    yield { frame: undefined, objects: task.objects };
+    return;
+  }
+  if (task.expandTo !== undefined) {
+    yield* expandedFrames(task.objects, task.expandTo);
+    return;
+  }
   const byFrame = new Map<number, DatasetObject[]>();
   for (const o of task.objects) {
     const frame = o.page ?? 0;
@@ -137,5 +170,37 @@ export function framesOf(task: DatasetTask): { frame: number | undefined; object
     if (list) list.push(o);
     else byFrame.set(frame, [o]);
   }
-  return [...byFrame.entries()].sort((a, b) => a[0] - b[0]).map(([frame, objects]) => ({ frame, objects }));
+  for (const [frame, objects] of [...byFrame.entries()].sort((a, b) => a[0] - b[0])) yield { frame, objects };
+}
+
+/** Every frame from the first keyframe to `last`, each track's object on it (moved or held). */
+function* expandedFrames(objects: readonly DatasetObject[], last: number): Generator<DatasetFrame> {
+  const byId = new Map<string, Map<number, DatasetObject>>();
+  for (const o of objects) {
+    const track = byId.get(o.objectId) ?? new Map<number, DatasetObject>();
+    track.set(o.page ?? 0, o);
+    byId.set(o.objectId, track);
+  }
+  const tracks = [...byId.values()].map((t) => [...t.values()].sort((a, b) => (a.page ?? 0) - (b.page ?? 0)));
+  const at = tracks.map(() => -1);
+  const first = Math.min(...tracks.map((t) => t[0]?.page ?? 0));
+  for (let f = first; f <= last; f++) {
+    const shown: DatasetObject[] = [];
+    tracks.forEach((track, i) => {
+      let k = at[i] as number;
+      while (k + 1 < track.length && ((track[k + 1] as DatasetObject).page ?? 0) <= f) k++;
+      at[i] = k;
+      const key = track[k];
+      if (!key || key.stopped) return;
+      const page = key.page ?? 0;
+      if (page === f) return void shown.push(key);
+      const next = track[k + 1];
+      const geometry =
+        next && interpolates(key.cls.tool)
+          ? blend(key.geometry, next.geometry, (f - page) / ((next.page ?? 0) - page))
+          : key.geometry;
+      shown.push({ ...key, page: f, geometry });
+    });
+    if (shown.length) yield { frame: f, objects: shown };
+  }
 }

@@ -1,20 +1,19 @@
+import {
+  blend as blendValues,
+  interpolates,
+  keyframeIndexAt,
+  type Keyframe as SharedKeyframe,
+} from '../../../../src/shared/tracks';
 import type { DrawableKind, EditorAnswer, EditorObject, Geometry, GeometryKinds } from './answer';
 
 /**
  * An object that lives through the parts of a medium (a car across a video's frames, an organ
- * through a volume's slices): its shape is set at keyframes and in between comes from them.
- * Nothing draws tracks yet; the types say where they go so a video or volume surface adds
- * drawing, not a new model. On the wire each keyframe is one entry of the answer's `tools` with
+ * through a volume's slices): its shape is set at keyframes and in between comes from them, by
+ * the rules of src/shared/tracks.ts, which the server's exports follow too. On the wire each keyframe is one entry of the answer's `tools` with
  * the track's `objectId`, its `page` (0-based) and `interpolationStopped: true` where the object
  * leaves the view.
  */
-export interface Keyframe<K extends DrawableKind = DrawableKind> {
-  /** The part (frame, slice, page) it is set on, 0-based. */
-  page: number;
-  value: GeometryKinds[K];
-  /** Out of view from here until the next keyframe (the object left the frame). */
-  hidden?: boolean;
-}
+export type Keyframe<K extends DrawableKind = DrawableKind> = SharedKeyframe<GeometryKinds[K]>;
 
 export interface Track<K extends DrawableKind = DrawableKind> {
   objectId: string;
@@ -33,7 +32,7 @@ export type Interpolate<K extends DrawableKind = DrawableKind> = (
 
 /**
  * The track's shape on a page: the keyframe's own on a keyframe; between two, `blend` of them
- * (a tool without a blend holds the earlier one); before the first or after the last, none
+ * (a tool without a blend holds the earlier one; `interpolates` says which tools blend); before the first or after the last, none
  * and the last's. Null where the object is not on the page.
  */
 export function shapeAt<K extends DrawableKind>(
@@ -41,16 +40,9 @@ export function shapeAt<K extends DrawableKind>(
   page: number,
   blend?: Interpolate<K>,
 ): Geometry | null {
-  const frames = track.keyframes;
-  let before: Keyframe<K> | undefined;
-  let after: Keyframe<K> | undefined;
-  for (const k of frames) {
-    if (k.page <= page) before = k;
-    else {
-      after = k;
-      break;
-    }
-  }
+  const i = keyframeIndexAt(track.keyframes, page);
+  const before = track.keyframes[i];
+  const after = track.keyframes[i + 1];
   if (!before || before.hidden) return null;
   if (before.page === page || !after || !blend) return { kind: track.kind, value: before.value } as Geometry;
   const t = (page - before.page) / (after.page - before.page);
@@ -78,39 +70,8 @@ export function tracksOf(objects: readonly EditorObject[]): Track[] {
   return [...tracks.values()];
 }
 
-/**
- * A shape halfway between two of the same tool: every number moves linearly (a box's corner and
- * size, a polygon's vertices), when both have the same structure; otherwise (polygons with a
- * different number of vertices) undefined, and the earlier shape holds.
- */
-function lerpValue(a: unknown, b: unknown, t: number): unknown {
-  if (typeof a === 'number' && typeof b === 'number') return a + (b - a) * t;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) return undefined;
-    const out: unknown[] = [];
-    for (let i = 0; i < a.length; i++) {
-      const v = lerpValue(a[i], b[i], t);
-      if (v === undefined) return undefined;
-      out.push(v);
-    }
-    return out;
-  }
-  if (a && b && typeof a === 'object' && typeof b === 'object') {
-    const keys = Object.keys(a);
-    if (keys.length !== Object.keys(b).length) return undefined;
-    const out: Record<string, unknown> = {};
-    for (const k of keys) {
-      const v = lerpValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], t);
-      if (v === undefined) return undefined;
-      out[k] = v;
-    }
-    return out;
-  }
-  return a === b ? a : undefined;
-}
-
-/** The blend of every plane tool: numbers move linearly, shapes of different structure hold. */
-export const linearBlend: Interpolate = (a, b, t) => (lerpValue(a, b, t) ?? a) as typeof a;
+/** The blend of the tools that interpolate (shared with the server's exports): numbers move linearly, shapes of different structure hold. */
+export const linearBlend: Interpolate = (a, b, t) => blendValues(a, b, t);
 
 /**
  * The objects shown on a page: each track's shape there (a keyframe's, or blended), carrying
@@ -121,7 +82,7 @@ export function objectsOnPage(objects: readonly EditorObject[], page: number): E
   const shown: EditorObject[] = [];
   for (const o of objects) if (o.where?.page === undefined) shown.push(o);
   for (const track of tracksOf(objects)) {
-    const geometry = shapeAt(track, page, linearBlend);
+    const geometry = shapeAt(track, page, interpolates(track.kind) ? linearBlend : undefined);
     if (!geometry) continue;
     const entry = keyframeEntry(objects, track.objectId, page);
     if (entry) shown.push({ ...entry, geometry, where: { ...entry.where, page } });

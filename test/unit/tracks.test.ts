@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { expandTrack, framesShown, objectKey, questionKey, valueAt, wireTracks } from '../../src/shared/tracks.js';
+
+const box = (x: number, width = 10) => ({ x, y: 0, width, height: 10 });
+const car = (page: number, x: number, extra: Record<string, unknown> = {}) => ({
+  objectId: 'car',
+  schemaId: 'car-tool',
+  'bounding-box': box(x),
+  page,
+  ...extra,
+});
+
+describe('shared tracks', () => {
+  it('moves a box linearly between keyframes and holds it after the last', () => {
+    const keyframes = [
+      { page: 0, value: box(0) },
+      { page: 30, value: box(300, 40) },
+    ];
+    expect(valueAt(keyframes, 15, true)).toEqual({ x: 150, y: 0, width: 25, height: 10 });
+    expect(valueAt(keyframes, 15, false)).toEqual(box(0));
+    expect(valueAt(keyframes, 99, true)).toEqual(box(300, 40));
+  });
+
+  it('expands a track to every frame it is shown on, the stop entry kept and the hidden frames left out', () => {
+    const { tracks } = wireTracks(
+      [car(10, 100, { interpolationStopped: true }), car(0, 0), car(14, 140), car(5, 50)],
+      objectKey,
+    );
+    const frames = [...expandTrack(tracks[0]!.entries, 16)];
+    expect(frames.map((e) => e.page)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 14, 15, 16]);
+    expect(frames[3]).toMatchObject({ page: 3, interpolated: true, 'bounding-box': box(30) });
+    expect(frames[0]).not.toHaveProperty('interpolated');
+    expect(frames[10]).toMatchObject({ page: 10, interpolationStopped: true });
+    expect(frames[12]).toMatchObject({ page: 15, 'bounding-box': box(140) });
+    expect(framesShown(tracks[0]!.entries, 16)).toBe(13);
+  });
+
+  it('holds polygons of different vertex counts and shapes of tools that do not interpolate', () => {
+    const tri = [
+      [0, 0],
+      [10, 0],
+      [0, 10],
+    ];
+    const quad = [...tri, [10, 10]];
+    const poly = [
+      ...expandTrack(
+        [
+          { polygon: tri, page: 0 },
+          { polygon: quad, page: 4 },
+        ],
+        4,
+      ),
+    ];
+    expect(poly[2]).toMatchObject({ page: 2, polygon: tri });
+    const angle = { vertex: [0, 0], p1: [1, 0], p2: [0, 1], angle: 90 };
+    const angles = [
+      ...expandTrack(
+        [
+          { angle, page: 0 },
+          { angle: { ...angle, angle: 0 }, page: 2 },
+        ],
+        2,
+      ),
+    ];
+    expect(angles[1]).toMatchObject({ page: 1, angle });
+  });
+
+  it('groups frame-specific answers by question', () => {
+    const { tracks, whole } = wireTracks(
+      [
+        { schemaId: 'weather', answer: 'sun', page: 0 },
+        { schemaId: 'weather', answer: 'rain', page: 3 },
+        { schemaId: 'scene', answer: 'road' },
+      ],
+      questionKey,
+    );
+    expect(whole).toHaveLength(1);
+    expect([...expandTrack(tracks[0]!.entries, 4)].map((e) => e.answer)).toEqual(['sun', 'sun', 'sun', 'rain', 'rain']);
+  });
+});
