@@ -22,6 +22,7 @@ import * as m019 from './migrations/019-asset-media.js';
 import * as m020 from './migrations/020-audit-person-operation.js';
 import * as m021 from './migrations/021-asset-dataset.js';
 import * as m022 from './migrations/022-quality-measures.js';
+import * as m023 from './migrations/023-track-counts.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '020-audit-person-operation': m020,
   '021-asset-dataset': m021,
   '022-quality-measures': m022,
+  '023-track-counts': m023,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -8,7 +8,9 @@ import { assetProfile } from '../../src/store/repositories/metrics-assets.reposi
  * read before migration 008 kept them: by reading every answer and every asset of the project.
  * Tests compare what the triggers and the import keep with these. The queries are the former
  * on-read ones, with the rules of 008 made explicit where SQLite's json_each used to be looser
- * (it counted the members of an object answer; now objects count nothing on both engines).
+ * (it counted the members of an object answer; now objects count nothing on both engines), and
+ * with the rule of migration 023: the entries of one video object (`page`, the same objectId)
+ * are one object.
  */
 
 type Key = [kind: string, sid: string, value: string, n: number];
@@ -26,11 +28,14 @@ async function answerFactsFromScratch(db: Executor, engine: Engine, projectId: s
             and json_type(c.value, '$.schemaId') = 'text' and json_type(c.value, '$.answer') <> 'object'
             and e.type in ('text', 'integer', 'real', 'true', 'false')
           union all
-          select 'tool', json_extract(o.value, '$.schemaId'), ''
-          from tasks t, json_each(t.answer, '$.tools') o
-          where t.project_id = ${projectId} and t.deleted = 0 and t.type = 'default'
-            and json_type(t.answer, '$.tools') = 'array' and o.type = 'object'
-            and json_type(o.value, '$.schemaId') = 'text'`
+          select 'tool', sid, '' from (
+            select distinct t.id, json_extract(o.value, '$.schemaId') as sid,
+              case when json_type(o.value, '$.page') in ('integer', 'real') and json_type(o.value, '$.objectId') = 'text'
+                then 'track ' || json_extract(o.value, '$.objectId') else 'entry ' || o.key end as object
+            from tasks t, json_each(t.answer, '$.tools') o
+            where t.project_id = ${projectId} and t.deleted = 0 and t.type = 'default'
+              and json_type(t.answer, '$.tools') = 'array' and o.type = 'object'
+              and json_type(o.value, '$.schemaId') = 'text')`
       : sql<{ kind: string; sid: string; v: string }>`
           select 'classification' as kind, c.value ->> 'schemaId' as sid,
             case jsonb_typeof(e.value) when 'string' then e.value #>> '{}' else e.value::text end as v
@@ -42,12 +47,15 @@ async function answerFactsFromScratch(db: Executor, engine: Engine, projectId: s
             then c.value -> 'answer' else jsonb_build_array(c.value -> 'answer') end) e
           where jsonb_typeof(c.value -> 'schemaId') = 'string' and jsonb_typeof(e.value) in ('string', 'number', 'boolean')
           union all
-          select 'tool', o.value ->> 'schemaId', ''
-          from (select answer::jsonb as a from tasks
-                where project_id = ${projectId} and deleted = 0 and type = 'default') t
-          cross join lateral jsonb_array_elements(case when jsonb_typeof(t.a -> 'tools') = 'array'
-            then t.a -> 'tools' else '[]'::jsonb end) o
-          where jsonb_typeof(o.value -> 'schemaId') = 'string'`;
+          select 'tool', sid, '' from (
+            select distinct t.id, o.value ->> 'schemaId' as sid,
+              case when jsonb_typeof(o.value -> 'page') = 'number' and jsonb_typeof(o.value -> 'objectId') = 'string'
+                then 'track ' || (o.value ->> 'objectId') else 'entry ' || o.i end as object
+            from (select id, answer::jsonb as a from tasks
+                  where project_id = ${projectId} and deleted = 0 and type = 'default') t
+            cross join lateral jsonb_array_elements(case when jsonb_typeof(t.a -> 'tools') = 'array'
+              then t.a -> 'tools' else '[]'::jsonb end) with ordinality o(value, i)
+            where jsonb_typeof(o.value -> 'schemaId') = 'string') objects`;
   const { rows } = await sql<{ kind: string; sid: string; v: string; n: number }>`
     select kind, sid, v, count(*) as n from (${query}) x group by kind, sid, v`.execute(db);
   return sortKeys(rows.map((r) => [r.kind, String(r.sid), String(r.v), Number(r.n)]));

@@ -71,6 +71,20 @@ describe('Logic conditions, each on both sides of its boundary', () => {
     expect(await route({ type: 'AnnotationType', value: { tools: [] } }, { answer: car })).toBe('miss');
   });
 
+  it('AnnotationType sees a video object or frame-specific answer on any frame', async () => {
+    const box = { x: 0, y: 0, width: 1, height: 1 };
+    const late = {
+      tools: [
+        { schemaId: 'car', objectId: 'c', page: 40, 'bounding-box': box },
+        { schemaId: 'car', objectId: 'c', page: 41, 'bounding-box': box, interpolationStopped: true },
+      ],
+      classifications: [{ schemaId: 'sun', answer: 'yes', page: 90 }],
+    };
+    const both = { type: 'AnnotationType' as const, value: { tools: [{ filter: ['exists___car', 'exists___sun'] }] } };
+    expect(await route(both, { answer: late })).toBe('hit');
+    expect(await route(both, { answer: { tools: late.tools } })).toBe('miss');
+  });
+
   it('filters parse ids that contain ___ and refuse other forms', () => {
     expect(parseToolFilter('exists___a___b')).toEqual({ exists: true, schemaId: 'a___b' });
     expect(parseToolFilter('not-exist___x')).toEqual({ exists: false, schemaId: 'x' });

@@ -33,10 +33,18 @@ interface Around {
   columns: string;
   from: string;
   where: string;
+  /** What tells one answer from another where several are read at once (`t.id, `), or ''. */
+  answerKey?: string;
 }
 
+/**
+ * Since migration 023 an object of a video counts once, however many keyframe entries its track
+ * has: entries carrying `page` count once per (schemaId, objectId); any other entry once itself.
+ */
+export type ToolCounting = 'entries' | 'tracks';
+
 /** SQLite: the (kind, schema_id, value) rows of one answer; one row per counted fact. */
-function sqliteFacts(answer: string, around: Around): string {
+function sqliteFacts(answer: string, around: Around, tools: ToolCounting = 'entries'): string {
   const scalars = `'text', 'integer', 'real', 'true', 'false'`;
   // typeof(key) = 'integer': iterating an array (an object's members have text keys). A scalar
   // element's value is plain SQL text, not JSON: the CASEs keep JSON functions off it whatever
@@ -53,34 +61,59 @@ function sqliteFacts(answer: string, around: Around): string {
     SELECT ${around.columns}'tool', obj.value ->> '$.schemaId', ''
     FROM ${around.from}jsonb_each(${answer}, '$.tools') AS obj
     WHERE ${around.where} AND typeof(obj.key) = 'integer' AND obj.type = 'object'
-      AND CASE WHEN obj.type = 'object' THEN json_type(obj.value, '$.schemaId') = 'text' END`;
+      AND CASE WHEN obj.type = 'object' THEN json_type(obj.value, '$.schemaId') = 'text' END${
+        tools === 'tracks'
+          ? `
+    GROUP BY ${around.answerKey ?? ''}obj.value ->> '$.schemaId',
+      CASE WHEN json_type(obj.value, '$.page') IN ('integer', 'real') AND json_type(obj.value, '$.objectId') = 'text'
+        THEN 'o' || (obj.value ->> '$.objectId') ELSE 'k' || obj.key END`
+          : ''
+      }`;
 }
 
 /** (project_id, kind, schema_id, value) of every counted fact of every task: the backfill's input. */
-export function allTaskFacts(postgres: boolean): string {
+export function allTaskFacts(postgres: boolean, tools: ToolCounting = 'entries'): string {
   if (postgres) {
     return `SELECT t.project_id, f.kind, f.schema_id, f.value
       FROM tasks t CROSS JOIN LATERAL answer_facts(t.answer) f
       WHERE t.deleted = 0 AND t.type = 'default'`;
   }
-  return sqliteFacts('t.answer', {
-    columns: 't.project_id AS project_id, ',
-    from: 'tasks AS t, ',
-    where: `t.deleted = 0 AND t.type = 'default'`,
-  });
+  return sqliteFacts(
+    't.answer',
+    {
+      columns: 't.project_id AS project_id, ',
+      from: 'tasks AS t, ',
+      where: `t.deleted = 0 AND t.type = 'default'`,
+      answerKey: 't.id, ',
+    },
+    tools,
+  );
 }
 
 const TABLE = `CREATE TABLE answer_counts (project_id TEXT NOT NULL, kind TEXT NOT NULL, schema_id TEXT NOT NULL,
   value TEXT NOT NULL, n BIGINT NOT NULL, PRIMARY KEY (project_id, kind, schema_id, value))`;
 
-export async function answerCountsSqlite(db: Kysely<unknown>): Promise<void> {
+export async function answerCountsSqlite(db: Kysely<unknown>, tools: ToolCounting = 'entries'): Promise<void> {
   await sql.raw(`${TABLE} WITHOUT ROWID`).execute(db);
+  await answerTriggersSqlite(db, tools);
+  await sql
+    .raw(
+      `CREATE TRIGGER answer_counts_zero AFTER UPDATE OF n ON answer_counts WHEN NEW.n = 0 BEGIN
+       DELETE FROM answer_counts WHERE project_id = NEW.project_id AND kind = NEW.kind
+         AND schema_id = NEW.schema_id AND value = NEW.value;
+     END`,
+    )
+    .execute(db);
+}
+
+/** SQLite: the triggers on `tasks` that keep the counts (dropped and made again by migration 023). */
+export async function answerTriggersSqlite(db: Kysely<unknown>, tools: ToolCounting): Promise<void> {
   const counted = (r: string) => `(${r}.deleted = 0 AND ${r}.type = 'default')`;
   // Constant conditions inside the facts query: SQLite tests them before parsing anything.
   const add = (r: 'NEW' | 'OLD', sign: number) =>
     `INSERT INTO answer_counts (project_id, kind, schema_id, value, n)
      SELECT ${r}.project_id, kind, schema_id, value, ${sign}
-     FROM (${sqliteFacts(`${r}.answer`, { columns: '', from: '', where: `${counted(r)} AND ${r}.answer <> ${EMPTY}` })})
+     FROM (${sqliteFacts(`${r}.answer`, { columns: '', from: '', where: `${counted(r)} AND ${r}.answer <> ${EMPTY}` }, tools)})
      WHERE true ON CONFLICT (project_id, kind, schema_id, value) DO UPDATE SET n = n + excluded.n;`;
   const triggers = [
     `CREATE TRIGGER answer_counts_insert AFTER INSERT ON tasks WHEN ${counted('NEW')} BEGIN ${add('NEW', 1)} END`,
@@ -89,10 +122,6 @@ export async function answerCountsSqlite(db: Kysely<unknown>): Promise<void> {
      WHEN (${counted('OLD')} OR ${counted('NEW')}) AND (OLD.answer IS NOT NEW.answer
        OR OLD.project_id IS NOT NEW.project_id OR ${counted('OLD')} IS NOT ${counted('NEW')})
      BEGIN ${add('OLD', -1)} ${add('NEW', 1)} END`,
-    `CREATE TRIGGER answer_counts_zero AFTER UPDATE OF n ON answer_counts WHEN NEW.n = 0 BEGIN
-       DELETE FROM answer_counts WHERE project_id = NEW.project_id AND kind = NEW.kind
-         AND schema_id = NEW.schema_id AND value = NEW.value;
-     END`,
   ];
   for (const t of triggers) await sql.raw(t).execute(db);
 }
@@ -113,9 +142,25 @@ const PG_FACTS = `
     SELECT 'tool', o.value ->> 'schemaId', ''
     FROM (SELECT answer::jsonb AS a) j
     CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(j.a -> 'tools') = 'array'
-      THEN j.a -> 'tools' ELSE '[]' END) o
+      THEN j.a -> 'tools' ELSE '[]' END) WITH ORDINALITY o(value, i)
     WHERE jsonb_typeof(o.value -> 'schemaId') = 'string'
+    @GROUP@
   $$`;
+
+/** The PostgreSQL facts function, counting tool entries or tracks (ToolCounting). */
+function pgFacts(tools: ToolCounting, replace = false): string {
+  const group =
+    tools === 'tracks'
+      ? `GROUP BY o.value ->> 'schemaId', CASE WHEN jsonb_typeof(o.value -> 'page') = 'number'
+          AND jsonb_typeof(o.value -> 'objectId') = 'string'
+          THEN 'o' || (o.value ->> 'objectId') ELSE 'k' || o.i END`
+      : '';
+  const text = PG_FACTS.replace('@GROUP@', group);
+  return replace ? text.replace('CREATE FUNCTION', 'CREATE OR REPLACE FUNCTION') : text;
+}
+
+/** The facts function of PostgreSQL made again (migration 023 counts tracks once). */
+export const pgFactsFunction = (tools: ToolCounting) => pgFacts(tools, true);
 
 /**
  * Net changes of one statement: counted rows (-1 for old, +1 for new) summed per distinct answer
@@ -139,7 +184,7 @@ export async function answerCountsPostgres(db: Kysely<unknown>): Promise<void> {
     kind TEXT NOT NULL, schema_id TEXT NOT NULL, value TEXT NOT NULL, n BIGINT NOT NULL)`.execute(db);
   await sql`CREATE INDEX answer_count_changes_xid ON answer_count_changes (xid)`.execute(db);
   await sql`CREATE UNLOGGED TABLE answer_count_flushes (xid BIGINT PRIMARY KEY)`.execute(db);
-  await sql.raw(PG_FACTS).execute(db);
+  await sql.raw(pgFacts('entries')).execute(db);
   // search_path pinned: the triggers find their tables whatever the writing session's path is.
   await sql
     .raw(

@@ -1,5 +1,11 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
-import { allTaskFacts, answerCountsPostgres, answerCountsSqlite, dropAnswerCounts } from './008-answer-counts.js';
+import {
+  allTaskFacts,
+  answerCountsPostgres,
+  answerCountsSqlite,
+  dropAnswerCounts,
+  type ToolCounting,
+} from './008-answer-counts.js';
 
 /*
  * The figures of the two overview metrics that used to read every answer and every asset
@@ -48,16 +54,16 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   }
 }
 
-function isPostgres(db: Kysely<unknown>): boolean {
+export function isPostgres(db: Kysely<unknown>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /** Recomputes every project's answer counts from the tasks' answers (the triggers' own rules). */
-async function backfillAnswerCounts(db: Kysely<unknown>): Promise<void> {
+export async function backfillAnswerCounts(db: Kysely<unknown>, tools: ToolCounting = 'entries'): Promise<void> {
   await sql
     .raw(
       `INSERT INTO answer_counts (project_id, kind, schema_id, value, n)
-       SELECT project_id, kind, schema_id, value, count(*) FROM (${allTaskFacts(isPostgres(db))}) f
+       SELECT project_id, kind, schema_id, value, count(*) FROM (${allTaskFacts(isPostgres(db), tools)}) f
        GROUP BY project_id, kind, schema_id, value`,
     )
     .execute(db);
