@@ -70,7 +70,12 @@ describe('the video editor', () => {
     const mp4 = encode('bars.mp4', [
       ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-g', '30', '-bf', '2', '-crf', '12', '-movflags', '+faststart'],
     ]);
+    // Every third frame after the tenth, kept at its own time: frames 33 ms and 100 ms apart.
+    const uneven = encode('uneven.mp4', [
+      ...['-vf', "select='not(mod(n\\,3))+lt(n\\,10)'", '-fps_mode', 'vfr', '-c:v', 'libx264', '-pix_fmt', 'yuv420p'],
+    ]);
     assets = await serveAssets({
+      '/uneven.mp4': { type: 'video/mp4', body: uneven },
       '/bars.mp4': { type: 'video/mp4', body: mp4 },
       '/words.mp4': { type: 'video/mp4', body: Buffer.from('this is not a video at all, only words') },
     });
@@ -93,6 +98,33 @@ describe('the video editor', () => {
       assets: ['bars', 'words', 'missing'].map((name) => ({ data: `${assets.url}/${name}.mp4`, externalId: name })),
     });
     for (const a of res.assets as { externalId: string; taskId: string }[]) tasks[a.externalId] = a.taskId;
+    // A project of its own for the variable-frame-rate video, with a frame question and a whole-video one.
+    const vfrProject = ((await api('POST', '/v2/project', { name: 'Uneven clips' })).project as Json)._id as string;
+    await api('POST', `/v2/project/${vfrProject}`, {
+      categorySchema: {
+        tools: [{ schemaId: 'car', title: 'Car', tool: 'bounding-box' }],
+        classifications: [
+          {
+            schemaId: 'light',
+            title: 'Light',
+            tool: 'radio',
+            frameSpecific: true,
+            options: [{ schemaId: 'red', value: 'Red' }],
+          },
+          { schemaId: 'weather', title: 'Weather', tool: 'radio', options: [{ schemaId: 'rain', value: 'Rain' }] },
+        ],
+      },
+      stages: [
+        { id: 'Start', type: 'Start', next: ['Label'] },
+        { id: 'Label', name: 'Label', type: 'Label', next: ['Complete'] },
+        { id: 'Complete', type: 'Complete', next: [] },
+      ],
+    });
+    await api('POST', `/v2/project/${vfrProject}/assigned`, { assignees: ['labeler@example.com'], role: 'Labeler' });
+    const vfrRes = await api('POST', `/v2/project/${vfrProject}/cloud`, {
+      assets: [{ data: `${assets.url}/uneven.mp4`, externalId: 'uneven' }],
+    });
+    tasks.uneven = (vfrRes.assets as { taskId: string }[])[0]!.taskId;
     browser = await launchBrowser();
     context = await newContext(browser, server.url);
   }, 120_000);
@@ -222,6 +254,30 @@ describe('the video editor', () => {
     // Not a dead end: the task can still be submitted (or skipped) without its video.
     await page.getByRole('button', { name: 'Submit', exact: true }).waitFor();
     await screenshot(page, 'editor-video-not-a-video');
+    await page.close();
+  });
+
+  it('shows a variable-frame-rate video with its whole-video questions only', async () => {
+    const page = await context.newPage();
+    const errors = pageErrors(page);
+    await signInWithKey(page, labelerKey);
+    const opened = await startStage(page, 'Label', 'Uneven clips');
+    expect(opened).toBe(tasks.uneven);
+    await expect.poll(() => page.getByRole('note').textContent()).toContain('variable frame rate');
+    expect(await page.getByRole('button', { name: /^Car tool/ }).count()).toBe(0);
+    expect(await page.getByText('Light', { exact: true }).count()).toBe(0);
+    await page.getByLabel('Rain').check();
+    await expect.poll(() => frameShown(page)).toBe(0);
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => frameShown(page)).toBe(1);
+    await screenshot(page, 'editor-video-vfr');
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await page.getByRole('heading', { name: 'No more tasks' }).waitFor();
+    const task = (await api('GET', `/v2/task/${tasks.uneven}`)).task as Json;
+    expect(task.answer.classifications.map((c: Json) => c.schemaId)).toEqual(['weather']);
+    expect(task.answer.tools).toEqual([]);
+    expect(errors).toEqual([]);
     await page.close();
   });
 });

@@ -12,6 +12,8 @@ export interface OntologyClassification {
   schemaId: string;
   title: string;
   tool: string;
+  /** A video's question answered from a frame on (not for the whole video). */
+  frameSpecific?: boolean;
   required?: boolean;
   richText?: boolean;
   regex?: string | null;

@@ -144,6 +144,12 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
             {frameError}
           </p>
         )}
+        {video?.vfr && (
+          <p className="video-note" role="note">
+            This video&apos;s frames are unevenly spaced (a variable frame rate): drawing, keyframes and interpolation
+            are off for it. Answer its whole-video questions.
+          </p>
+        )}
         <div className="video-controls">
           <button type="button" onClick={() => setPlaying((p) => !p)} aria-keyshortcuts="Space" disabled={!video}>
             {playing ? 'Pause' : 'Play'}
@@ -166,7 +172,7 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
               ))}
             </select>
           </label>
-          {state.selectedId && !props.readOnly && (
+          {state.selectedId && !props.readOnly && !video?.vfr && (
             <button type="button" onClick={() => hideAt(!hiddenHere)}>
               {hiddenHere ? 'Show again' : 'Hide from here'}
             </button>
@@ -205,9 +211,18 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
       />
     );
   }
+  // A variable frame rate: frames are shown, but no tracks are drawn and frame questions are off.
+  const ontology = video?.vfr
+    ? {
+        ...props.ontology,
+        tools: [],
+        classifications: (props.ontology.classifications ?? []).filter((c) => !c.frameSpecific),
+      }
+    : props.ontology;
   return (
     <ImageEditor
       {...props}
+      ontology={ontology}
       imageUrl={asset.url}
       onPick={onPick ? (position, objectId) => onPick(objectId ? { objectId, page } : { position, page }) : undefined}
       pins={pinsOnPage(props.pins, page)}

@@ -30,6 +30,11 @@ export class VideoFrames {
   readonly frameTotal: number;
   readonly frameRate: number;
   readonly codec: string;
+  /**
+   * Frames unevenly spaced (a variable frame rate): frame numbers do not map to times, so the
+   * editor draws no tracks on it.
+   */
+  readonly vfr: boolean;
   private readonly coded: Coded[];
   /** For each frame index, its coded sample's index (decode order). */
   private readonly order: number[];
@@ -55,6 +60,9 @@ export class VideoFrames {
     this.order = coded.map((_, i) => i).sort((a, b) => coded[a]!.timestamp - coded[b]!.timestamp);
     this.order.forEach((sample, index) => this.byTimestamp.set(coded[sample]!.timestamp, index));
     this.frameTotal = coded.length;
+    // The frames' durations in presentation order; the last may differ (the stream's end).
+    const durations = new Set(this.order.slice(0, -1).map((i) => coded[i]!.duration));
+    this.vfr = durations.size > 1;
     this.limit = Math.max(8, Math.floor(FRAME_CACHE_BYTES / (this.width * this.height * 1.5)));
     this.decoder = this.makeDecoder();
   }
