@@ -258,7 +258,8 @@ describe('the video editor', () => {
   });
 
   it('shows a variable-frame-rate video with its whole-video questions only', async () => {
-    const page = await context.newPage();
+    const own = await newContext(browser, server.url);
+    const page = await own.newPage();
     const errors = pageErrors(page);
     await signInWithKey(page, labelerKey);
     const opened = await startStage(page, 'Label', 'Uneven clips');
@@ -278,6 +279,6 @@ describe('the video editor', () => {
     expect(task.answer.classifications.map((c: Json) => c.schemaId)).toEqual(['weather']);
     expect(task.answer.tools).toEqual([]);
     expect(errors).toEqual([]);
-    await page.close();
+    await own.close();
   });
 });
