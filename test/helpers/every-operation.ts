@@ -270,6 +270,7 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   await waitFor(async () => (await stageOf(a1)) === 'Complete', 'the webhook stage to pass the task on');
   await get(`/v2/task/${a1}`);
   await call('POST', `/v2/performance/${pid}`, {});
+  await call('POST', `/v2/project/${pid}/quality`, {});
   await call('POST', `/v2/project/${pid}/benchmarks`, { tasks: [a1] });
   await get(`/v2/project/${pid}/benchmarks/${a1}`);
   await get(`/v2/project/${pid}/benchmarkSubmissions`);
