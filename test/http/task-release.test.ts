@@ -142,6 +142,19 @@ describe.each(ENGINES)('releasing, taking and the queue position of a task on %s
     expect((await take(mine!._id, annKey)).statusCode).toBe(403);
     expect((await take(mine!._id, revKey)).statusCode).toBe(200);
     expect((await release(mine!._id, revKey)).statusCode).toBe(200);
+    // Each release and take is in the audit log once; the refused takes wrote nothing.
+    const audit = await t.call('GET', `/v2/organization/${t.orgId}/audit?limit=1000`);
+    expect(audit.statusCode, audit.body).toBe(200);
+    const records = (audit.json().data.records as { operation: string; target: { id: string }; fields: string[] }[])
+      .filter((r) => r.target.id === mine!._id && (r.operation === 'task.release' || r.operation === 'task.take'))
+      .reverse()
+      .map((r) => [r.operation, r.fields.join(',')]);
+    expect(records).toEqual([
+      ['task.release', 'assignee'],
+      ['task.take', 'assignee'],
+      ['task.take', 'assignee'],
+      ['task.release', 'assignee'],
+    ]);
   });
 
   it('says where the caller stands: Task 3 of 5 after two submits', async () => {

@@ -1,5 +1,6 @@
 import { type AliasedSelectQueryBuilder, sql } from 'kysely';
 import type { AppContext } from '../../context.js';
+import { audit } from '../audit/audit.service.js';
 import { conflict, forbidden, invalidField, notFound } from '../../errors.js';
 import { isId } from '../../ids.js';
 import type { Stage } from '../../schemas/stage.js';
@@ -59,6 +60,13 @@ export async function release(
       .where('id', '=', task.id)
       .where('assignee', '=', p.email)
       .execute();
+    await audit(trx, ctx.clock, p, {
+      operation: 'task.release',
+      targetType: 'task',
+      targetId: task.id,
+      projectId: project.row.id,
+      fields: ['assignee'],
+    });
     return fullTaskView(trx, row, stages, taskLinks(ctx));
   });
 }
@@ -81,28 +89,35 @@ export async function take(ctx: AppContext, p: Principal, taskId: string) {
   workableStage(stages, task.stage_id, role, p.email);
   // Strictly later than the updatedAt read before, so a release sent with that one is refused.
   const now = new Date(Math.max(ctx.clock.now(), Date.parse(String(task.updated_at)) + 1)).toISOString();
-  const taken = await ctx.store.db
-    .updateTable('tasks')
-    .set({ assignee: p.email, updated_at: now })
-    .where('id', '=', task.id)
-    .where((eb) =>
-      eb.or([
-        eb('assignee', '=', p.email),
-        eb(
-          'id',
-          'in',
-          freeForCaller(ctx.store.db, row.id, task.stage_id, p.email)
-            .select('tasks.id')
-            .where('tasks.id', '=', task.id),
-        ),
-      ]),
-    )
-    .where('stage_id', '=', task.stage_id)
-    .where('deleted', '=', 0)
-    .returningAll()
-    .executeTakeFirst();
-  if (!taken) throw conflict('the task is not free for you: someone else holds it, or it left the stage');
-  return fullTaskView(ctx.store.db, taken, stages, taskLinks(ctx));
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const taken = await trx
+      .updateTable('tasks')
+      .set({ assignee: p.email, updated_at: now })
+      .where('id', '=', task.id)
+      .where((eb) =>
+        eb.or([
+          eb('assignee', '=', p.email),
+          eb(
+            'id',
+            'in',
+            freeForCaller(trx, row.id, task.stage_id, p.email).select('tasks.id').where('tasks.id', '=', task.id),
+          ),
+        ]),
+      )
+      .where('stage_id', '=', task.stage_id)
+      .where('deleted', '=', 0)
+      .returningAll()
+      .executeTakeFirst();
+    if (!taken) throw conflict('the task is not free for you: someone else holds it, or it left the stage');
+    await audit(trx, ctx.clock, p, {
+      operation: 'task.take',
+      targetType: 'task',
+      targetId: task.id,
+      projectId: row.id,
+      fields: task.assignee === p.email ? [] : ['assignee'],
+    });
+    return fullTaskView(trx, taken, stages, taskLinks(ctx));
+  });
 }
 
 /**
