@@ -44,6 +44,9 @@ function expectClose(got: unknown, want: unknown, what: string) {
   );
 }
 
+/** The video's box on each frame it shows: keyframes at 0 (x 1) and 5 (x 6), stopped at 7 (x 8), moving linearly. */
+const SHOWN_FRAMES = Array.from({ length: 7 }, (_, page) => [page, page + 1]);
+
 describe.each(ENGINES)('label import round trips on %s', (engine) => {
   let t: TestApp;
   let base: string;
@@ -113,11 +116,10 @@ describe.each(ENGINES)('label import round trips on %s', (engine) => {
     expect(bySchema(image, 'car')[0]?.classifications).toEqual([{ schemaId: 'colour', answer: 'red' }]);
     expect(image.answer.classifications).toEqual([{ schemaId: 'weather', answer: 'sun' }]);
     expect(image.brushDataUrl).toMatch(/^http:\/\/annotary\.test\/files\//);
+    // The export shows the track on every frame it is visible on (0 to 6: it stops at 7), each
+    // frame an image of its own; they come back to the video as one entry a frame, with its page.
     const video = await taskOf(into.tasks.video);
-    expect(video.answer.tools.map((o: Json) => [o.page, o['bounding-box'].x])).toEqual([
-      [0, 1],
-      [5, 6],
-    ]);
+    expect(video.answer.tools.map((o: Json) => [o.page, o['bounding-box'].x])).toEqual(SHOWN_FRAMES);
   });
 
   it('cvat: every shape, masks as zones with holes and as the brush layer, tags, and the video track with its stop', async () => {
@@ -163,10 +165,7 @@ describe.each(ENGINES)('label import round trips on %s', (engine) => {
     expect(report.skippedImageList).toEqual([expect.objectContaining({ source: 'labels/unsized.txt' })]);
     // The video's frames, images of their own in YOLO, come back to the video with their page.
     const video = await taskOf(into.tasks.video);
-    expect(video.answer.tools.map((o: Json) => [o.page, Math.round(o['bounding-box'].x)])).toEqual([
-      [0, 1],
-      [5, 6],
-    ]);
+    expect(video.answer.tools.map((o: Json) => [o.page, Math.round(o['bounding-box'].x)])).toEqual(SHOWN_FRAMES);
     const image = await taskOf(into.tasks.image);
     expectClose(bySchema(image, 'car')[0]?.['bounding-box'], { x: 4.5, y: 6, width: 20, height: 10 }, 'car');
     expectClose(
