@@ -5,6 +5,7 @@ import { conflict, forbidden, invalidField, notFound } from '../../errors.js';
 import { isId } from '../../ids.js';
 import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
+import { findHandoutOfTask } from '../../store/repositories/benchmark-queue.repository.js';
 import { findTask } from '../../store/repositories/task.repository.js';
 import { stageById } from '../../workflow/graph.js';
 import { can, type Principal } from '../identity/access.js';
@@ -121,6 +122,23 @@ export async function take(ctx: AppContext, p: Principal, taskId: string) {
 }
 
 /**
+ * The task as loadTask answers it, or a benchmark /next handed the caller (a Labeler works it as
+ * their own in the stage it was handed out from, though it is never assigned to them).
+ */
+async function loadWorkedTask(db: Executor, p: Principal, taskId: string) {
+  try {
+    return await loadTask(db, p, taskId);
+  } catch (err) {
+    const handout = isId(taskId) ? await findHandoutOfTask(db, taskId, p.email) : undefined;
+    const task = handout ? await findTask(db, taskId) : undefined;
+    if (!handout || !task) throw err;
+    const project = await loadProject(db, p, task.project_id, 'read');
+    const stages = cachedJson<Stage[]>(project.row.stages, []);
+    return { task: { ...task, stage_id: handout.stage_id }, project, stages };
+  }
+}
+
+/**
  * GET /task/{taskId}/position (an extension): where the caller stands in the stage the task sits
  * in, for the editor's "Task 3 of 12". `done` counts what the caller finished in the stage since
  * `since` (each submit, accept, reject or skip; their history entries), `held` the other tasks of
@@ -132,7 +150,7 @@ export async function take(ctx: AppContext, p: Principal, taskId: string) {
 export async function position(ctx: AppContext, p: Principal, taskId: string, since: string | undefined) {
   const from = since === undefined ? undefined : isoTime('since', since);
   const db = ctx.store.db;
-  const { task, project, stages } = await loadTask(db, p, taskId);
+  const { task, project, stages } = await loadWorkedTask(db, p, taskId);
   const stage = workableStage(stages, task.stage_id, project.role, p.email);
   const showWaiting = can(project.role, 'readAll') || projectSettings(project.row).queueCountsEnabled !== false;
   const done =
