@@ -83,10 +83,12 @@ describe('the work queue counts for a Labeler', () => {
     await labeler.getByRole('button', { name: 'Start Label in Counted' }).click();
     await labeler.waitForURL(/\/work\/tasks\//);
     await labeler.getByRole('toolbar', { name: 'Drawing tools' }).waitFor();
-    await labeler.getByRole('banner').getByRole('link', { name: 'Work' }).click();
-    await labeler.waitForURL((url) => url.pathname === '/work');
-    await expect.poll(() => countsCell(labeler).textContent()).toBe('2 waiting1 assigned to you');
-    await screenshot(labeler, 'work-queue-labeler-counts');
+    // The queue read in another tab while the task stays open in the editor (leaving the editor
+    // would give the untouched task back).
+    const queue = await labeler.context().newPage();
+    await queue.goto('/work');
+    await expect.poll(() => countsCell(queue).textContent()).toBe('2 waiting1 assigned to you');
+    await screenshot(queue, 'work-queue-labeler-counts');
 
     // The manager turns the setting off on the project's settings page.
     const manager = await page();
@@ -99,10 +101,10 @@ describe('the work queue counts for a Labeler', () => {
     expect(((await api('GET', `/v2/project/${pid}`)).project as Json).queueCountsEnabled).toBe(false);
     await screenshot(manager, 'project-settings-queue-counts');
 
-    await labeler.reload();
-    await expect.poll(() => countsCell(labeler).textContent()).toBe('1 assigned to you');
-    expect(await countsCell(labeler).textContent()).not.toContain('waiting');
-    await screenshot(labeler, 'work-queue-labeler-no-counts');
+    await queue.reload();
+    await expect.poll(() => countsCell(queue).textContent()).toBe('1 assigned to you');
+    expect(await countsCell(queue).textContent()).not.toContain('waiting');
+    await screenshot(queue, 'work-queue-labeler-no-counts');
     expect(errors).toEqual([]);
   });
 });
