@@ -91,6 +91,11 @@ describe('the PDF editor', () => {
   });
 
   const open = async (page: Page, name: string) => {
+    // Held by the labeler whatever the tests before did: closing an editor gives an untouched
+    // task back to the queue. A task no longer in Label stays where it is (read-only).
+    await server.call('POST', '/v2/task/assign', {
+      body: { project: projectId, tasks: [tasks[name]], stage: 'Label', user: 'labeler@example.com' },
+    });
     await page.goto(`/work/tasks/${tasks[name]}`);
     await page.getByRole('document', { name: 'PDF pages' }).waitFor();
   };
