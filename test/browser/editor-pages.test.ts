@@ -100,6 +100,17 @@ describe('the editor of assets of pages', () => {
     await assets?.close();
   });
 
+  /** The task assigned to the labeler (closing an editor may give an untouched task back). */
+  const holdForLabeler = async (taskId: string | undefined) => {
+    const task = (await api('GET', `/v2/task/${taskId}`)).task as Json;
+    await api('POST', '/v2/task/assign', {
+      project: task.project,
+      tasks: [taskId],
+      stage: 'Label',
+      user: 'labeler@example.com',
+    });
+  };
+
   /** The colour of the page shown, read from the screen's pixel at the page's centre. */
   const colourShown = async (page: Page): Promise<string> => {
     const view = await canvasView(page);
@@ -167,6 +178,7 @@ describe('the editor of assets of pages', () => {
   it('labels an asset of three images page by page', async () => {
     const page = await context.newPage();
     const errors = pageErrors(page);
+    await holdForLabeler(tasks.book);
     await page.goto(`/work/tasks/${tasks.book}`);
     await expect.poll(() => colourShown(page), { timeout: 15_000 }).toBe('red');
     await drawStamp(page, [50, 150], [150, 250]);
@@ -192,6 +204,7 @@ describe('the editor of assets of pages', () => {
 
   it('says in words when a TIFF cannot be read, and keeps the task workable', async () => {
     const page = await context.newPage();
+    await holdForLabeler(tasks.broken);
     await page.goto(`/work/tasks/${tasks.broken}`);
     await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/TIFF/);
     await page.getByRole('button', { name: 'Submit', exact: true }).waitFor();
