@@ -41,7 +41,8 @@ function useTiff(url: string | undefined): Loading {
  */
 export function PagesSurfaceEditor({ asset, onPick, pins, ...props }: SurfaceEditorProps) {
   const images = asset.pages?.length ? asset.pages : undefined;
-  const loading = useTiff(images ? 'none' : asset.url);
+  // A dataset's pages are images: no TIFF is fetched for them.
+  const loading = useTiff(images ? undefined : asset.url);
   const tiff = !images && loading.status === 'ready' ? loading.tiff : undefined;
   const total = images ? images.length : (tiff?.pageTotal ?? 1);
   const [page, setPage] = useState(0);
