@@ -194,6 +194,20 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
     );
   };
 
+  // A variable frame rate: frames are shown, but no tracks are drawn and frame questions are off.
+  const vfr = video?.vfr === true;
+  const ontology = useMemo(
+    () =>
+      vfr
+        ? {
+            ...props.ontology,
+            tools: [],
+            classifications: (props.ontology.classifications ?? []).filter((c) => !c.frameSpecific),
+          }
+        : props.ontology,
+    [vfr, props.ontology],
+  );
+
   if (loading.status === 'error') {
     // The questions, the answer saved so far and the stage's buttons stay: the task can be
     // answered, skipped or sent on although its video cannot be shown.
@@ -211,14 +225,6 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
       />
     );
   }
-  // A variable frame rate: frames are shown, but no tracks are drawn and frame questions are off.
-  const ontology = video?.vfr
-    ? {
-        ...props.ontology,
-        tools: [],
-        classifications: (props.ontology.classifications ?? []).filter((c) => !c.frameSpecific),
-      }
-    : props.ontology;
   return (
     <ImageEditor
       {...props}
