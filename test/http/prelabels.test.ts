@@ -113,6 +113,48 @@ describe.each(ENGINES)('pre-labels on %s', (engine) => {
     expect(noProject.json().errors[0].field).toBe('project');
   });
 
+  it("skips an item whose page lies past its video's frames or its paged asset's pages, and refuses a negative one", async () => {
+    const res = await t.call('POST', `/v2/project/${projectId}/cloud`, {
+      body: {
+        assets: [
+          { data: 'https://cdn.example.com/clip.mp4', externalId: 'clip', metadata: { frameTotal: 60, frameRate: 30 } },
+          {
+            data: 'https://cdn.example.com/p1.png',
+            externalId: 'pages',
+            dataset: [
+              'https://cdn.example.com/p1.png',
+              'https://cdn.example.com/p2.png',
+              'https://cdn.example.com/p3.png',
+            ],
+          },
+        ],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const onPage = (page: number) => ({ ...box(1), objectId: 'o1', page });
+    const sent = await send([
+      { externalId: 'clip', objects: [onPage(0), onPage(59)] },
+      { externalId: 'pages', objects: [onPage(0), onPage(3)] },
+    ]);
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json().data.imported).toBe(1);
+    expect(sent.json().data.skipped).toEqual([
+      {
+        index: 1,
+        externalId: 'pages',
+        reason: 'page_outside',
+        message: 'tools[1].page is 3; the asset has 3 frames or pages (page counts from 0)',
+      },
+    ]);
+    const beyond = await send([{ externalId: 'clip', objects: [onPage(0), onPage(60)] }]);
+    expect(beyond.json().data.skipped).toEqual([
+      expect.objectContaining({ index: 0, reason: 'page_outside', message: expect.stringContaining('has 60 frames') }),
+    ]);
+    const negative = await send([{ externalId: 'clip', objects: [onPage(-1)] }]);
+    expect(negative.statusCode).toBe(400);
+    expect(negative.json().errors[0].field).toBe('jsonContent[0].objects[0].page');
+  });
+
   it('skips a consensus copy', async () => {
     // Copies are made by a Consensus stage; one is simulated here by marking f's task as a copy.
     await t.store.db

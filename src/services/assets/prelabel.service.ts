@@ -4,7 +4,7 @@ import type { CategorySchema } from '../../schemas/category-schema.js';
 import { MAX_PRELABEL_ITEMS } from '../../schemas/prelabel.js';
 import { chunked } from '../../store/chunks.js';
 import type { Executor } from '../../store/db.js';
-import { validateAnswer } from '../../workflow/answer.js';
+import { framesOfAsset, validateAnswer } from '../../workflow/answer.js';
 import { startStage } from '../../workflow/graph.js';
 import type { TaskAnswer } from '../../workflow/types.js';
 import type { Principal } from '../identity/access.js';
@@ -21,7 +21,7 @@ interface PreLabel {
   brushDataUrl?: string;
 }
 
-export type SkipReason = 'not_found' | 'not_in_start' | 'consensus_copy' | 'duplicate';
+export type SkipReason = 'not_found' | 'not_in_start' | 'consensus_copy' | 'duplicate' | 'page_outside';
 
 export interface Skipped {
   index: number;
@@ -103,23 +103,32 @@ interface TaskRef {
   asset_id: string;
   stage_id: string;
   type: string;
+  /** The asset's frame or page count, when its metadata declares one. */
+  frames?: number;
 }
 
 /** Asset ids of the project by asset id and by external id; tasks of those assets, locked on PostgreSQL. */
 async function resolve(trx: Executor, engine: string, projectId: string, labels: PreLabel[]) {
   const byId = new Set<string>();
   const byExternal = new Map<string, string>();
+  const frames = new Map<string, number>();
   const live = trx
     .selectFrom('assets')
-    .select(['id', 'external_id'])
+    .select(['id', 'external_id', 'metadata'])
     .where('project_id', '=', projectId)
     .where('deleted', '=', 0);
   for (const part of chunked([...new Set(labels.flatMap((l) => (l.assetId ? [l.assetId] : [])))])) {
-    for (const a of await live.where('id', 'in', part).execute()) byId.add(a.id);
+    for (const a of await live.where('id', 'in', part).execute()) {
+      byId.add(a.id);
+      const n = framesOfAsset(a.metadata);
+      if (n !== undefined) frames.set(a.id, n);
+    }
   }
   for (const part of chunked([...new Set(labels.flatMap((l) => (l.externalId ? [l.externalId] : [])))])) {
     for (const a of await live.where('external_id', 'in', part).execute()) {
       byExternal.set(a.external_id, a.id);
+      const n = framesOfAsset(a.metadata);
+      if (n !== undefined) frames.set(a.id, n);
     }
   }
   // By assetId first, then by externalId.
@@ -138,7 +147,10 @@ async function resolve(trx: Executor, engine: string, projectId: string, labels:
     // Locked so that a concurrent forward cannot move a task out of Start under our write.
     for (const t of await (engine === 'postgres' ? query.forUpdate() : query).execute()) {
       const seen = tasks.get(t.asset_id);
-      if (!seen || (seen.type !== 'default' && t.type === 'default')) tasks.set(t.asset_id, t);
+      const n = frames.get(t.asset_id);
+      if (!seen || (seen.type !== 'default' && t.type === 'default')) {
+        tasks.set(t.asset_id, n === undefined ? t : { ...t, frames: n });
+      }
     }
   }
   return (l: PreLabel) => {
@@ -190,6 +202,23 @@ async function checkBrushes(
 }
 
 /**
+ * The first entry of an answer whose `page` lies past its asset's last frame or page, said in
+ * words; undefined when every entry fits (or the asset declares no count).
+ */
+function pageOutside(answer: TaskAnswer, frames: number | undefined): string | undefined {
+  if (frames === undefined) return undefined;
+  for (const list of ['tools', 'classifications'] as const) {
+    for (const [i, entry] of answer[list].entries()) {
+      const page = entry.page;
+      if (typeof page === 'number' && page >= frames) {
+        return `${list}[${i}].page is ${page}; the asset has ${frames} frames or pages (page counts from 0)`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
  * POST /import/labels: writes each item's answer onto its asset's task while the task still
  * sits in the Start stage, and marks it pre-labeled; other items come back skipped with a
  * reason. When one asset appears more than once, the last item wins.
@@ -229,11 +258,13 @@ export async function importLabels(
     const now = new Date(ctx.clock.now()).toISOString();
     for (const l of [...labels].reverse()) {
       const task = taskOf(l);
+      const outside = task && pageOutside(l.answer, task.frames);
       if (!task) skip(l, 'not_found', 'no asset with this assetId or externalId in the project');
       else if (task.type !== 'default') skip(l, 'consensus_copy', 'the task is a consensus copy');
       else if (task.stage_id !== startId)
         skip(l, 'not_in_start', `the task is in stage "${task.stage_id}", not in Start`);
       else if (written.has(task.id)) skip(l, 'duplicate', 'a later item of the request pre-labels the same asset');
+      else if (outside) skip(l, 'page_outside', outside);
       else {
         written.add(task.id);
         const brush = brushes.has(l.index) ? { brush_data_url: brushes.get(l.index) ?? null } : {};
