@@ -26,6 +26,16 @@ module.exports = {
       to: { path: '^src/(services|workflow|http|cli)/|^src/(server|job-handlers)\\.ts$' },
     },
     {
+      name: 'context-stays-below-services',
+      severity: 'error',
+      comment:
+        'src/context.ts opens the store, clock, logger, counters and key that services are given; it ' +
+        'imports no service (what a process builds from services, such as the API-key cache and the ' +
+        'upgrade steps, is added where the process is assembled: http/app.ts, server.ts, cli/).',
+      from: { path: '^src/context\\.ts$' },
+      to: { path: '^src/(services|workflow|jobs|http|cli)/|^src/(server|job-handlers|upgrades)\\.ts$' },
+    },
+    {
       name: 'jobs-stay-below-services',
       severity: 'error',
       comment:

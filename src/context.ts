@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { destination, pino, type Logger } from 'pino';
-import type { ChangeBus } from './adapters/change-bus/change-bus.js';
 import { type Clock, systemClock } from './adapters/clock.js';
 import { MemoryRateLimitStore } from './adapters/rate-limit/memory.js';
 import type { RateLimitStore } from './adapters/rate-limit/rate-limit-store.js';
@@ -10,14 +9,6 @@ import type { Config } from './config.js';
 import { openStore, type Store } from './store/db.js';
 import { migrateToLatest } from './store/migrate.js';
 import { stopStatistics } from './store/statistics.js';
-import { sealPlainWebhookCredentials } from './services/webhooks/webhook-credentials-store.js';
-import {
-  createPrincipalCache,
-  PRINCIPALS_CHANNEL,
-  PRINCIPALS_PG_CHANNEL,
-  type PrincipalCache,
-} from './services/identity/principal-cache.js';
-import type { PgListenTarget } from './adapters/change-bus/postgres.js';
 import { OidcClient } from './adapters/oidc/oidc-client.js';
 
 /** Everything a request or a job needs, built once per process: the composition root. */
@@ -27,8 +18,6 @@ export interface AppContext {
   clock: Clock;
   log: Logger;
   rateLimits: RateLimitStore;
-  /** Resolved API keys for a few seconds, dropped on every replica when keys, users or plans change. */
-  principals: PrincipalCache;
   /** 32-byte server key: secrets at rest, signed URLs. */
   secretKey: Buffer;
   /** The OpenID Connect relying party (discovered metadata of the configured providers). */
@@ -65,11 +54,7 @@ export interface ContextOverrides {
   rateLimits?: RateLimitStore;
   /** Skip migrations (the caller already ran them). */
   migrated?: boolean;
-  /**
-   * A one-shot command (the CLI's administration commands): it answers no requests, so it keeps no
-   * API keys and starts neither the SQLite checkpoint thread nor a PostgreSQL change listener.
-   * With Redis it still announces its changes to the running processes.
-   */
+  /** A one-shot command (the CLI's administration commands): no SQLite checkpoint thread. */
   oneShot?: boolean;
 }
 
@@ -78,17 +63,6 @@ async function rateLimitStore(redisUrl: string | undefined): Promise<RateLimitSt
   if (!redisUrl) return new MemoryRateLimitStore();
   const { RedisRateLimitStore } = await import('./adapters/rate-limit/redis.js');
   return new RedisRateLimitStore(redisUrl);
-}
-
-async function principalsBus(redisUrl: string): Promise<ChangeBus> {
-  const { RedisChangeBus } = await import('./adapters/change-bus/redis.js');
-  return new RedisChangeBus(redisUrl, PRINCIPALS_CHANNEL);
-}
-
-/** PostgreSQL without Redis: the notifications the database's triggers send (migration 014). */
-async function principalsNotifications(target: PgListenTarget): Promise<ChangeBus> {
-  const { PgNotifyChangeBus } = await import('./adapters/change-bus/postgres.js');
-  return new PgNotifyChangeBus(target, PRINCIPALS_PG_CHANNEL);
 }
 
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
@@ -108,35 +82,11 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const theStore = store;
   const secret = resolveSecretKey(config.secretKey, config.dataDir);
   if (secret.generated) log.info({ file: SECRET_KEY_FILE }, 'generated a new secret key in the data folder');
-  // Credentials stored in plain text by earlier versions are sealed now (an upgrade step).
-  const sealedNow = await sealPlainWebhookCredentials(store.db, secret.key);
-  if (sealedNow > 0) log.info({ projects: sealedNow }, 'sealed webhook credentials stored in plain text');
   if (config.databaseUrl && !config.secretKey) {
     log.warn('ANNOTARY_SECRET_KEY is not set: every replica must share the same key, set it explicitly');
   }
-  // Keys are cached only where every process hears of a change at once: through Redis; on
-  // SQLite, through the change counter every process on the file moves; on PostgreSQL without
-  // Redis, through the notifications its triggers send. (The CLI beside a running server is the
-  // usual way to revoke a key on one machine, and a revoked key must stop at once.)
-  const version = theStore.principalsVersion;
-  const listen = overrides.oneShot ? undefined : theStore.listenTarget;
-  const principals = createPrincipalCache(theStore.db, {
-    bus: config.redisUrl
-      ? await principalsBus(config.redisUrl)
-      : listen
-        ? await principalsNotifications(listen)
-        : undefined,
-    version,
-    ...(config.redisUrl || version || listen ? {} : { ttlMs: 0 }),
-    onError: (err) =>
-      log.warn(
-        { err: String(err) },
-        'API-key cache: Redis message failed; other replicas apply the change within seconds',
-      ),
-  });
   const clock = overrides.clock ?? systemClock;
   return {
-    principals,
     secretKey: secret.key,
     oidc: new OidcClient(() => clock.now()),
     config,
@@ -146,7 +96,6 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     rateLimits,
     async close() {
       await rateLimits.close();
-      await principals.close();
       // The store this context opened: its statistics refresh ends first, none starts after.
       // A context given a store leaves both to whoever opened it.
       if (ownsStore) {

@@ -7,6 +7,7 @@ import { pruneAuditRecords } from './services/audit/audit-retention.js';
 import { bootstrap } from './services/identity/identity.service.js';
 import { bootstrapOwnerPassword } from './services/identity/password-link.service.js';
 import { foldGatheredFacets } from './store/repositories/task-facet.repository.js';
+import { upgradeStoredData } from './upgrades.js';
 
 export interface RunningServer {
   app: App;
@@ -75,6 +76,7 @@ export function startWorker(ctx: AppContext): JobWorker {
 /** Migrates, bootstraps, listens, and runs the job worker in the same process unless told not to. */
 export async function startServer(config: Config, overrides: ContextOverrides = {}): Promise<RunningServer> {
   const ctx = await createContext(config, overrides);
+  await upgradeStoredData(ctx);
   const boot = await bootstrap(ctx.store.db, ctx.clock, {
     apiKey: config.bootstrapApiKey,
     email: config.bootstrapEmail,

@@ -12,13 +12,20 @@ import {
 import { resetLink, resetPasswordTo } from '../services/identity/password-reset.service.js';
 import { findUserByEmail } from '../store/repositories/identity.repository.js';
 import { migrateToLatest } from '../store/migrate.js';
+import { openPrincipalCache } from '../services/identity/principal-cache.js';
+import { upgradeStoredData } from '../upgrades.js';
 
 async function withContext<T>(fn: (ctx: AppContext) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const ctx = await createContext(config, { log: createLogger(config, 'stderr'), oneShot: true });
+  // It answers no requests, so it keeps no API keys; with Redis, the changes it makes to keys,
+  // users and plans are announced to the running processes through this cache.
+  const principals = await openPrincipalCache(ctx, { oneShot: true });
   try {
+    await upgradeStoredData(ctx);
     return await fn(ctx);
   } finally {
+    await principals.close();
     await ctx.close();
   }
 }

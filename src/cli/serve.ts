@@ -3,6 +3,7 @@ import { loadConfig } from '../config.js';
 import { createContext } from '../context.js';
 import { startServer, startWorker } from '../server.js';
 import { markRunning } from '../services/backups/running-marker.js';
+import { upgradeStoredData } from '../upgrades.js';
 import { startBanner } from './start-banner.js';
 
 function onSignals(stop: () => Promise<void>): void {
@@ -43,6 +44,7 @@ export async function serveCommand(): Promise<void> {
 export async function workerCommand(): Promise<void> {
   const config = loadConfig();
   const ctx = await createContext(config);
+  await upgradeStoredData(ctx);
   const worker = startWorker(ctx);
   const release = markRunning(config.dataDir, 'annotary worker');
   process.stdout.write(`Annotary worker ${worker.id} running (store: ${ctx.store.engine})\n`);

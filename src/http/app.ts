@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import { describeError } from '../log-safe.js';
+import { openPrincipalCache, type PrincipalCache } from '../services/identity/principal-cache.js';
 import { registerConsole } from './console.js';
 import { lazySerializerFactory, lazyTypeBoxValidatorCompiler } from './lazy-compilers.js';
 import { csrfHook, identifyHook, requireKey } from './plugins/auth.js';
@@ -21,6 +22,13 @@ import { fileRoutes } from './routes/files.routes.js';
 import { registerRoutes } from './routes/index.js';
 
 export type App = FastifyInstance;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Resolved API keys for a few seconds, dropped on every replica when keys, users or plans change. */
+    principals: PrincipalCache;
+  }
+}
 
 /** A hop count as the function Fastify's types accept (its own number option does the same). */
 function trustProxyOption(tp: boolean | number | string[]): boolean | string[] | ((a: string, hop: number) => boolean) {
@@ -78,7 +86,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(cookie);
   // The checks every request passes, in this order, as one hook: each async hook costs Fastify
   // promise turns of its own, and a GET task is only a few hundred microseconds in all.
-  const identify = identifyHook(ctx);
+  const principals = await openPrincipalCache(ctx);
+  app.decorate('principals', principals);
+  app.addHook('onClose', () => principals.close());
+  const identify = identifyHook(ctx, principals);
   const rateLimit = rateLimitHook(ctx);
   const csrf = csrfHook(ctx);
   app.addHook('onRequest', async (req, reply) => {

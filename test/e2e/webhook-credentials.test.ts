@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox } from '../../src/adapters/crypto/secret-box.js';
 import { createContext, createLogger } from '../../src/context.js';
+import { upgradeStoredData } from '../../src/upgrades.js';
 import { PLUGIN_SECRETS_PURPOSE, pluginSecretAad } from '../../src/services/plugins/plugin.service.js';
 import { rotateAllSecrets } from '../../src/services/storages/storage-key-rotation.js';
 import { credentialAad, WEBHOOK_CREDENTIALS_PURPOSE } from '../../src/services/webhooks/webhook-credentials.js';
@@ -111,9 +112,10 @@ describe.each(ENGINES)('webhook credentials on %s', (engine) => {
     const id = await createProject(t, hookWorkflow({ url: r.url }));
     const plain = JSON.stringify(hookWorkflow({ url: r.url, authType: 'secret', secret: SECRET }));
     await t.store.db.updateTable('projects').set({ stages: plain }).where('id', '=', id).execute();
-    // The start of a server on this store runs the upgrade step.
+    // The start of a server, a worker or a command on this store runs the upgrade steps.
     const log = createLogger({ logLevel: 'silent' });
     const started = await createContext(t.ctx.config, { store: t.store, migrated: true, log });
+    await upgradeStoredData(started);
     await started.close();
     const stored = await storedStages(id);
     expect(stored).not.toContain(SECRET);

@@ -95,7 +95,7 @@ function countedLoad(orgId: string) {
 /** Waits until both replicas keep keys (their Redis subscriptions are up). */
 async function listening(...rs: Replica[]): Promise<void> {
   const deadline = Date.now() + 5_000;
-  while (!rs.every((r) => r.ctx.principals.active())) {
+  while (!rs.every((r) => r.app.principals.active())) {
     if (Date.now() > deadline) throw new Error('the key caches never started listening on Redis');
     await new Promise((res) => setTimeout(res, 20));
   }
@@ -171,18 +171,18 @@ describe('API-key cache without Redis, processes sharing one SQLite file', () =>
     open.store = await makeStore('sqlite');
     const a = await replica(open.store, false, false);
     const b = await replica(open.store, true, false);
-    expect(b.ctx.principals.active()).toBe(true);
+    expect(b.app.principals.active()).toBe(true);
     const boot = await bootstrap(a.store.db, a.ctx.clock, { plan: 'enterprise' });
     const counted = countedLoad(boot!.orgId);
     const load = counted.load;
-    await b.ctx.principals.resolve('h', load);
-    await b.ctx.principals.resolve('h', load);
+    await b.app.principals.resolve('h', load);
+    await b.app.principals.resolve('h', load);
     expect(counted.loads).toBe(1);
     // A change through the other process's own connection, announced to nobody.
     await a.store.db.updateTable('organizations').set({ name: 'Renamed' }).execute();
-    await b.ctx.principals.resolve('h', load);
+    await b.app.principals.resolve('h', load);
     expect(counted.loads).toBe(2);
-    await b.ctx.principals.resolve('h', load);
+    await b.app.principals.resolve('h', load);
     expect(counted.loads).toBe(2);
   });
 

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, forbidden } from '../../errors.js';
 import type { Principal } from '../../services/identity/access.js';
 import { authenticateCached } from '../../services/identity/identity.service.js';
+import type { PrincipalCache } from '../../services/identity/principal-cache.js';
 import { authFailureLimiter } from './rate-limit.js';
 import { authenticateSession, CSRF_HEADER, SESSION_COOKIE } from '../../services/identity/session.service.js';
 
@@ -37,14 +38,14 @@ function headerOf(req: FastifyRequest, name: string): string | undefined {
  * 429 once one is spent; otherwise a missing or invalid key is refused later, after the rate
  * limiter. A valid key is never refused here.
  */
-export function identifyHook(ctx: AppContext) {
+export function identifyHook(ctx: AppContext, principals: PrincipalCache) {
   const failures = authFailureLimiter(ctx);
   return async function identify(req: FastifyRequest): Promise<void> {
     const key = headerOf(req, 'apikey');
     req.principal = undefined;
     if (key) {
       const trimmed = key.trim();
-      const principal = await authenticateCached(ctx.store.db, ctx.principals, trimmed);
+      const principal = await authenticateCached(ctx.store.db, principals, trimmed);
       if (!principal) return failures.failed(req, trimmed);
       req.principal = { ...principal, address: req.ip };
       return;

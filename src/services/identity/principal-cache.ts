@@ -1,5 +1,8 @@
+import type { Logger } from 'pino';
 import type { ChangeBus } from '../../adapters/change-bus/change-bus.js';
-import type { Executor } from '../../store/db.js';
+import type { PgListenTarget } from '../../adapters/change-bus/postgres.js';
+import type { Config } from '../../config.js';
+import type { Executor, Store } from '../../store/db.js';
 import type { Principal } from './access.js';
 
 /**
@@ -32,7 +35,7 @@ import type { Principal } from './access.js';
 
 export const PRINCIPAL_CACHE_TTL_MS = 5_000;
 const MAX_ENTRIES = 10_000;
-/** The Redis channel of the bus that createContext gives the cache. */
+/** The Redis channel of the bus that `openPrincipalCache` gives the cache. */
 export const PRINCIPALS_CHANNEL = 'annotary:principals-changed';
 /** The channel migration 014's PostgreSQL triggers notify on. */
 export const PRINCIPALS_PG_CHANNEL = 'annotary_principals';
@@ -146,4 +149,47 @@ export function createPrincipalCache(
   if (!set) byStore.set(db, (set = new Set()));
   set.add(cache);
   return cache;
+}
+
+// The Redis adapter (and ioredis) loads only when REDIS_URL is set.
+async function principalsBus(redisUrl: string): Promise<ChangeBus> {
+  const { RedisChangeBus } = await import('../../adapters/change-bus/redis.js');
+  return new RedisChangeBus(redisUrl, PRINCIPALS_CHANNEL);
+}
+
+/** PostgreSQL without Redis: the notifications the database's triggers send (migration 014). */
+async function principalsNotifications(target: PgListenTarget): Promise<ChangeBus> {
+  const { PgNotifyChangeBus } = await import('../../adapters/change-bus/postgres.js');
+  return new PgNotifyChangeBus(target, PRINCIPALS_PG_CHANNEL);
+}
+
+/**
+ * The cache of a process on `store`. Keys are kept only where every process hears of a change at
+ * once: through Redis; on SQLite, through the change counter every process on the file moves; on
+ * PostgreSQL without Redis, through the notifications its triggers send. (The CLI beside a running
+ * server is the usual way to revoke a key on one machine, and a revoked key must stop at once.)
+ * A one-shot command keeps no keys and listens to nothing; with Redis it still announces its
+ * changes to the running processes.
+ */
+export async function openPrincipalCache(
+  parts: { config: Pick<Config, 'redisUrl'>; store: Store; log: Logger },
+  opts: { oneShot?: boolean } = {},
+): Promise<PrincipalCache> {
+  const { config, store, log } = parts;
+  const version = store.principalsVersion;
+  const listen = opts.oneShot ? undefined : store.listenTarget;
+  return createPrincipalCache(store.db, {
+    bus: config.redisUrl
+      ? await principalsBus(config.redisUrl)
+      : listen
+        ? await principalsNotifications(listen)
+        : undefined,
+    version,
+    ...(config.redisUrl || version || listen ? {} : { ttlMs: 0 }),
+    onError: (err) =>
+      log.warn(
+        { err: String(err) },
+        'API-key cache: Redis message failed; other replicas apply the change within seconds',
+      ),
+  });
 }
