@@ -27,7 +27,7 @@ const MIX = [
   ['road', 'segmentation', 0.1],
 ] as const;
 
-const SCHEMA = {
+export const SCHEMA = {
   tools: MIX.map(([schemaId, tool]) => ({ schemaId, title: schemaId, tool })),
   classifications: [
     { schemaId: 'weather', title: 'Weather', tool: 'radio', options: [] },
@@ -87,7 +87,7 @@ function draw(rnd: () => number, schemaId: string, kind: string, x: number, y: n
 }
 
 /** A reference of `n` objects spread over the image, and a submission redrawn from it. */
-function answers(n: number): { reference: TaskAnswer; submission: TaskAnswer } {
+export function answers(n: number): { reference: TaskAnswer; submission: TaskAnswer } {
   const rnd = random(31);
   const ref: Obj[] = [];
   const got: Obj[] = [];

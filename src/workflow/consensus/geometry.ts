@@ -80,21 +80,37 @@ function fan(poly: readonly Pt[]): { tri: Pt[]; sign: number }[] {
  * is convex and clipped exactly. Cost: (n - 2) x (m - 2) triangle clips.
  */
 export function intersectionArea(a: readonly Pt[], b: readonly Pt[]): number {
-  if (a.length < 3 || b.length < 3) return 0;
-  const fa = fan(ccw(a));
-  const fb = fan(ccw(b));
+  return preparedIntersection(preparePolygon(a), preparePolygon(b));
+}
+
+/** A polygon made ready for many intersections: its fan triangles and its area, computed once. */
+export interface PreparedPolygon {
+  fan: { tri: Pt[]; sign: number }[];
+  area: number;
+}
+
+export function preparePolygon(poly: readonly Pt[]): PreparedPolygon {
+  return { fan: poly.length < 3 ? [] : fan(ccw(poly)), area: Math.abs(signedArea(poly)) };
+}
+
+function preparedIntersection(a: PreparedPolygon, b: PreparedPolygon): number {
   let total = 0;
-  for (const ta of fa) {
-    for (const tb of fb) total += ta.sign * tb.sign * Math.abs(signedArea(clipConvex(ta.tri, tb.tri)));
+  for (const ta of a.fan) {
+    for (const tb of b.fan) total += ta.sign * tb.sign * Math.abs(signedArea(clipConvex(ta.tri, tb.tri)));
   }
   return Math.max(0, total);
 }
 
+/** IoU of two prepared polygons: the same arithmetic as polygonIoU, without preparing again. */
+export function preparedPolygonIoU(a: PreparedPolygon, b: PreparedPolygon): number {
+  const inter = preparedIntersection(a, b);
+  const union = a.area + b.area - inter;
+  return union > 0 ? Math.min(1, inter / union) : 0;
+}
+
 /** IoU of two polygons; 0 when both are empty or degenerate. */
 export function polygonIoU(a: readonly Pt[], b: readonly Pt[]): number {
-  const inter = intersectionArea(a, b);
-  const union = Math.abs(signedArea(a)) + Math.abs(signedArea(b)) - inter;
-  return union > 0 ? Math.min(1, inter / union) : 0;
+  return preparedPolygonIoU(preparePolygon(a), preparePolygon(b));
 }
 
 /** IoU of two axis-aligned boxes {x, y, width, height}. */

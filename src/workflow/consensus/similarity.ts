@@ -1,6 +1,15 @@
 import polygonClipping, { type Polygon, type Ring } from 'polygon-clipping';
 import { multiPolygonArea } from '../zones.js';
-import { boxIoU, polygonIoU, rotatedBoxCorners, type Box, type Pt, type RotatedBox } from './geometry.js';
+import {
+  boxIoU,
+  preparePolygon,
+  preparedPolygonIoU,
+  rotatedBoxCorners,
+  type Box,
+  type PreparedPolygon,
+  type Pt,
+  type RotatedBox,
+} from './geometry.js';
 
 /**
  * How alike two objects of one tool are, from 0 (nothing shared) to 1 (the same): the one
@@ -100,14 +109,14 @@ const box: KindMeasure<Box> = {
 };
 
 /** Polygons and rotated boxes (by their corners) compare as polygons, by IoU. */
-function outline(read: (o: Rec) => Pt[] | undefined): KindMeasure<Pt[]> {
+function outline(read: (o: Rec) => Pt[] | undefined): KindMeasure<PreparedPolygon> {
   return {
     prepare(o) {
       const pts = read(o);
-      return pts ? { geometry: pts, bounds: boundsOf(pts) } : undefined;
+      return pts ? { geometry: preparePolygon(pts), bounds: boundsOf(pts) } : undefined;
     },
     reach: 0,
-    compare: polygonIoU,
+    compare: preparedPolygonIoU,
   };
 }
 
@@ -266,13 +275,45 @@ export function matchObjects(kind: string | undefined, a: readonly unknown[], b:
   const pa = a.map((o) => prepare(measure, o));
   const pb = b.map((o) => prepare(measure, o));
   const all: Match[] = [];
-  pa.forEach((x, i) =>
-    pb.forEach((y, j) => {
-      const s = compare(measure, x, y);
+  const near = nearby(pb, measure.reach);
+  pa.forEach((x, i) => {
+    if (!x) return;
+    for (const j of near(x.bounds)) {
+      const s = compare(measure, x, pb[j]);
       if (s > 0) all.push({ i, j, similarity: s });
-    }),
-  );
+    }
+  });
   return greedy(all);
+}
+
+/** A margin wider than any rounding of the bounds arithmetic, so the search never leaves a pair out. */
+const slack = (x: number) => 1 + Math.abs(x) * 1e-9;
+
+/**
+ * The indexes of the prepared objects whose bounding boxes may come within `reach` of a box, by
+ * binary search over the objects sorted by left edge: a pair left out could only score 0, and
+ * `compare` still checks each pair found, so results are those of comparing every pair.
+ */
+function nearby(list: readonly (Prepared<unknown> | undefined)[], reach: number) {
+  const order = list.flatMap((p, j) => (p ? [j] : []));
+  const left = (j: number) => (list[j] as Prepared<unknown>).bounds[0];
+  order.sort((p, q) => left(p) - left(q));
+  const lefts = order.map(left);
+  const widest = order.reduce((w, j) => Math.max(w, (list[j] as Prepared<unknown>).bounds[2] - left(j)), 0);
+  /** First position whose left edge is at least `x`. */
+  const from = (x: number) => {
+    let [lo, hi] = [0, lefts.length];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((lefts[mid] as number) < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return (b: Bounds) => {
+    const [lo, hi] = [b[0] - reach - widest, b[2] + reach];
+    return order.slice(from(lo - slack(lo)), from(hi + slack(hi)));
+  };
 }
 
 /** The matched similarities of two object lists summed over the larger count (1 when both are empty). */
