@@ -102,7 +102,13 @@ export interface RoutingRun {
 }
 
 /** One routing run inside the caller's transaction: many tasks, effects written in bulk. */
-export function startRouting(trx: Executor, ctx: AppContext, project: ProjectInfo, actor: string | null): RoutingRun {
+export function startRouting(
+  trx: Executor,
+  ctx: AppContext,
+  project: ProjectInfo,
+  actor: string | null,
+  readBrush: RoutingEnv['readBrush'] = async () => undefined,
+): RoutingRun {
   const known = new Map<string, KnownFacts>();
   const sampler = makeSampler(ctx.config.randomSeed);
   const env: RoutingEnv = {
@@ -116,6 +122,7 @@ export function startRouting(trx: Executor, ctx: AppContext, project: ProjectInf
     route: (task, to) => routeTask(task, to, env),
     newId: () => newId(ctx.clock.now()),
     now: () => new Date(ctx.clock.now()).toISOString(),
+    readBrush,
   };
   return {
     env,

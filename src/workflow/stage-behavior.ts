@@ -1,3 +1,4 @@
+import type { BrushClasses } from './consensus/similarity.js';
 import type { Clock } from '../adapters/clock.js';
 import type { Sampler } from '../adapters/random.js';
 import type { Stage } from '../schemas/stage.js';
@@ -26,6 +27,8 @@ export interface RoutingEnv {
   route(task: TaskState, to: string, trigger: Trigger): Promise<void>;
   newId(): string;
   now(): string;
+  /** A task's brush layer (its `brushDataUrl`) read as class numbers; undefined when it has none. */
+  readBrush(url: string | null): Promise<BrushClasses | undefined>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { uploadBrushLayer } from '../helpers/brush-upload.js';
 import { ENGINES } from '../helpers/stores.js';
 
 /*
@@ -35,16 +36,7 @@ describe.each(ENGINES)('brush layers on pre-labels on %s', (engine) => {
 
   const send = (jsonContent: unknown) =>
     t.call('POST', '/v2/import/labels', { body: { project: projectId, jsonContent } });
-  const upload = async (taskId: string, body: Buffer) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/v2/task/${taskId}/brush`,
-      headers: { apikey: t.ownerKey, 'content-type': 'image/png' },
-      payload: body,
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().data.brushDataUrl as string;
-  };
+  const upload = (taskId: string, body: Buffer) => uploadBrushLayer(t, taskId, body);
   const task = async (i: number) => (await t.call('GET', `/v2/task/${assets[i]?.taskId}`)).json().data.task;
   const columnsOf = async (link: string) => {
     const png = PNG.sync.read((await t.app.inject({ method: 'GET', url: pathOf(link) })).rawPayload);

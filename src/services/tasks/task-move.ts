@@ -8,12 +8,14 @@ import { moveTask } from '../../workflow/engine.js';
 import type { ExitRecord } from '../../workflow/stage-exit.js';
 import { type RoutingRun, saveTask, startRouting } from '../../workflow/routing.js';
 import type { TaskState } from '../../workflow/types.js';
+import { brushReader } from '../exports/datasets/brush-layers.js';
 import { projectInfo } from '../projects/project-view.js';
 import { loadTaskExtras, taskView, type TaskViewOptions } from './task-view.js';
 
 /** A routing run for changes to existing tasks of one project. */
 export function routingFor(trx: Executor, ctx: AppContext, project: ProjectRow, actor: string | null): RoutingRun {
-  return startRouting(trx, ctx, projectInfo(project), actor);
+  const info = projectInfo(project);
+  return startRouting(trx, ctx, info, actor, brushReader(ctx, info.categorySchema));
 }
 
 export function currentStage(run: RoutingRun, task: TaskRow): Stage {

@@ -5,7 +5,8 @@ import type { TaskRow } from '../../store/schema.js';
 import { adjudicate, type AdjudicationMethod } from '../consensus/adjudicate.js';
 import { bySubmission, makeCopy, retireCopies, roundCopies, subStageFor } from '../consensus/copies.js';
 import { agreementItems } from '../consensus/agreement-items.js';
-import { agreementScore } from '../consensus/score.js';
+import { agreementScore, brushClasses } from '../consensus/score.js';
+import type { BrushClasses } from '../consensus/similarity.js';
 import { recordExit } from '../stage-exit.js';
 import { consensusSubStages } from '../graph.js';
 import { type RoutingEnv, type StageBehavior, WAIT } from '../stage-behavior.js';
@@ -93,9 +94,15 @@ async function leave(parent: TaskRow, stage: Stage, index: number, env: RoutingE
 const MEASURE_ROWS_PER_INSERT = 50;
 
 /** What the round measured per ontology item, kept for the Quality page. */
-async function keepMeasures(parent: TaskRow, answers: TaskAnswer[], stage: Stage, env: RoutingEnv): Promise<void> {
+async function keepMeasures(
+  parent: TaskRow,
+  answers: TaskAnswer[],
+  layers: (BrushClasses | undefined)[],
+  stage: Stage,
+  env: RoutingEnv,
+): Promise<void> {
   const decidedAt = env.now();
-  const rows = agreementItems(answers, env.project.categorySchema).map((item) => ({
+  const rows = agreementItems(answers, env.project.categorySchema, layers).map((item) => ({
     id: env.newId(),
     project_id: parent.project_id,
     parent_task_id: parent.id,
@@ -120,8 +127,11 @@ async function decide(parent: TaskRow, copies: TaskRow[], stage: Stage, env: Rou
   const config = configOf(stage);
   const schema = env.project.categorySchema;
   const answers = copies.map((c) => JSON.parse(c.answer) as TaskAnswer);
-  await keepMeasures(parent, answers, stage, env);
-  const score = stored(agreementScore(answers, schema));
+  const layers = brushClasses(schema).length
+    ? await Promise.all(copies.map((c) => env.readBrush(c.brush_data_url)))
+    : [];
+  await keepMeasures(parent, answers, layers, stage, env);
+  const score = stored(agreementScore(answers, schema, layers));
   parent.answer = JSON.stringify(adjudicate(config.method, answers, schema));
   parent.consensus_score = score;
   parent.updated_at = env.now();

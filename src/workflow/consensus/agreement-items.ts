@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { CategorySchema } from '../../schemas/category-schema.js';
 import type { TaskAnswer } from '../types.js';
-import { classificationAnswers, ontologyQuestions, toolAgreement } from './score.js';
-import { isScoredKind } from './similarity.js';
+import { brushAgreement, brushClasses, classificationAnswers, ontologyQuestions, toolAgreement } from './score.js';
+import { type BrushClasses, isScoredKind } from './similarity.js';
 
 /**
  * What one decided consensus round measured, per ontology item, as the Quality page keeps it:
@@ -10,7 +10,8 @@ import { isScoredKind } from './similarity.js';
  * agreement (as the round's score counts it: IoU for boxes, polygons and zones, distance for
  * points and polylines, overlap for NER spans); a classification question a copy answered gives
  * one item per pair of copies (earlier copy first), their two answers, so agreement can be read
- * as Cohen's kappa over many rounds. Copies come in the order they were submitted.
+ * as Cohen's kappa over many rounds. A brush class a copy's layer paints gives one item, the
+ * copies' mean pairwise IoU of that class's pixels. Copies come in the order they were submitted.
  */
 export interface AgreementItem {
   schemaId: string;
@@ -31,7 +32,11 @@ function kept(answer: string | undefined): string {
   return `sha256:${createHash('sha256').update(answer).digest('hex')}`;
 }
 
-export function agreementItems(copies: readonly TaskAnswer[], schema: CategorySchema): AgreementItem[] {
+export function agreementItems(
+  copies: readonly TaskAnswer[],
+  schema: CategorySchema,
+  layers: readonly (BrushClasses | undefined)[] = [],
+): AgreementItem[] {
   if (copies.length < 2) return [];
   const items: AgreementItem[] = [];
   const answers = copies.map(classificationAnswers);
@@ -56,6 +61,13 @@ export function agreementItems(copies: readonly TaskAnswer[], schema: CategorySc
       answerB: '',
       value: toolAgreement(tool.tool, perCopy),
     });
+  }
+  for (const { schemaId, value } of brushClasses(schema)) {
+    const agreed = brushAgreement(
+      copies.map((_, k) => layers[k]),
+      value,
+    );
+    if (agreed !== undefined) items.push({ schemaId, kind: 'tool', answerA: '', answerB: '', value: agreed });
   }
   return items;
 }

@@ -1,6 +1,13 @@
 import type { CategorySchema, Classification } from '../../schemas/category-schema.js';
 import type { TaskAnswer } from '../types.js';
-import { isScoredKind, matchedShare, matchObjects } from './similarity.js';
+import {
+  brushClassIoU,
+  type BrushClasses,
+  isScoredKind,
+  matchedShare,
+  matchObjects,
+  paintsClass,
+} from './similarity.js';
 
 /**
  * The agreement score of consensus copies, in [0, 1] (DECISIONS 4):
@@ -12,8 +19,10 @@ import { isScoredKind, matchedShare, matchObjects } from './similarity.js';
  *   least one copy used scores the mean, over every pair of copies, of their best match: objects
  *   are matched one to one, most alike first, and the matched similarities are summed and divided
  *   by the larger object count (an unmatched object counts 0; two copies without objects agree);
+ * - each brush class that at least one copy's brush layer paints scores the mean, over every
+ *   pair of copies, of the IoU of the pixels both painted in that class (given the layers);
  * - the score is the mean of those items; with nothing to compare, copies agree fully (1).
- * Other tool kinds (brushes, PDF marks, angles, point clouds) are not scored.
+ * Other tool kinds (PDF marks, angles, point clouds) are not scored.
  */
 
 type Rec = Record<string, unknown>;
@@ -81,6 +90,25 @@ export function toolAgreement(kind: string, perCopy: readonly (readonly unknown[
   return pairs === 0 ? 1 : sum / pairs;
 }
 
+/** The ontology's brush tools, each with the number its pixels have in a read layer (1-based). */
+export function brushClasses(schema: CategorySchema): { schemaId: string; value: number }[] {
+  return (schema.tools ?? []).filter((t) => t.tool === 'brush').map((t, k) => ({ schemaId: t.schemaId, value: k + 1 }));
+}
+
+/** Mean pairwise IoU of one brush class over the copies' layers; undefined when none paints it. */
+export function brushAgreement(layers: readonly (BrushClasses | undefined)[], value: number): number | undefined {
+  if (!layers.some((l) => paintsClass(l, value))) return undefined;
+  let sum = 0;
+  let pairs = 0;
+  for (let i = 0; i < layers.length; i += 1) {
+    for (let j = i + 1; j < layers.length; j += 1) {
+      sum += brushClassIoU(layers[i], layers[j], value);
+      pairs += 1;
+    }
+  }
+  return pairs === 0 ? 1 : sum / pairs;
+}
+
 /** Every classification schemaId of the ontology, at any depth. */
 export function ontologyQuestions(schema: CategorySchema): string[] {
   const ids: string[] = [];
@@ -95,8 +123,15 @@ export function ontologyQuestions(schema: CategorySchema): string[] {
   return ids;
 }
 
-/** The agreement score of the copies' answers against the ontology (see the file comment). */
-export function agreementScore(copies: readonly TaskAnswer[], schema: CategorySchema): number {
+/**
+ * The agreement score of the copies' answers against the ontology (see the file comment);
+ * `layers`: each copy's brush layer read as class numbers, in the copies' order.
+ */
+export function agreementScore(
+  copies: readonly TaskAnswer[],
+  schema: CategorySchema,
+  layers: readonly (BrushClasses | undefined)[] = [],
+): number {
   if (copies.length < 2) return 1;
   const items: number[] = [];
   const answers = copies.map(classificationAnswers);
@@ -108,6 +143,13 @@ export function agreementScore(copies: readonly TaskAnswer[], schema: CategorySc
     if (!isScoredKind(tool.tool)) continue;
     const perCopy = copies.map((c) => c.tools.filter((o) => o.schemaId === tool.schemaId));
     if (perCopy.some((list) => list.length > 0)) items.push(toolAgreement(tool.tool, perCopy));
+  }
+  for (const { value } of brushClasses(schema)) {
+    const agreed = brushAgreement(
+      copies.map((_, k) => layers[k]),
+      value,
+    );
+    if (agreed !== undefined) items.push(agreed);
   }
   return items.length === 0 ? 1 : items.reduce((s, v) => s + v, 0) / items.length;
 }

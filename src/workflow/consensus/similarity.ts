@@ -321,3 +321,41 @@ export function matchedShare(matches: readonly Match[], a: number, b: number): n
   const larger = Math.max(a, b);
   return larger === 0 ? 1 : matches.reduce((s, m) => s + m.similarity, 0) / larger;
 }
+
+/**
+ * A brush layer read as class numbers: one byte per pixel, row-major, 0 unpainted, k the k-th
+ * brush tool of the ontology (1-based), by the colour each pixel was painted in.
+ */
+export interface BrushClasses {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+/**
+ * How alike two brush layers are for one brush class: IoU of the pixels painted in that class
+ * (pixels compared by position; a missing layer paints nothing). 1 when neither paints the class.
+ */
+export function brushClassIoU(a: BrushClasses | undefined, b: BrushClasses | undefined, value: number): number {
+  const count = (l: BrushClasses | undefined) => {
+    let n = 0;
+    if (l) for (const v of l.data) if (v === value) n += 1;
+    return n;
+  };
+  const [inA, inB] = [count(a), count(b)];
+  if (inA + inB === 0) return 1;
+  let both = 0;
+  if (a && b) {
+    const [w, h] = [Math.min(a.width, b.width), Math.min(a.height, b.height)];
+    for (let y = 0; y < h; y += 1) {
+      const [ra, rb] = [y * a.width, y * b.width];
+      for (let x = 0; x < w; x += 1) if (a.data[ra + x] === value && b.data[rb + x] === value) both += 1;
+    }
+  }
+  return both / (inA + inB - both);
+}
+
+/** Whether a layer paints this class at all. */
+export function paintsClass(layer: BrushClasses | undefined, value: number): boolean {
+  return layer !== undefined && layer.data.includes(value);
+}

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../context.js';
 import { fileStoreOf, parseFileUrl } from '../../files/file-url.js';
-import type { DatasetClass, DatasetOntology } from './ontology-classes.js';
+import type { CategorySchema } from '../../../schemas/category-schema.js';
+import { type DatasetClass, type DatasetOntology, datasetOntology } from './ontology-classes.js';
 import { decodePng, rgbOf } from './png.js';
 import { emptyRaster, type Raster } from './raster.js';
 
@@ -78,4 +79,16 @@ export function classRaster(
     raster.data[p] = best;
   }
   return raster;
+}
+
+/**
+ * Reads tasks' brush layers for consensus agreement: class numbers by the ontology's brush tools
+ * in order. A layer that cannot be read (none, gone, elsewhere, not a PNG) paints nothing.
+ */
+export function brushReader(ctx: AppContext, schema: CategorySchema) {
+  const ontology = datasetOntology(schema);
+  return async (url: string | null): Promise<Raster | undefined> => {
+    const outcome = await readBrushLayer(ctx, ontology, url);
+    return outcome && 'layer' in outcome ? outcome.layer.raster : undefined;
+  };
 }
