@@ -1226,6 +1226,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/task/{taskId}/medical-brush': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Upload a task's voxel layer (a .seg.nrrd of the volume's size)
+     * @description Stores the NRRD body (3 dimensions of whole numbers, raw or gzip, the size of the volume in the asset's metadata: width, height, pageTotal) in the file store and answers a link to it; save it on the task with `medicalBrushDataUrl` on POST /annotate/{taskId}. Allowed to whoever may annotate the task.
+     *
+     *     The task's voxel layer as the raw body (Content-Type application/octet-stream): a `.seg.nrrd` of the volume's size, each voxel its class number. Answers `{medicalBrushDataUrl}`, a link to save with POST /annotate/{taskId}.
+     */
+    post: operations['uploadVolumeLayer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/task/{taskId}/position': {
     parameters: {
       query?: never;
@@ -2707,6 +2729,7 @@ export interface operations {
           brushDataUrl?: string;
           /** @description ms spent on this submission */
           duration?: number;
+          /** @description link to the voxel layer, a .seg.nrrd of the volume's size: from POST /task/{taskId}/medical-brush (or the file store or a storage of the organization); "" removes the layer */
           medicalBrushDataUrl?: string;
         };
       };
@@ -2773,6 +2796,7 @@ export interface operations {
           brushDataUrl?: string;
           /** @description ms spent on this submission */
           duration?: number;
+          /** @description link to the voxel layer, a .seg.nrrd of the volume's size: from POST /task/{taskId}/medical-brush (or the file store or a storage of the organization); "" removes the layer */
           medicalBrushDataUrl?: string;
         };
       };
@@ -3394,7 +3418,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description array of {externalId | assetId, objects?, classifications?, relations?, brushDataUrl?}, or a JSON string of one */
+          /** @description array of {externalId | assetId, objects?, classifications?, relations?, brushDataUrl?, medicalBrushDataUrl?}, or a JSON string of one */
           jsonContent: unknown[] | string;
           project: string;
         };
@@ -7143,6 +7167,44 @@ export interface operations {
               taskHistory: components['schemas']['TaskHistoryEntry'][];
               /** @description entries */
               total: number;
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  uploadVolumeLayer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description signed read link of the stored layer */
+              medicalBrushDataUrl: string;
             };
             /** @enum {string} */
             status: 'success';

@@ -13,7 +13,7 @@ export const ImportLabelsRequest = Type.Object({
     ],
     {
       description:
-        'array of {externalId | assetId, objects?, classifications?, relations?, brushDataUrl?}, or a JSON string of one',
+        'array of {externalId | assetId, objects?, classifications?, relations?, brushDataUrl?, medicalBrushDataUrl?}, or a JSON string of one',
     },
   ),
 });

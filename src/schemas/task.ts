@@ -55,7 +55,13 @@ export const AnnotateRequest = Type.Object({
         'link to the brush layer, a PNG of the image\'s size: from POST /task/{taskId}/brush (or the file store or a storage of the organization); "" removes the layer',
     }),
   ),
-  medicalBrushDataUrl: Type.Optional(Type.String({ maxLength: 4096 })),
+  medicalBrushDataUrl: Type.Optional(
+    Type.String({
+      maxLength: 4096,
+      description:
+        'link to the voxel layer, a .seg.nrrd of the volume\'s size: from POST /task/{taskId}/medical-brush (or the file store or a storage of the organization); "" removes the layer',
+    }),
+  ),
   duration: Type.Optional(
     Type.Integer({ minimum: 0, maximum: 30 * 24 * 3600 * 1000, description: 'ms spent on this submission' }),
   ),

@@ -245,6 +245,16 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   });
   expect(layer.statusCode, layer.body).toBe(200);
   await call('POST', `/v2/annotate/${a2}`, { brushDataUrl: layer.json().data.brushDataUrl });
+  const voxels = await t.app.inject({
+    method: 'POST',
+    url: `/v2/task/${a2}/medical-brush`,
+    headers: { apikey: t.ownerKey, 'content-type': 'application/octet-stream' },
+    payload: Buffer.concat([
+      Buffer.from('NRRD0004\ntype: uchar\ndimension: 3\nsizes: 2 2 2\nencoding: raw\n\n'),
+      Buffer.alloc(8),
+    ]),
+  });
+  expect(voxels.statusCode, voxels.body).toBe(200);
   const lakes = ((await call('POST', '/v2/project', { name: 'Lakes' })).project as Json)._id as string;
   const lake = { schemaId: 'lake', title: 'Lake', tool: 'segmentation', color: '#0000ff' };
   await call('POST', `/v2/project/${lakes}`, { categorySchema: { tools: [lake], classifications: [] } });

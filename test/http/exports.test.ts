@@ -66,6 +66,7 @@ describe.each(ENGINES)('exports on %s', (engine) => {
         classifications: [SUN_OUT],
         relations: [],
         brushDataUrl: null,
+        medicalBrushDataUrl: null,
         stageHistory: [
           expect.objectContaining({
             stage: 'Labeling',

@@ -146,6 +146,18 @@ export const WORK_OPERATIONS: Record<string, Operation> = {
     status: 200,
     data: Type.Object({ brushDataUrl: Type.String({ description: 'signed read link of the stored layer' }) }),
   },
+  'POST /v2/task/:taskId/medical-brush': {
+    id: 'uploadVolumeLayer',
+    summary: "Upload a task's voxel layer (a .seg.nrrd of the volume's size)",
+    description:
+      'Stores the NRRD body (3 dimensions of whole numbers, raw or gzip, the size of the volume in the ' +
+      "asset's metadata: width, height, pageTotal) in the file store and answers a link to it; save it on " +
+      'the task with `medicalBrushDataUrl` on POST /annotate/{taskId}. Allowed to whoever may annotate the task.',
+    status: 200,
+    data: Type.Object({
+      medicalBrushDataUrl: Type.String({ description: 'signed read link of the stored layer' }),
+    }),
+  },
   'GET /v2/mask': {
     id: 'getObjectMask',
     summary: 'One segmentation or polygon object drawn alone as a PNG mask',

@@ -27,6 +27,7 @@ import { principalOf } from '../plugins/auth.js';
 import { ok } from '../reply.js';
 import { invalidField } from '../../errors.js';
 import { MAX_LAYER_BYTES } from '../../services/tasks/brush-layer.js';
+import { MAX_VOLUME_LAYER_BYTES } from '../../services/tasks/medical-layer.js';
 import { objectMask } from '../../services/tasks/object-mask.js';
 import { linkBase } from '../link-base.js';
 
@@ -100,7 +101,42 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     },
     async (req) => {
       if (!Buffer.isBuffer(req.body)) throw invalidField('body', 'must be the PNG bytes, sent as image/png');
-      return ok(await work.uploadBrushLayer(ctx, principalOf(req), req.params.taskId, req.body, linkBase(ctx, req)));
+      return ok(
+        await work.uploadLayer(ctx, principalOf(req), req.params.taskId, req.body, linkBase(ctx, req), 'brushDataUrl'),
+      );
+    },
+  );
+  // The voxel layer's `.seg.nrrd`, sent as the raw body.
+  app.addContentTypeParser(
+    'application/octet-stream',
+    { parseAs: 'buffer', bodyLimit: MAX_VOLUME_LAYER_BYTES },
+    (_req, body, done) => done(null, body),
+  );
+  app.post(
+    '/task/:taskId/medical-brush',
+    {
+      schema: {
+        tags,
+        description:
+          "The task's voxel layer as the raw body (Content-Type application/octet-stream): a `.seg.nrrd` of the volume's size, each voxel its class number. Answers `{medicalBrushDataUrl}`, a link to save with POST /annotate/{taskId}.",
+        consumes: ['application/octet-stream'],
+        params: TaskIdParams,
+      },
+    },
+    async (req) => {
+      if (!Buffer.isBuffer(req.body)) {
+        throw invalidField('body', 'must be the .seg.nrrd bytes, sent as application/octet-stream');
+      }
+      return ok(
+        await work.uploadLayer(
+          ctx,
+          principalOf(req),
+          req.params.taskId,
+          req.body,
+          linkBase(ctx, req),
+          'medicalBrushDataUrl',
+        ),
+      );
     },
   );
   // An API key, or the signed link of an export (`expires` and `signature`): checked inside.

@@ -11,6 +11,7 @@ import type { Principal } from '../identity/access.js';
 import { loadProject } from '../identity/project-access.js';
 import { projectInfo } from '../projects/project-view.js';
 import { assetImageSize, checkBrushDataUrl } from '../tasks/brush-layer.js';
+import { assetVolumeSize, checkMedicalBrushDataUrl } from '../tasks/medical-layer.js';
 
 interface PreLabel {
   index: number;
@@ -19,6 +20,8 @@ interface PreLabel {
   answer: TaskAnswer;
   /** The brush layer's link as sent ("" removes the task's layer); checked once assets are known. */
   brushDataUrl?: string;
+  /** The voxel layer's link as sent, the same way. */
+  medicalBrushDataUrl?: string;
 }
 
 export type SkipReason = 'not_found' | 'not_in_start' | 'consensus_copy' | 'duplicate' | 'page_outside';
@@ -30,6 +33,9 @@ export interface Skipped {
   reason: SkipReason;
   message: string;
 }
+
+type LayerField = 'brushDataUrl' | 'medicalBrushDataUrl';
+const LAYER_FIELDS: readonly LayerField[] = ['brushDataUrl', 'medicalBrushDataUrl'];
 
 const SHAPE = 'must be a JSON array of pre-labels, or a JSON string of one';
 
@@ -88,11 +94,14 @@ function prepare(items: unknown[], schema: CategorySchema): PreLabel[] {
       base,
     );
     errors.push(...answer.errors);
-    const brush = item.brushDataUrl;
-    if (brush !== undefined && typeof brush !== 'string') {
-      errors.push({ field: `${base}.brushDataUrl`, message: 'must be a string' });
+    const layers: Pick<PreLabel, LayerField> = {};
+    for (const field of LAYER_FIELDS) {
+      const link = item[field];
+      if (link !== undefined && typeof link !== 'string')
+        errors.push({ field: `${base}.${field}`, message: 'must be a string' });
+      if (typeof link === 'string') layers[field] = link;
     }
-    out.push({ index, ...ref, answer: answer.value, ...(typeof brush === 'string' ? { brushDataUrl: brush } : {}) });
+    out.push({ index, ...ref, answer: answer.value, ...layers });
   }
   if (errors.length) throw invalid(errors.slice(0, 50));
   return out;
@@ -160,9 +169,10 @@ async function resolve(trx: Executor, engine: string, projectId: string, labels:
 }
 
 /**
- * Each item's `brushDataUrl` checked as POST /annotate checks it (a PNG of its asset's size in our
- * file store, or a link of ours to a storage of the organization): the values to store, by item
- * index. Any bad link refuses the whole request, naming the item.
+ * Each item's `brushDataUrl` (or `medicalBrushDataUrl`) checked as POST /annotate checks it (a PNG
+ * of its asset's size, or a `.seg.nrrd` of its volume's size, in our file store, or a link of ours
+ * to a storage of the organization): the values to store, by item index. Any bad link refuses the
+ * whole request, naming the item.
  */
 async function checkBrushes(
   ctx: AppContext,
@@ -170,9 +180,10 @@ async function checkBrushes(
   where: { projectId: string; orgId: string; bases: string[] | undefined },
   labels: PreLabel[],
   taskOf: (l: PreLabel) => TaskRef | undefined,
+  kind: LayerField,
 ): Promise<Map<number, string | null>> {
   const out = new Map<number, string | null>();
-  const sent = labels.filter((l) => l.brushDataUrl !== undefined);
+  const sent = labels.filter((l) => l[kind] !== undefined);
   const sizes = new Map<string, string | null>();
   for (const part of chunked([...new Set(sent.flatMap((l) => taskOf(l)?.asset_id ?? []))])) {
     for (const a of await trx.selectFrom('assets').select(['id', 'metadata']).where('id', 'in', part).execute()) {
@@ -181,16 +192,21 @@ async function checkBrushes(
   }
   const errors: FieldError[] = [];
   for (const l of sent) {
-    if (l.brushDataUrl === '') {
+    const link = l[kind] as string;
+    if (link === '') {
       out.set(l.index, null);
       continue;
     }
     const assetId = taskOf(l)?.asset_id;
-    const image = assetImageSize(assetId === undefined ? null : (sizes.get(assetId) ?? null));
-    const field = `jsonContent[${l.index}].brushDataUrl`;
+    const metadata = assetId === undefined ? null : (sizes.get(assetId) ?? null);
+    const field = `jsonContent[${l.index}].${kind}`;
+    const at = { projectId: where.projectId, orgId: where.orgId };
     try {
-      const at = { projectId: where.projectId, orgId: where.orgId, image };
-      out.set(l.index, await checkBrushDataUrl(ctx, field, l.brushDataUrl as string, at, where.bases));
+      const checked =
+        kind === 'brushDataUrl'
+          ? await checkBrushDataUrl(ctx, field, link, { ...at, image: assetImageSize(metadata) }, where.bases)
+          : await checkMedicalBrushDataUrl(ctx, field, link, { ...at, volume: assetVolumeSize(metadata) }, where.bases);
+      out.set(l.index, checked);
     } catch (err) {
       if (!(err instanceof AppError) || !err.errors) throw err;
       errors.push(...err.errors);
@@ -236,13 +252,9 @@ export async function importLabels(
     const labels = prepare(itemsOf(input.jsonContent), info.categorySchema);
     const startId = startStage(info.stages)?.id;
     const taskOf = await resolve(trx, ctx.store.engine, row.id, labels);
-    const brushes = await checkBrushes(
-      ctx,
-      trx,
-      { projectId: row.id, orgId: row.organization_id, bases },
-      labels,
-      taskOf,
-    );
+    const where = { projectId: row.id, orgId: row.organization_id, bases };
+    const brushes = await checkBrushes(ctx, trx, where, labels, taskOf, 'brushDataUrl');
+    const volumes = await checkBrushes(ctx, trx, where, labels, taskOf, 'medicalBrushDataUrl');
     const skipped: Skipped[] = [];
     const skip = (l: PreLabel, reason: SkipReason, message: string) => {
       const { index, assetId, externalId } = l;
@@ -268,9 +280,11 @@ export async function importLabels(
       else {
         written.add(task.id);
         const brush = brushes.has(l.index) ? { brush_data_url: brushes.get(l.index) ?? null } : {};
+        const volume = volumes.has(l.index) ? { medical_brush_data_url: volumes.get(l.index) ?? null } : {};
+        const layers = { ...brush, ...volume };
         await trx
           .updateTable('tasks')
-          .set({ answer: JSON.stringify(l.answer), is_pre_labeled: 1, updated_at: now, updated_by: p.email, ...brush })
+          .set({ answer: JSON.stringify(l.answer), is_pre_labeled: 1, updated_at: now, updated_by: p.email, ...layers })
           .where('id', '=', task.id)
           .execute();
       }

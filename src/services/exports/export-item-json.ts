@@ -110,6 +110,8 @@ export function writeTaskItem(out: JsonSink, t: TaskPageRow, o: TaskItemOptions)
 function writeTaskTail(out: JsonSink, t: TaskPageRow, o: TaskItemOptions, fields: AnswerWriter): void {
   out.write(',"brushDataUrl":');
   out.write(q(o.links ? o.links(t.brush_data_url) : t.brush_data_url));
+  out.write(',"medicalBrushDataUrl":');
+  out.write(q(o.links ? o.links(t.medical_brush_data_url) : t.medical_brush_data_url));
   if (o.history) {
     out.write(',"stageHistory":[');
     o.history.forEach((h, i) => {

@@ -43,6 +43,13 @@ const PCT_SIZES = ['cuboidLength', 'cuboidWidth', 'cuboidHeight', 'edgeLengthCon
 const NULL_IS_VALUE = new Set(['regex', 'parentOptionId']);
 const STANDARD_RELATIONS = new Set(['one-to-one', 'group']);
 
+/** The voxel value a medical-brush schemaId stands for, or undefined when it is not one. */
+export function classNumber(schemaId: string): number | undefined {
+  if (!/^[1-9][0-9]{0,4}$/.test(schemaId)) return undefined;
+  const n = Number(schemaId);
+  return n <= 65535 ? n : undefined;
+}
+
 class OntologyWalker {
   readonly errors: FieldError[] = [];
   private readonly firstUse = new Map<string, string>();
@@ -65,6 +72,10 @@ class OntologyWalker {
     this.claim(out['schemaId'], path);
     if (typeof out['schemaId'] === 'string') this.toolIds.add(out['schemaId']);
     if (out['tool'] === 'pct' && !this.pct) this.fail(`${path}.tool`, 'the pct tool is only allowed on pct projects');
+    // A medical-brush class is the number its voxels hold in the task's `.seg.nrrd`.
+    if (out['tool'] === 'medical-brush' && typeof out['schemaId'] === 'string' && !classNumber(out['schemaId'])) {
+      this.fail(`${path}.schemaId`, 'of a medical-brush tool must be a whole number from 1 to 65535 (its voxel value)');
+    }
     this.refuseOutsidePct(out, PCT_ONLY.tool, path);
     this.fillFalse(out, this.pct ? [...FALSE_BY_DEFAULT.tool, ...FALSE_BY_DEFAULT.pctTool] : FALSE_BY_DEFAULT.tool);
     // The contract stores pct sizes as strings; clients send numbers too.

@@ -66,32 +66,34 @@ function checkLayerHead(field: string, head: Buffer, image: { width: number; hei
   }
 }
 
-async function readHead(ctx: AppContext, key: string): Promise<Buffer | undefined> {
+async function readHead(ctx: AppContext, key: string, bytes: number): Promise<Buffer | undefined> {
   const store = fileStoreOf(ctx);
   if (!(await store.stat(key))) return undefined;
   const chunks: Buffer[] = [];
-  for await (const chunk of await store.openRead(key, { start: 0, end: 32 })) chunks.push(chunk as Buffer);
+  for await (const chunk of await store.openRead(key, { start: 0, end: bytes - 1 })) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
 
 /**
- * Checks a `brushDataUrl` sent by a client: a link of our file store to a file of the task's
- * project that is a PNG of the image's size, or a link of ours to an object of a storage of the
- * project's organization. Anything else (another server's URL, a file of another project) is a
- * 400 naming `field`. Answers the value to store.
+ * Checks a layer's link sent by a client: a link of our file store to a file of the task's
+ * project whose first `headBytes` pass `checkHead`, or a link of ours to an object of a storage of
+ * the project's organization. Anything else (another server's URL, a file of another project) is
+ * a 400 naming `field`. Answers the value to store.
  */
-export async function checkBrushDataUrl(
+export async function checkLayerLink(
   ctx: AppContext,
   field: string,
   value: string,
-  where: { projectId: string; orgId: string; image: { width: number; height: number } | undefined },
-  bases?: string[],
+  where: { projectId: string; orgId: string; upload: string },
+  bases: string[] | undefined,
+  headBytes: number,
+  checkHead: (head: Buffer) => void,
 ): Promise<string> {
   const link = parseFileUrl(ctx, value, bases);
   if (!link)
     throw invalidField(
       field,
-      "must be a link of this server's file store (POST /task/{taskId}/brush) or of a storage of the organization",
+      `must be a link of this server's file store (${where.upload}) or of a storage of the organization`,
     );
   const storage = parseStorageLink(link.key);
   if (storage) {
@@ -101,10 +103,25 @@ export async function checkBrushDataUrl(
   if (!isSafeKey(link.key) || link.key.split('/')[0] !== where.projectId) {
     throw invalidField(field, 'is not a file of this project');
   }
-  const head = await readHead(ctx, link.key);
+  const head = await readHead(ctx, link.key, headBytes);
   if (!head) throw invalidField(field, 'names no file of the file store');
-  checkLayerHead(field, head, where.image);
+  checkHead(head);
   return signedFileUrl(ctx, 'GET', link.key, LONG_LIVED_SECONDS, new URL(value).origin + prefixOf(value));
+}
+
+/**
+ * Checks a `brushDataUrl` sent by a client (checkLayerLink): in our file store, a PNG of the
+ * image's size.
+ */
+export async function checkBrushDataUrl(
+  ctx: AppContext,
+  field: string,
+  value: string,
+  where: { projectId: string; orgId: string; image: { width: number; height: number } | undefined },
+  bases?: string[],
+): Promise<string> {
+  const at = { ...where, upload: 'POST /task/{taskId}/brush' };
+  return checkLayerLink(ctx, field, value, at, bases, 33, (head) => checkLayerHead(field, head, where.image));
 }
 
 /** The address part before `/files/` of a link of ours (keeps a configured path prefix). */

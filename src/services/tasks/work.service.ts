@@ -17,6 +17,7 @@ import { currentStage, fullTaskView, moveAndSave, output, routingFor } from './t
 import { loadTask } from './task.service.js';
 import { findLiveAsset } from '../../store/repositories/asset-media.repository.js';
 import { assetImageSize, checkBrushDataUrl, storeBrushLayer } from './brush-layer.js';
+import { assetVolumeSize, checkMedicalBrushDataUrl, storeVolumeLayer } from './medical-layer.js';
 import { benchmarkTurn } from '../quality/benchmark-queue.service.js';
 import { workHandedOutBenchmark } from '../quality/benchmark-submit.service.js';
 
@@ -78,13 +79,15 @@ export async function annotate(
     const frames = framesOfAsset((await findLiveAsset(trx, task.asset_id))?.metadata);
     const checked = validateAnswer(answer, run.env.project.categorySchema, { submit: opts.nextStage, frames });
     if (checked.errors.length) throw invalid(checked.errors);
-    const brush = await brushOf(ctx, trx, task, project.row.organization_id, input.brushDataUrl, opts.linkBases);
+    const org = project.row.organization_id;
+    const brush = await layerOf(ctx, trx, task, org, input, 'brushDataUrl', opts.linkBases);
+    const medical = await layerOf(ctx, trx, task, org, input, 'medicalBrushDataUrl', opts.linkBases);
     const now = run.env.now();
     const row: TaskRow = {
       ...task,
       answer: JSON.stringify(checked.value),
       brush_data_url: brush,
-      medical_brush_data_url: input.medicalBrushDataUrl ?? task.medical_brush_data_url,
+      medical_brush_data_url: medical,
       duration: task.duration + (input.duration ?? 0),
       total_duration: task.total_duration + (input.duration ?? 0),
       updated_at: now,
@@ -103,33 +106,49 @@ export async function annotate(
   });
 }
 
-/** The brush layer to store: unchanged when not sent, removed by "", else a checked link. */
-async function brushOf(
+type LayerField = 'brushDataUrl' | 'medicalBrushDataUrl';
+
+/** A layer to store (brush or voxel): unchanged when not sent, removed by "", else a checked link. */
+async function layerOf(
   ctx: AppContext,
   trx: Executor,
   task: TaskRow,
   orgId: string,
-  sent: string | undefined,
+  input: AnnotateInput,
+  field: LayerField,
   bases: string[] | undefined,
 ): Promise<string | null> {
-  if (sent === undefined) return task.brush_data_url;
+  const sent = input[field];
+  if (sent === undefined) return field === 'brushDataUrl' ? task.brush_data_url : task.medical_brush_data_url;
   if (sent === '') return null;
-  const asset = await findLiveAsset(trx, task.asset_id);
-  const where = { projectId: task.project_id, orgId, image: assetImageSize(asset?.metadata ?? null) };
-  return checkBrushDataUrl(ctx, 'brushDataUrl', sent, where, bases);
+  const metadata = (await findLiveAsset(trx, task.asset_id))?.metadata ?? null;
+  const at = { projectId: task.project_id, orgId };
+  return field === 'brushDataUrl'
+    ? checkBrushDataUrl(ctx, field, sent, { ...at, image: assetImageSize(metadata) }, bases)
+    : checkMedicalBrushDataUrl(ctx, field, sent, { ...at, volume: assetVolumeSize(metadata) }, bases);
 }
 
 /**
- * POST /task/{taskId}/brush: stores the PNG body as a brush layer of the task, for whoever may
- * annotate it, and answers its link (saved by a later POST /annotate/{taskId}).
+ * POST /task/{taskId}/brush (a PNG body) and POST /task/{taskId}/medical-brush (a `.seg.nrrd`):
+ * stores the layer of the task, for whoever may annotate it, and answers its link (saved by a
+ * later POST /annotate/{taskId}).
  */
-export async function uploadBrushLayer(ctx: AppContext, p: Principal, taskId: string, body: Buffer, base: string) {
+export async function uploadLayer(
+  ctx: AppContext,
+  p: Principal,
+  taskId: string,
+  body: Buffer,
+  base: string,
+  field: LayerField,
+): Promise<{ brushDataUrl: string } | { medicalBrushDataUrl: string }> {
   const { task, project } = await loadTask(ctx.store.db, p, taskId);
   const run = routingFor(ctx.store.db, ctx, project.row, p.email);
   demandWork(project.role, p, currentStage(run, task), task);
-  const asset = await findLiveAsset(ctx.store.db, task.asset_id);
-  const where = { projectId: task.project_id, taskId: task.id, image: assetImageSize(asset?.metadata ?? null) };
-  return storeBrushLayer(ctx, where, body, base);
+  const metadata = (await findLiveAsset(ctx.store.db, task.asset_id))?.metadata ?? null;
+  const at = { projectId: task.project_id, taskId: task.id };
+  return field === 'brushDataUrl'
+    ? storeBrushLayer(ctx, { ...at, image: assetImageSize(metadata) }, body, base)
+    : storeVolumeLayer(ctx, { ...at, volume: assetVolumeSize(metadata) }, body, base);
 }
 
 async function submitOut(

@@ -109,6 +109,7 @@ export async function taskPage(
       't.stage_id',
       't.answer',
       't.brush_data_url',
+      't.medical_brush_data_url',
       't.total_duration',
       't.consensus_score',
       't.type',
