@@ -15,7 +15,9 @@ import { canvasView, clickAt, dragFrom, signInWithKey, startStage } from './help
  * frames show their own index as a bar code (8 bars, white for a 1 bit): stepping, ten-frame
  * steps, typed jumps and seeks land on the frame asked for, read back from the canvas's pixels;
  * a box drawn on frame 1 and moved on frame 31 is stored as two entries of one object, page 0
- * and 30; a file that is not a video (or an address answering 404) is said in words.
+ * and 30; the same stepping on a VP9 WebM; a file that is not a video (or an address answering
+ * 404) and a codec the browser cannot decode (MPEG-4 Part 2) are said in words, with the
+ * whole-video questions offered.
  */
 
 const engine = ENGINES[0] ?? 'sqlite';
@@ -56,7 +58,6 @@ describe('the video editor', () => {
   let browser: Browser;
   let context: BrowserContext;
   let labelerKey = '';
-  let projectId = '';
   const tasks: Record<string, string> = {};
 
   const api = async (method: string, url: string, body?: unknown) => {
@@ -74,57 +75,82 @@ describe('the video editor', () => {
     const uneven = encode('uneven.mp4', [
       ...['-vf', "select='not(mod(n\\,3))+lt(n\\,10)'", '-fps_mode', 'vfr', '-c:v', 'libx264', '-pix_fmt', 'yuv420p'],
     ]);
+    // VP9 in WebM, a keyframe every 30 frames (with hidden alt-ref frames, as libvpx makes them).
+    const webm = encode('bars.webm', [
+      '-c:v',
+      'libvpx-vp9',
+      '-g',
+      '30',
+      '-crf',
+      '20',
+      '-b:v',
+      '0',
+      '-deadline',
+      'realtime',
+    ]);
+    // MPEG-4 Part 2 in MP4: a real video WebCodecs in Chromium does not decode.
+    const part2 = encode('part2.mp4', ['-c:v', 'mpeg4', '-q:v', '3']);
     assets = await serveAssets({
+      '/bars.webm': { type: 'video/webm', body: webm },
+      '/part2.mp4': { type: 'video/mp4', body: part2 },
       '/uneven.mp4': { type: 'video/mp4', body: uneven },
       '/bars.mp4': { type: 'video/mp4', body: mp4 },
       '/words.mp4': { type: 'video/mp4', body: Buffer.from('this is not a video at all, only words') },
     });
     server = await startConsoleServer(engine);
     labelerKey = await server.addUser('labeler@example.com');
-    projectId = ((await api('POST', '/v2/project', { name: 'Traffic' })).project as Json)._id as string;
-    await api('POST', `/v2/project/${projectId}`, {
-      categorySchema: {
+    /** A project of a Label stage with the labeler in it; its tasks by externalId. */
+    const project = async (name: string, categorySchema: Json, files: string[]) => {
+      const id = ((await api('POST', '/v2/project', { name })).project as Json)._id as string;
+      await api('POST', `/v2/project/${id}`, {
+        categorySchema,
+        stages: [
+          { id: 'Start', type: 'Start', next: ['Label'] },
+          { id: 'Label', name: 'Label', type: 'Label', next: ['Complete'] },
+          { id: 'Complete', type: 'Complete', next: [] },
+        ],
+      });
+      await api('POST', `/v2/project/${id}/assigned`, { assignees: ['labeler@example.com'], role: 'Labeler' });
+      const res = await api('POST', `/v2/project/${id}/cloud`, {
+        assets: files.map((name) => ({ data: `${assets.url}/${name}`, externalId: name })),
+      });
+      for (const a of res.assets as { externalId: string; taskId: string }[]) tasks[a.externalId] = a.taskId;
+      return id;
+    };
+    await project(
+      'Traffic',
+      {
         tools: [{ schemaId: 'car', title: 'Car', tool: 'bounding-box', color: '#1570ef', shortcutKey: 'c' }],
         classifications: [],
       },
-      stages: [
-        { id: 'Start', type: 'Start', next: ['Label'] },
-        { id: 'Label', name: 'Label', type: 'Label', next: ['Complete'] },
-        { id: 'Complete', type: 'Complete', next: [] },
+      ['bars.mp4', 'words.mp4', 'missing.mp4'],
+    );
+    // A frame question and a whole-video one.
+    const questions = {
+      tools: [{ schemaId: 'car', title: 'Car', tool: 'bounding-box' }],
+      classifications: [
+        {
+          schemaId: 'light',
+          title: 'Light',
+          tool: 'radio',
+          frameSpecific: true,
+          options: [{ schemaId: 'red', value: 'Red' }],
+        },
+        { schemaId: 'weather', title: 'Weather', tool: 'radio', options: [{ schemaId: 'rain', value: 'Rain' }] },
       ],
-    });
-    await api('POST', `/v2/project/${projectId}/assigned`, { assignees: ['labeler@example.com'], role: 'Labeler' });
-    const res = await api('POST', `/v2/project/${projectId}/cloud`, {
-      assets: ['bars', 'words', 'missing'].map((name) => ({ data: `${assets.url}/${name}.mp4`, externalId: name })),
-    });
-    for (const a of res.assets as { externalId: string; taskId: string }[]) tasks[a.externalId] = a.taskId;
-    // A project of its own for the variable-frame-rate video, with a frame question and a whole-video one.
-    const vfrProject = ((await api('POST', '/v2/project', { name: 'Uneven clips' })).project as Json)._id as string;
-    await api('POST', `/v2/project/${vfrProject}`, {
-      categorySchema: {
-        tools: [{ schemaId: 'car', title: 'Car', tool: 'bounding-box' }],
-        classifications: [
-          {
-            schemaId: 'light',
-            title: 'Light',
-            tool: 'radio',
-            frameSpecific: true,
-            options: [{ schemaId: 'red', value: 'Red' }],
-          },
-          { schemaId: 'weather', title: 'Weather', tool: 'radio', options: [{ schemaId: 'rain', value: 'Rain' }] },
-        ],
-      },
-      stages: [
-        { id: 'Start', type: 'Start', next: ['Label'] },
-        { id: 'Label', name: 'Label', type: 'Label', next: ['Complete'] },
-        { id: 'Complete', type: 'Complete', next: [] },
-      ],
-    });
-    await api('POST', `/v2/project/${vfrProject}/assigned`, { assignees: ['labeler@example.com'], role: 'Labeler' });
-    const vfrRes = await api('POST', `/v2/project/${vfrProject}/cloud`, {
-      assets: [{ data: `${assets.url}/uneven.mp4`, externalId: 'uneven' }],
-    });
-    tasks.uneven = (vfrRes.assets as { taskId: string }[])[0]!.taskId;
+    };
+    // The variable-frame-rate video in a project of its own.
+    await project('Uneven clips', questions, ['uneven.mp4']);
+    // The WebM and the undecodable codec, each task opened directly, so assigned first.
+    const clips = await project('Clips', questions, ['bars.webm', 'part2.mp4']);
+    for (const name of ['bars.webm', 'part2.mp4']) {
+      await api('POST', '/v2/task/assign', {
+        project: clips,
+        tasks: [tasks[name]],
+        stage: 'Label',
+        user: 'labeler@example.com',
+      });
+    }
     browser = await launchBrowser();
     context = await newContext(browser, server.url);
   }, 120_000);
@@ -163,27 +189,8 @@ describe('the video editor', () => {
     return shownIndex(page);
   };
 
-  it('says which decoder path the test browser has for H.264', async () => {
-    const page = await context.newPage();
-    await page.goto('/signin');
-    const support = await page.evaluate<string | boolean>(`(async () =>
-      typeof VideoDecoder === 'undefined'
-        ? 'no WebCodecs'
-        : (await VideoDecoder.isConfigSupported({ codec: 'avc1.64001e', codedWidth: 320, codedHeight: 240 }))
-            .supported)()`);
-    console.info(`VideoDecoder.isConfigSupported(avc1.64001e) in the test browser: ${String(support)}`);
-    expect(support).toBe(true);
-    await page.close();
-  });
-
-  it('steps, jumps and seeks to the exact frame, and keeps a moved box as two keyframes', async () => {
-    const page = await context.newPage();
-    const errors = pageErrors(page);
-    await signInWithKey(page, labelerKey);
-    await startStage(page, 'Label', 'Traffic');
-    await page.goto(`/work/tasks/${tasks.bars}`);
-    expect(await landOn(page, 0)).toBe(0);
-
+  /** Steps, ten-frame steps, typed jumps and seeks across keyframes, each checked by the pixels shown. */
+  const stepsAndJumps = async (page: Page) => {
     await page.keyboard.press('ArrowRight');
     expect(await landOn(page, 1)).toBe(1);
     await page.keyboard.press('.');
@@ -210,9 +217,34 @@ describe('the video editor', () => {
     await frame.fill('60');
     await frame.press('Enter');
     expect(await landOn(page, 59)).toBe(59);
+  };
+
+  it('says which decoder path the test browser has for H.264', async () => {
+    const page = await context.newPage();
+    await page.goto('/signin');
+    const support = await page.evaluate<string | boolean>(`(async () =>
+      typeof VideoDecoder === 'undefined'
+        ? 'no WebCodecs'
+        : (await VideoDecoder.isConfigSupported({ codec: 'avc1.64001e', codedWidth: 320, codedHeight: 240 }))
+            .supported)()`);
+    console.info(`VideoDecoder.isConfigSupported(avc1.64001e) in the test browser: ${String(support)}`);
+    expect(support).toBe(true);
+    await page.close();
+  });
+
+  it('steps, jumps and seeks to the exact frame, and keeps a moved box as two keyframes', async () => {
+    const page = await context.newPage();
+    const errors = pageErrors(page);
+    await signInWithKey(page, labelerKey);
+    await startStage(page, 'Label', 'Traffic');
+    await page.goto(`/work/tasks/${tasks['bars.mp4']}`);
+    expect(await landOn(page, 0)).toBe(0);
+
+    await stepsAndJumps(page);
     await screenshot(page, 'editor-video-frame-60');
 
     // A box on frame 1, moved on frame 31.
+    const frame = page.getByLabel('Frame', { exact: true });
     await frame.fill('1');
     await frame.press('Enter');
     expect(await landOn(page, 0)).toBe(0);
@@ -228,8 +260,8 @@ describe('the video editor', () => {
     await screenshot(page, 'editor-video-keyframes');
 
     await page.getByRole('button', { name: 'Submit', exact: true }).click();
-    await page.waitForURL((u) => !u.pathname.includes(tasks.bars as string));
-    const task = (await api('GET', `/v2/task/${tasks.bars}`)).task as Json;
+    await page.waitForURL((u) => !u.pathname.includes(tasks['bars.mp4'] as string));
+    const task = (await api('GET', `/v2/task/${tasks['bars.mp4']}`)).task as Json;
     const tools = task.answer.tools as Json[];
     expect(tools, JSON.stringify(tools)).toHaveLength(2);
     expect(new Set(tools.map((t) => t.objectId)).size).toBe(1);
@@ -245,10 +277,38 @@ describe('the video editor', () => {
     await page.close();
   });
 
+  it('steps, jumps and seeks to the exact frame on a VP9 WebM', async () => {
+    const page = await context.newPage();
+    const errors = pageErrors(page);
+    await page.goto(`/work/tasks/${tasks['bars.webm']}`);
+    expect(await landOn(page, 0)).toBe(0);
+    await stepsAndJumps(page);
+    await expect.poll(() => page.getByLabel('Frames in the video').textContent()).toBe('of 60');
+    await screenshot(page, 'editor-video-webm');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('says so when the browser cannot decode the codec, and offers the whole-video questions', async () => {
+    const page = await context.newPage();
+    await page.goto(`/work/tasks/${tasks['part2.mp4']}`);
+    await expect
+      .poll(() => page.getByRole('alert').first().textContent())
+      .toMatch(/This browser cannot decode the video's codec \(mp4v[^)]*\)\. The answer saved so far is kept/);
+    expect(await page.getByText('Light', { exact: true }).count()).toBe(0);
+    await page.getByLabel('Rain').check();
+    await screenshot(page, 'editor-video-codec');
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await page.waitForURL((u) => !u.pathname.includes(tasks['part2.mp4'] as string));
+    const task = (await api('GET', `/v2/task/${tasks['part2.mp4']}`)).task as Json;
+    expect(task.answer.classifications).toEqual([{ schemaId: 'weather', answer: 'rain' }]);
+    await page.close();
+  });
+
   it('says in words when the file is not a video', async () => {
     const page = await context.newPage();
     const opened = await startStage(page, 'Label', 'Traffic');
-    const said = opened === tasks.words ? 'The file is not a video this editor can read' : 'answered 404';
+    const said = opened === tasks['words.mp4'] ? 'The file is not a video this editor can read' : 'answered 404';
     await expect.poll(() => page.getByRole('alert').first().textContent()).toContain(said);
     await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('The answer saved so far is kept');
     // Not a dead end: the task can still be submitted (or skipped) without its video.
@@ -263,7 +323,7 @@ describe('the video editor', () => {
     const errors = pageErrors(page);
     await signInWithKey(page, labelerKey);
     const opened = await startStage(page, 'Label', 'Uneven clips');
-    expect(opened).toBe(tasks.uneven);
+    expect(opened).toBe(tasks['uneven.mp4']);
     await expect.poll(() => page.getByRole('note').textContent()).toContain('variable frame rate');
     expect(await page.getByRole('button', { name: /^Car tool/ }).count()).toBe(0);
     expect(await page.getByText('Light', { exact: true }).count()).toBe(0);
@@ -275,7 +335,7 @@ describe('the video editor', () => {
     await screenshot(page, 'editor-video-vfr');
     await page.getByRole('button', { name: 'Submit', exact: true }).click();
     await page.getByRole('heading', { name: 'No more tasks' }).waitFor();
-    const task = (await api('GET', `/v2/task/${tasks.uneven}`)).task as Json;
+    const task = (await api('GET', `/v2/task/${tasks['uneven.mp4']}`)).task as Json;
     expect(task.answer.classifications.map((c: Json) => c.schemaId)).toEqual(['weather']);
     expect(task.answer.tools).toEqual([]);
     expect(errors).toEqual([]);

@@ -12,10 +12,10 @@ export type AssetKind =
 const IMAGE = /\.(png|jpe?g|gif|webp|bmp|avif|svg)$/i;
 const TEXT = /\.(txt|text|md|csv|json)$/i;
 const PDF = /\.pdf$/i;
-const VIDEO = /\.(mp4|mov|m4v)$/i;
+const VIDEO = /\.(mp4|mov|m4v|webm|mkv)$/i;
 const TIFF = /\.tiff?$/i;
 const OTHER: [RegExp, string][] = [
-  [/\.(webm|avi|mkv)$/i, 'a video'],
+  [/\.avi$/i, 'a video'],
   [/\.(pcd|ply|las|laz|bin)$/i, 'a point cloud'],
   [/\.(dcm|dicom|nii|nrrd|mha)$/i, 'a medical volume'],
   [/(\.nii\.gz)$/i, 'a medical volume'],

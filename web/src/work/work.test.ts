@@ -13,10 +13,8 @@ describe('assetKind', () => {
     expect(assetKind('https://cdn.example.com/a/street.JPG?sig=1&x=.mp4', image)).toEqual({ kind: 'image' });
     expect(assetKind('https://cdn.example.com/a/story.txt', image)).toEqual({ kind: 'text' });
     expect(assetKind('https://cdn.example.com/clip.mp4?sig=1', image)).toEqual({ kind: 'video' });
-    expect(assetKind('https://cdn.example.com/clip.webm?sig=1', image)).toEqual({
-      kind: 'unsupported',
-      what: 'a video',
-    });
+    expect(assetKind('https://cdn.example.com/clip.webm?sig=1', image)).toEqual({ kind: 'video' });
+    expect(assetKind('https://cdn.example.com/clip.avi', image)).toEqual({ kind: 'unsupported', what: 'a video' });
     expect(assetKind('/files/scan.nii.gz', image)).toEqual({ kind: 'unsupported', what: 'a medical volume' });
     expect(assetKind('/files/doc.pdf', image)).toEqual({ kind: 'pdf' });
   });

@@ -211,9 +211,14 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
   if (loading.status === 'error') {
     // The questions, the answer saved so far and the stage's buttons stay: the task can be
     // answered, skipped or sent on although its video cannot be shown.
+    // Frames cannot be chosen without the picture: the whole-video questions only.
     return (
       <ClassificationsOnly
-        ontology={{ ...props.ontology, tools: [] }}
+        ontology={{
+          ...props.ontology,
+          tools: [],
+          classifications: (props.ontology.classifications ?? []).filter((c) => !c.frameSpecific),
+        }}
         initial={props.initial}
         onChange={props.onChange}
         problems={props.problems}

@@ -1,5 +1,6 @@
 import { MediaError } from '../fetch-media';
 import { createFile, DataStream, Endianness, MP4BoxBuffer } from 'mp4box';
+import { looksLikeWebm, readWebmVideo, webmCodec } from './webm-demux';
 
 /** One coded frame of the stream, in decode order. */
 interface Coded {
@@ -12,6 +13,13 @@ interface Coded {
 
 /** Why a file cannot be shown, in words for the labeler. */
 export class VideoError extends MediaError {}
+
+/** The file is a video, but this browser cannot decode its codec. */
+export class CodecError extends VideoError {
+  constructor(readonly codec: string) {
+    super(`This browser cannot decode the video's codec (${codec}).`);
+  }
+}
 
 /**
  * Decoded frames kept around the playhead: at most this many bytes of pixels (I420, 1.5 bytes a
@@ -61,73 +69,24 @@ export class VideoFrames {
     this.order.forEach((sample, index) => this.byTimestamp.set(coded[sample]!.timestamp, index));
     this.frameTotal = coded.length;
     // The frames' durations in presentation order; the last may differ (the stream's end).
-    const durations = new Set(this.order.slice(0, -1).map((i) => coded[i]!.duration));
-    this.vfr = durations.size > 1;
+    // Uneven by more than a millisecond, the tick WebM timestamps are rounded to.
+    const durations = this.order.slice(0, -1).map((i) => coded[i]!.duration);
+    this.vfr = durations.length > 1 && Math.max(...durations) - Math.min(...durations) > 1500;
     this.limit = Math.max(8, Math.floor(FRAME_CACHE_BYTES / (this.width * this.height * 1.5)));
     this.decoder = this.makeDecoder();
   }
 
-  /** Reads an MP4 or MOV file's video track; refuses what is not one or what this browser cannot decode. */
+  /**
+   * Reads an MP4, MOV or WebM file's video track; refuses what is not one or what this browser
+   * cannot decode (a `CodecError`).
+   */
   static async open(bytes: ArrayBuffer): Promise<VideoFrames> {
-    const file = createFile();
-    let failed: string | undefined;
-    const coded: Coded[] = [];
-    let ready: { id: number; width: number; height: number; codec: string; frameRate: number } | undefined;
-    file.onError = (_module: string, message: string) => {
-      failed = message;
-    };
-    file.onReady = (movie) => {
-      const track = movie.videoTracks[0];
-      if (!track) return;
-      const seconds = track.duration / track.timescale;
-      ready = {
-        id: track.id,
-        width: track.video?.width ?? track.track_width,
-        height: track.video?.height ?? track.track_height,
-        codec: track.codec,
-        frameRate: seconds > 0 ? track.nb_samples / seconds : 30,
-      };
-      file.setExtractionOptions(track.id, null, { nbSamples: Infinity });
-      file.start();
-    };
-    file.onSamples = (_id, _user, samples) => {
-      for (const s of samples) {
-        if (!s.data) continue;
-        coded.push({
-          data: s.data,
-          timestamp: Math.round((s.cts * 1e6) / s.timescale),
-          duration: Math.round((s.duration * 1e6) / s.timescale),
-          key: s.is_sync,
-        });
-      }
-    };
-    try {
-      file.appendBuffer(MP4BoxBuffer.fromArrayBuffer(bytes, 0), true);
-      file.flush();
-    } catch {
-      throw new VideoError('The file is not a video this editor can read (not an MP4 or MOV file).');
-    }
-    if (!ready) {
-      throw new VideoError(
-        failed || bytes.byteLength < 16 || !looksLikeMp4(bytes)
-          ? 'The file is not a video this editor can read (not an MP4 or MOV file).'
-          : 'The video has no picture track.',
-      );
-    }
-    if (coded.length === 0) throw new VideoError('The video file is cut short: none of its frames are there.');
-    const info = ready;
-    const description = describe(file.getTrackById(info.id));
-    const config: VideoDecoderConfig = {
-      codec: info.codec,
-      codedWidth: info.width,
-      codedHeight: info.height,
-      ...(description ? { description } : {}),
-    };
+    const { info, config, coded } = looksLikeWebm(new Uint8Array(bytes, 0, Math.min(4, bytes.byteLength)))
+      ? demuxWebm(bytes)
+      : demuxMp4(bytes);
     if (typeof VideoDecoder === 'undefined') throw new VideoError('This browser has no video decoder (WebCodecs).');
     const support = await VideoDecoder.isConfigSupported(config).catch(() => ({ supported: false }));
-    if (!support.supported) {
-      throw new VideoError(`This browser cannot decode the video's codec (${info.codec}).`);
-    }
+    if (!support.supported) throw new CodecError(info.codec);
     return new VideoFrames(info, config, coded);
   }
 
@@ -219,6 +178,110 @@ export class VideoFrames {
     this.cache.clear();
     if (this.decoder.state !== 'closed') this.decoder.close();
   }
+}
+
+type Demuxed = {
+  info: { width: number; height: number; codec: string; frameRate: number };
+  config: VideoDecoderConfig;
+  coded: Coded[];
+};
+
+/** An MP4 or MOV file's first video track, its samples in decode order. */
+function demuxMp4(bytes: ArrayBuffer): Demuxed {
+  const file = createFile();
+  let failed: string | undefined;
+  const coded: Coded[] = [];
+  let ready: { id: number; width: number; height: number; codec: string; frameRate: number } | undefined;
+  file.onError = (_module: string, message: string) => {
+    failed = message;
+  };
+  file.onReady = (movie) => {
+    const track = movie.videoTracks[0];
+    if (!track) return;
+    const seconds = track.duration / track.timescale;
+    ready = {
+      id: track.id,
+      width: track.video?.width ?? track.track_width,
+      height: track.video?.height ?? track.track_height,
+      codec: track.codec,
+      frameRate: seconds > 0 ? track.nb_samples / seconds : 30,
+    };
+    file.setExtractionOptions(track.id, null, { nbSamples: Infinity });
+    file.start();
+  };
+  file.onSamples = (_id, _user, samples) => {
+    for (const s of samples) {
+      if (!s.data) continue;
+      coded.push({
+        data: s.data,
+        timestamp: Math.round((s.cts * 1e6) / s.timescale),
+        duration: Math.round((s.duration * 1e6) / s.timescale),
+        key: s.is_sync,
+      });
+    }
+  };
+  try {
+    file.appendBuffer(MP4BoxBuffer.fromArrayBuffer(bytes, 0), true);
+    file.flush();
+  } catch {
+    throw new VideoError('The file is not a video this editor can read (not an MP4 or MOV file).');
+  }
+  if (!ready) {
+    throw new VideoError(
+      failed || bytes.byteLength < 16 || !looksLikeMp4(bytes)
+        ? 'The file is not a video this editor can read (not an MP4 or MOV file).'
+        : 'The video has no picture track.',
+    );
+  }
+  if (coded.length === 0) throw new VideoError('The video file is cut short: none of its frames are there.');
+  const info = ready;
+  const description = describe(file.getTrackById(info.id));
+  const config: VideoDecoderConfig = {
+    codec: info.codec,
+    codedWidth: info.width,
+    codedHeight: info.height,
+    ...(description ? { description } : {}),
+  };
+  return { info, config, coded };
+}
+
+/** A WebM file's first video track, its frames in decode order with their durations. */
+function demuxWebm(bytes: ArrayBuffer): Demuxed {
+  const notVideo = 'The file is not a video this editor can read (not a WebM file it can parse).';
+  let video;
+  try {
+    video = readWebmVideo(new Uint8Array(bytes));
+  } catch {
+    throw new VideoError(notVideo);
+  }
+  if (!video) throw new VideoError('The video has no picture track.');
+  if (!(video.width > 0 && video.height > 0)) throw new VideoError(notVideo);
+  if (video.blocks.length === 0) throw new VideoError('The video file is cut short: none of its frames are there.');
+  const codec = webmCodec(video);
+  if (!codec) throw new CodecError(video.codecId);
+  const times = video.blocks.map((b) => b.timestamp).sort((a, b) => a - b);
+  const next = new Map(times.map((t, i) => [t, times[i + 1]]));
+  const frameUs = video.frameNs ? video.frameNs / 1000 : undefined;
+  const span = times.length > 1 ? (times.at(-1)! - times[0]!) / (times.length - 1) : (frameUs ?? 33_333);
+  const coded = video.blocks.map((b) => {
+    const after = next.get(b.timestamp);
+    return { ...b, duration: after === undefined ? Math.round(frameUs ?? span) : after - b.timestamp };
+  });
+  return {
+    info: {
+      width: video.width,
+      height: video.height,
+      codec: codec.codec,
+      frameRate: frameUs ? 1e6 / frameUs : 1e6 / span,
+    },
+    config: {
+      codec: codec.codec,
+      codedWidth: video.width,
+      codedHeight: video.height,
+      ...(codec.description ? { description: codec.description } : {}),
+    },
+    coded,
+  };
 }
 
 function looksLikeMp4(bytes: ArrayBuffer): boolean {
