@@ -410,6 +410,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/organization/{orgId}/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The organization's sign-in settings (an extension)
+     * @description Organization owners and admins only; other organizations answer 404.
+     */
+    get: operations['getOrganizationSettings'];
+    put?: never;
+    /**
+     * Change the organization's sign-in settings (an extension)
+     * @description passwordSignIn false: members sign in through single sign-on or with an API key only; password links and resets are refused. Organization owners and admins only; other organizations answer 404. A change appends one audit record.
+     */
+    post: operations['updateOrganizationSettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/organization/{orgId}/users': {
     parameters: {
       query?: never;
@@ -4046,6 +4070,101 @@ export interface operations {
       500: components['responses']['InternalError'];
     };
   };
+  getOrganizationSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              settings: {
+                /** @description whether the organization's members may sign in with e-mail and password (API keys always work) */
+                passwordSignIn: boolean;
+                /** @description false: ANNOTARY_PASSWORD_SIGNIN turns password sign-in off for the whole server */
+                serverPasswordSignIn: boolean;
+                /** @description the names of the single sign-on providers that sign people in to this organization */
+                singleSignOn: string[];
+              };
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  updateOrganizationSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description false refuses e-mail and password sign-in and password links for the members (single sign-on and API keys stay); needs a single sign-on provider for the organization */
+          passwordSignIn?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              settings: {
+                /** @description whether the organization's members may sign in with e-mail and password (API keys always work) */
+                passwordSignIn: boolean;
+                /** @description false: ANNOTARY_PASSWORD_SIGNIN turns password sign-in off for the whole server */
+                serverPasswordSignIn: boolean;
+                /** @description the names of the single sign-on providers that sign people in to this organization */
+                singleSignOn: string[];
+              };
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
   listOrganizationUsers: {
     parameters: {
       query?: never;
@@ -6751,7 +6870,7 @@ export interface operations {
         content: {
           'application/json': {
             data: {
-              /** @description false: e-mail and password are refused (API keys still work) */
+              /** @description false: e-mail and password are refused for everyone (the server or every organization turned them off; API keys still work) */
               passwordSignIn: boolean;
               /** @description the OpenID Connect providers configured, in order */
               providers: {

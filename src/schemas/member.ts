@@ -58,3 +58,30 @@ export const AssignMembersRequest = Type.Object({
   assignees: Type.Array(Email, { minItems: 1, maxItems: 1000 }),
   role: ProjectRoleSchema,
 });
+
+/** The organization's sign-in settings (an extension). */
+export const OrgSettings = Type.Object({
+  passwordSignIn: Type.Boolean({
+    description: "whether the organization's members may sign in with e-mail and password (API keys always work)",
+  }),
+  serverPasswordSignIn: Type.Boolean({
+    description: 'false: ANNOTARY_PASSWORD_SIGNIN turns password sign-in off for the whole server',
+  }),
+  singleSignOn: Type.Array(Type.String(), {
+    description: 'the names of the single sign-on providers that sign people in to this organization',
+  }),
+});
+
+export const OrgSettingsRequest = Type.Object(
+  {
+    passwordSignIn: Type.Optional(
+      Type.Boolean({
+        description:
+          'false refuses e-mail and password sign-in and password links for the members (single sign-on and API keys stay); needs a single sign-on provider for the organization',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const OrgSettingsResponse = Success(Type.Object({ settings: OrgSettings }));

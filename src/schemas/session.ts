@@ -59,7 +59,10 @@ export const SignInOptionsResponse = Success(
       }),
       { description: 'the OpenID Connect providers configured, in order' },
     ),
-    passwordSignIn: Type.Boolean({ description: 'false: e-mail and password are refused (API keys still work)' }),
+    passwordSignIn: Type.Boolean({
+      description:
+        'false: e-mail and password are refused for everyone (the server or every organization turned them off; API keys still work)',
+    }),
   }),
 );
 

@@ -23,6 +23,7 @@ import * as m020 from './migrations/020-audit-person-operation.js';
 import * as m021 from './migrations/021-asset-dataset.js';
 import * as m022 from './migrations/022-quality-measures.js';
 import * as m023 from './migrations/023-track-counts.js';
+import * as m024 from './migrations/024-organization-sign-in.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '021-asset-dataset': m021,
   '022-quality-measures': m022,
   '023-track-counts': m023,
+  '024-organization-sign-in': m024,
 };
 
 class StaticProvider implements MigrationProvider {

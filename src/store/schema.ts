@@ -13,6 +13,8 @@ export interface OrganizationTable {
   plan: string;
   /** Requests per minute for the enterprise plan; null on the fixed plans. */
   rate_limit: number | null;
+  /** 1: members may sign in with e-mail and password; 0: single sign-on (and API keys) only. */
+  password_sign_in: ColumnType<number, number | undefined, number>;
   created_at: string;
 }
 
@@ -24,6 +26,8 @@ export interface UserTable {
   /** owner | admin | member */
   org_role: string;
   created_at: string;
+  /** 1 when an invite made the account: single sign-on does not refuse them for their groups. */
+  joined_by_invite: ColumnType<number, number | undefined, number>;
 }
 
 export interface ApiKeyTable {

@@ -4,6 +4,8 @@ import { ENGINES } from '../helpers/stores.js';
 import { startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provider.js';
 import { launchBrowser, newContext, screenshot } from './helpers/browser.js';
 import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
+import { signInAsOwner } from './helpers/sign-in.js';
+import { OWNER_PASSWORD } from '../helpers/sessions.js';
 
 const engine = ENGINES[0] ?? 'sqlite';
 
@@ -110,6 +112,45 @@ describe('signing in to the console through an OpenID Connect provider', () => {
       'Your groups (cafeteria) give no role in Annotary: ask an administrator to map one of your groups',
     );
     await screenshot(page, 'sign-in-provider-refused');
+    await context.close();
+  });
+
+  it("turns password sign-in off on the organization's Sign-in tab: the sign-in page then offers single sign-on only", async () => {
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await signInAsOwner(page, server, '/org?tab=sign-in');
+    await page.getByRole('heading', { name: 'Sign-in' }).waitFor();
+    await page.getByText('Single sign-on: Corp ID.').waitFor();
+    const box = page.getByLabel('Members may sign in with e-mail and password');
+    expect(await box.isChecked()).toBe(true);
+    await box.uncheck();
+    await page.getByRole('button', { name: 'Save sign-in settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'password sign-in is off for this organization' }).waitFor();
+    await screenshot(page, 'org-sign-in-password-off');
+    const record = await server.call('GET', `/v2/organization/${server.orgId}/audit?operation=organization.settings`);
+    expect(record.json().data.records).toHaveLength(1);
+
+    // Signed out, the sign-in page offers the provider and an API key, no password form.
+    await page.context().clearCookies();
+    await page.goto('/signin');
+    await page.getByRole('link', { name: 'Sign in with Corp ID' }).waitFor();
+    expect(await page.getByLabel('Password', { exact: true }).count()).toBe(0);
+    await screenshot(page, 'sign-in-password-off');
+    // The owner's password is refused in words; the owner's API key still works.
+    const refused = await server.call('POST', '/v2/session', {
+      key: null,
+      body: { email: server.ownerEmail, password: OWNER_PASSWORD },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe('password sign-in is turned off for this organization: use single sign-on');
+    expect((await server.call('GET', '/v2/session')).statusCode).toBe(200);
+    const back = await server.call('POST', `/v2/organization/${server.orgId}/settings`, {
+      body: { passwordSignIn: true },
+    });
+    expect(back.statusCode).toBe(200);
+    expect(errors).toEqual([]);
     await context.close();
   });
 });

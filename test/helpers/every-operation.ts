@@ -177,6 +177,8 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
     external_id_column: 'id',
   });
   await get(`/v2/organization/${orgId}/invites`);
+  await get(`/v2/organization/${orgId}/settings`);
+  await call('POST', `/v2/organization/${orgId}/settings`, { passwordSignIn: true });
   await get(`/v2/organization/${orgId}/audit?limit=5`);
   const auditLines = await t.call('GET', `/v2/organization/${orgId}/audit/export?operation=member.add`);
   expect(auditLines.body.trim().split('\n').length, auditLines.body).toBeGreaterThan(0);

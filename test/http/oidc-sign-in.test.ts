@@ -232,6 +232,63 @@ describe.each(ENGINES)('signing in with OpenID Connect on %s', (engine) => {
     expect(failed[0]).toMatchObject({ target: { type: 'oidc-provider', id: 'corp' }, userId: null, actor: null });
   });
 
+  it('lets an invited person in with the invited roles although their groups map to nothing, and uses the invite up', async () => {
+    op.people.set('ivy', { email: 'ivy@example.com', email_verified: true, name: 'Ivy I', groups: ['cafeteria'] });
+    const invited = await t.call('POST', `/v2/organization/${t.orgId}/invites`, {
+      body: {
+        to: ['ivy@example.com'],
+        organizationRole: 'admin',
+        projectAssignments: [{ projectId, projectRole: 'Reviewer' }],
+      },
+    });
+    expect(invited.statusCode, invited.body).toBe(201);
+    const token = (invited.json().data.links[0].url as string).split('/').pop() as string;
+    const before = (await auditOf('invite.accept')).length;
+
+    const { res } = await signInAs('ivy');
+    expect(res.statusCode, res.body).toBe(302);
+    const me = await t.call('GET', '/v2/session', { key: null, headers: { cookie: sessionCookieOf(res) } });
+    expect(me.json().data).toMatchObject({
+      user: { email: 'ivy@example.com', name: 'Ivy I' },
+      organizationRole: 'admin',
+      projectRoles: [{ projectId, role: 'Reviewer' }],
+    });
+    // Used up: no open invite, the accept link is gone, one record of the acceptance by the person.
+    const invites = await t.call('GET', `/v2/organization/${t.orgId}/invites`);
+    expect((invites.json().data.invites as { email: string }[]).map((i) => i.email)).not.toContain('ivy@example.com');
+    expect((await t.call('GET', `/v2/password-links/${token}`, { key: null })).statusCode).toBe(404);
+    const accepts = await auditOf('invite.accept');
+    expect(accepts.length).toBe(before + 1);
+    expect(accepts[0]).toMatchObject({
+      userId: me.json().data.user._id,
+      target: { type: 'user', id: me.json().data.user._id },
+      fields: ['email', 'name', 'organizationRole'],
+    });
+    expect((await auditOf('user.create.oidc')).map((r) => (r.target as { id: string }).id)).not.toContain(
+      me.json().data.user._id,
+    );
+    // Signing in again keeps the invited roles: the groups mapping to nothing do not refuse an invited person.
+    const again = await signInAs('ivy');
+    expect(again.res.statusCode, again.res.body).toBe(302);
+    const still = await t.call('GET', '/v2/session', { key: null, headers: { cookie: sessionCookieOf(again.res) } });
+    expect(still.json().data).toMatchObject({
+      organizationRole: 'admin',
+      projectRoles: [{ projectId, role: 'Reviewer' }],
+    });
+  });
+
+  it('still refuses an invited address outside the allowed domains, leaving the invite open', async () => {
+    op.people.set('olga', { email: 'olga@elsewhere.org', email_verified: true, groups: ['admins'] });
+    const invited = await t.call('POST', `/v2/organization/${t.orgId}/invites`, {
+      body: { to: ['olga@elsewhere.org'] },
+    });
+    expect(invited.statusCode, invited.body).toBe(201);
+    const { res } = await signInAs('olga');
+    expect(res.statusCode).toBe(403);
+    const invites = await t.call('GET', `/v2/organization/${t.orgId}/invites`);
+    expect((invites.json().data.invites as { email: string }[]).map((i) => i.email)).toContain('olga@elsewhere.org');
+  });
+
   it('sends a browser back to the sign-in page with the refusal in words', async () => {
     const { authorize, flowCookie } = await start();
     const back = await loginAtProvider(authorize, 'bob');

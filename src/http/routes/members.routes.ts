@@ -9,8 +9,11 @@ import {
   CreateInvitesResponse,
   DeleteInvitesRequest,
   OrgIdParams,
+  OrgSettingsRequest,
+  OrgSettingsResponse,
   RemoveUsersRequest,
 } from '../../schemas/member.js';
+import { getOrgSettings, updateOrgSettings } from '../../services/identity/organization-settings.service.js';
 import { invalidField } from '../../errors.js';
 import { linkBase } from '../link-base.js';
 import { principalOf } from '../plugins/auth.js';
@@ -33,6 +36,37 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     '/organization/:orgId/users',
     { schema: { tags, params: OrgIdParams, body: RemoveUsersRequest } },
     async (req) => ok(await members.removeOrgUsers(ctx, principalOf(req), req.params.orgId, req.body.users)),
+  );
+  app.get(
+    '/organization/:orgId/settings',
+    {
+      schema: {
+        tags,
+        operationId: 'getOrganizationSettings',
+        summary: "The organization's sign-in settings (an extension)",
+        description: 'Organization owners and admins only; other organizations answer 404.',
+        params: OrgIdParams,
+        response: { 200: OrgSettingsResponse },
+      },
+    },
+    async (req) => ok(await getOrgSettings(ctx, principalOf(req), req.params.orgId)),
+  );
+  app.post(
+    '/organization/:orgId/settings',
+    {
+      schema: {
+        tags,
+        operationId: 'updateOrganizationSettings',
+        summary: "Change the organization's sign-in settings (an extension)",
+        description:
+          'passwordSignIn false: members sign in through single sign-on or with an API key only; password links and resets are refused. ' +
+          'Organization owners and admins only; other organizations answer 404. A change appends one audit record.',
+        params: OrgIdParams,
+        body: OrgSettingsRequest,
+        response: { 200: OrgSettingsResponse },
+      },
+    },
+    async (req) => ok(await updateOrgSettings(ctx, principalOf(req), req.params.orgId, req.body)),
   );
   app.get('/organization/:orgId/invites', { schema: { tags, params: OrgIdParams } }, async (req) =>
     ok(await members.listInvites(ctx, principalOf(req), req.params.orgId)),

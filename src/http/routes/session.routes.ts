@@ -153,7 +153,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         response: { 200: SignInOptionsResponse },
       },
     },
-    async () => ok(listProviders(ctx)),
+    async () => ok(await listProviders(ctx)),
   );
   // The two legs of an OpenID Connect sign-in are browser navigations (redirects), not API calls:
   // documented in docs/operations.md, left out of the OpenAPI document.

@@ -76,7 +76,7 @@ export async function createOrganization(db: Executor, clock: Clock, name: strin
 export async function createUser(
   db: Executor,
   clock: Clock,
-  input: { email: string; orgId: string; orgRole: OrgRole; name?: string },
+  input: { email: string; orgId: string; orgRole: OrgRole; name?: string; joinedByInvite?: boolean },
 ) {
   const email = normalizeEmail(input.email);
   if (!isEmail(email)) throw invalidField('email', 'must be an e-mail address');
@@ -89,6 +89,7 @@ export async function createUser(
     organization_id: input.orgId,
     org_role: input.orgRole,
     created_at: iso(clock),
+    joined_by_invite: input.joinedByInvite ? 1 : 0,
   };
   await repo.insertUser(db, user);
   return user;

@@ -4,10 +4,11 @@ import type { AppContext } from '../../context.js';
 import { AppError, notFound } from '../../errors.js';
 import type { OidcProviderConfig } from '../../oidc-config.js';
 import { describeError } from '../../log-safe.js';
+import type { Executor } from '../../store/db.js';
 import * as identityRepo from '../../store/repositories/identity.repository.js';
 import * as projectRepo from '../../store/repositories/project.repository.js';
 import { audit } from '../audit/audit.service.js';
-import type { OrgRole, ProjectRole } from './access.js';
+import { isOrgRole, type OrgRole, type ProjectRole } from './access.js';
 import { createUser, isEmail, normalizeEmail } from './identity.service.js';
 import { principalsChanged } from './principal-cache.js';
 import { createSession } from './session.service.js';
@@ -41,11 +42,14 @@ function box(ctx: AppContext): SecretBox {
   return new SecretBox(ctx.secretKey, 'oidc-cookies');
 }
 
-/** The providers the sign-in page offers, each a button. */
-export function listProviders(ctx: AppContext) {
+/**
+ * The providers the sign-in page offers, each a button, and whether it offers e-mail and
+ * password: when the server and at least one organization allow it.
+ */
+export async function listProviders(ctx: AppContext) {
   return {
     providers: ctx.config.oidcProviders.map((p) => ({ id: p.id, name: p.name })),
-    passwordSignIn: ctx.config.passwordSignIn,
+    passwordSignIn: ctx.config.passwordSignIn && (await identityRepo.anyOrganizationWithPasswords(ctx.store.db)),
   };
 }
 
@@ -171,8 +175,23 @@ async function organizationFor(ctx: AppContext, provider: OidcProviderConfig): P
   return id;
 }
 
+/** An open invite of the organization for the e-mail, if any. */
+function inviteFor(trx: Executor, orgId: string, email: string) {
+  return trx
+    .selectFrom('invites')
+    .select(['id', 'organization_role'])
+    .where('organization_id', '=', orgId)
+    .where('email', '=', email)
+    .executeTakeFirst();
+}
+
+const higher = (a: OrgRole, b: OrgRole | undefined): OrgRole => (b && ORG_RANK[b] > ORG_RANK[a] ? b : a);
+
 /**
  * Finds or makes the person's account and applies what their groups map to; answers the user id.
+ * An open invite for the e-mail makes the account with the invited role (or the higher one the
+ * groups map to) whatever the mapping allows, and is then used up; a person an invite made is not
+ * refused later for groups that map to nothing, and their groups only ever raise their role.
  * One transaction: the account, its roles and their audit records commit together.
  */
 async function accountFor(
@@ -192,7 +211,9 @@ async function accountFor(
     if (existing && existing.organization_id !== orgId) {
       throw new AppError('FORBIDDEN', `${who.email} belongs to another organization than this provider signs in to`);
     }
-    if (mapsNothing) {
+    const invite = existing ? undefined : await inviteFor(trx, orgId, who.email);
+    const invited = invite !== undefined || existing?.joined_by_invite === 1;
+    if (mapsNothing && !invited) {
       const refusal = groups.length
         ? `your groups (${groups.slice(0, 10).join(', ')}) give no role in Annotary`
         : 'you are in no group that gives a role in Annotary';
@@ -200,14 +221,35 @@ async function accountFor(
     }
     let id: string;
     const fields: string[] = [];
+    const actorOf = (userId: string) => ({ orgId, userId, keyId: null, address });
     if (existing) {
       id = existing.id;
-      const role = grants.orgRole;
-      // The mapping sets the role each sign-in, except that an owner is never demoted by it.
-      if (provider.groupsClaim && existing.org_role !== 'owner' && existing.org_role !== (role ?? 'member')) {
-        await identityRepo.setUserOrgRole(trx, id, role ?? 'member');
+      const had = isOrgRole(existing.org_role) ? existing.org_role : 'member';
+      // The mapping sets the role each sign-in (an invited person's it only raises); an owner is never demoted by it.
+      const role = invited ? higher(had, grants.orgRole) : (grants.orgRole ?? 'member');
+      if (provider.groupsClaim && had !== 'owner' && had !== role) {
+        await identityRepo.setUserOrgRole(trx, id, role);
         fields.push('organizationRole');
       }
+    } else if (invite) {
+      const invitedRole = isOrgRole(invite.organization_role) ? invite.organization_role : 'member';
+      const user = await createUser(trx, ctx.clock, {
+        email: who.email,
+        orgId,
+        orgRole: higher(invitedRole, grants.orgRole),
+        joinedByInvite: true,
+        ...(who.name ? { name: who.name } : {}),
+      });
+      id = user.id;
+      // The invite is used up, and with it its accept link; its project roles (keyed by e-mail) now apply.
+      await trx.deleteFrom('password_links').where('invite_id', '=', invite.id).execute();
+      await trx.deleteFrom('invites').where('id', '=', invite.id).execute();
+      await audit(trx, ctx.clock, actorOf(id), {
+        operation: 'invite.accept',
+        targetType: 'user',
+        targetId: id,
+        fields: ['email', 'organizationRole', ...(who.name ? ['name'] : [])],
+      });
     } else {
       const role = provider.groupsClaim ? (grants.orgRole ?? 'member') : provider.defaultRole;
       if (!role) {
@@ -223,8 +265,7 @@ async function accountFor(
         ...(who.name ? { name: who.name } : {}),
       });
       id = user.id;
-      const actor = { orgId, userId: id, keyId: null, address };
-      await audit(trx, ctx.clock, actor, {
+      await audit(trx, ctx.clock, actorOf(id), {
         operation: 'user.create.oidc',
         targetType: 'user',
         targetId: id,
@@ -246,8 +287,12 @@ async function accountFor(
     }
     if (known.length) fields.push('projectRoles');
     if (existing && fields.length) {
-      const actor = { orgId, userId: id, keyId: null, address };
-      await audit(trx, ctx.clock, actor, { operation: 'member.role.oidc', targetType: 'user', targetId: id, fields });
+      await audit(trx, ctx.clock, actorOf(id), {
+        operation: 'member.role.oidc',
+        targetType: 'user',
+        targetId: id,
+        fields,
+      });
     }
     return { userId: id, changed: existing !== undefined && fields.length > 0 };
   });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../../adapters/crypto/password-hash.js';
 import type { AppContext } from '../../context.js';
 import { audit } from '../audit/audit.service.js';
-import { AppError, conflict, notFound } from '../../errors.js';
+import { conflict, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Executor } from '../../store/db.js';
 import * as identityRepo from '../../store/repositories/identity.repository.js';
@@ -11,7 +11,8 @@ import type { PasswordLinkRow } from '../../store/schema.js';
 import { isOrgRole, type OrgRole } from './access.js';
 import { createUser, DEFAULT_BOOTSTRAP_EMAIL, normalizeEmail } from './identity.service.js';
 import { hashToken } from './session.service.js';
-import { checkPassword, PASSWORD_SIGNIN_OFF, setPassword } from './sign-in.service.js';
+import { checkPassword, setPassword } from './sign-in.service.js';
+import { demandPasswordSignIn } from './organization-settings.service.js';
 
 /** Hours a reset (or first owner's) link stays good; invites use ANNOTARY_INVITE_HOURS. */
 export const RESET_LINK_HOURS = 24;
@@ -125,6 +126,7 @@ async function liveLink(db: Executor, ctx: AppContext, token: string): Promise<L
 /** What the password page shows before the person chooses a password. */
 export async function describeLink(ctx: AppContext, token: string) {
   const { row, purpose, organizationRole, organizationName, projects } = await liveLink(ctx.store.db, ctx, token);
+  await demandPasswordSignIn(ctx, ctx.store.db, row.organization_id);
   return {
     purpose,
     email: row.email,
@@ -147,13 +149,13 @@ export async function usePasswordLink(
   /** The client's address, for the audit record. */
   address: string | null = null,
 ): Promise<{ userId: string }> {
-  // A link would set a password and start a session: with password sign-in off, neither happens.
-  if (!ctx.config.passwordSignIn) throw new AppError('FORBIDDEN', PASSWORD_SIGNIN_OFF);
   checkPassword(input.password);
   const hash = await hashPassword(input.password);
   const nowIso = new Date(ctx.clock.now()).toISOString();
   return ctx.store.db.transaction().execute(async (trx) => {
     const { row, organizationRole } = await liveLink(trx, ctx, token);
+    // A link would set a password and start a session: with password sign-in off, neither happens.
+    await demandPasswordSignIn(ctx, trx, row.organization_id);
     // Deleting first makes a second use (even a concurrent one) find nothing.
     if ((await repo.deletePasswordLink(trx, row.id)) === 0) throw notFound('link (it may have expired or been used)');
     let userId = row.user_id;
@@ -165,6 +167,7 @@ export async function usePasswordLink(
         email: row.email,
         orgId: row.organization_id,
         orgRole: organizationRole,
+        joinedByInvite: true,
         ...(input.name ? { name: input.name } : {}),
       });
       userId = user.id;

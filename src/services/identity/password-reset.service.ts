@@ -4,6 +4,7 @@ import { audit, cliActor } from '../audit/audit.service.js';
 import * as identityRepo from '../../store/repositories/identity.repository.js';
 import * as repo from '../../store/repositories/session.repository.js';
 import { normalizeEmail } from './identity.service.js';
+import { demandPasswordSignIn } from './organization-settings.service.js';
 import { createPasswordLink, type PasswordLink } from './password-link.service.js';
 import { setPassword } from './sign-in.service.js';
 
@@ -11,6 +12,7 @@ import { setPassword } from './sign-in.service.js';
 async function userOf(ctx: AppContext, email: string) {
   const user = await identityRepo.findUserByEmail(ctx.store.db, normalizeEmail(email));
   if (!user) throw notFound(`user with e-mail ${email}`);
+  await demandPasswordSignIn(ctx, ctx.store.db, user.organization_id);
   return user;
 }
 

@@ -11,12 +11,10 @@ import { authenticate, normalizeEmail } from './identity.service.js';
 import { audit } from '../audit/audit.service.js';
 import { spendBudget } from '../rate-budget.js';
 import { createSession } from './session.service.js';
+import { PASSWORD_SIGNIN_OFF, passwordSignInAllowed } from './organization-settings.service.js';
 
 /** Sign-in attempts per minute: per account (e-mail) and per client address. */
 export const SIGN_IN_LIMITS = { perAccount: 10, perAddress: 30, windowMs: 60_000 } as const;
-
-/** The answer to a password sign-in when ANNOTARY_PASSWORD_SIGNIN is false. */
-export const PASSWORD_SIGNIN_OFF = 'password sign-in is turned off for this organization: use single sign-on';
 
 /** One message for a wrong e-mail, a wrong password and a user without a password. */
 export const WRONG_CREDENTIALS = 'wrong e-mail or password';
@@ -70,6 +68,13 @@ async function userIdByPassword(ctx: AppContext, rawEmail: string, password: str
       await audit(db, ctx.clock, actor, { operation: 'session.signin.failed', targetType: 'user', targetId: user.id });
     }
     throw new AppError('UNAUTHENTICATED', WRONG_CREDENTIALS);
+  }
+  // Only the right password hears that its organization uses single sign-on: a wrong one answers
+  // as any wrong password does, so the answer tells no one which addresses have an account.
+  if (!(await passwordSignInAllowed(ctx, db, user.organization_id))) {
+    const actor = { orgId: user.organization_id, userId: user.id, keyId: null, address };
+    await audit(db, ctx.clock, actor, { operation: 'session.signin.failed', targetType: 'user', targetId: user.id });
+    throw new AppError('FORBIDDEN', PASSWORD_SIGNIN_OFF);
   }
   if (needsRehash(stored)) await setPassword(db, ctx, user.id, password);
   return user.id;

@@ -1,6 +1,7 @@
+import type { Insertable } from 'kysely';
 import type { Executor } from '../db.js';
 import { preparedQuery } from '../prepared-query.js';
-import type { OrganizationRow, UserRow } from '../schema.js';
+import type { OrganizationRow, OrganizationTable, UserRow, UserTable } from '../schema.js';
 
 /** What one API-key lookup yields: the key's user and organization, in one query. */
 export interface KeyOwnerRow {
@@ -56,11 +57,11 @@ export async function countOrganizations(db: Executor): Promise<number> {
   return Number(row.n);
 }
 
-export async function insertOrganization(db: Executor, row: OrganizationRow): Promise<void> {
+export async function insertOrganization(db: Executor, row: Insertable<OrganizationTable>): Promise<void> {
   await db.insertInto('organizations').values(row).execute();
 }
 
-export async function insertUser(db: Executor, row: UserRow): Promise<void> {
+export async function insertUser(db: Executor, row: Insertable<UserTable>): Promise<void> {
   await db.insertInto('users').values(row).execute();
 }
 
@@ -104,6 +105,26 @@ export async function findUserById(db: Executor, id: string): Promise<UserRow | 
 
 export async function setUserOrgRole(db: Executor, userId: string, role: string): Promise<void> {
   await db.updateTable('users').set({ org_role: role }).where('id', '=', userId).execute();
+}
+
+/** Turns e-mail and password sign-in on (1) or off (0) for the organization's members. */
+export async function setOrganizationPasswordSignIn(db: Executor, orgId: string, on: boolean): Promise<void> {
+  await db
+    .updateTable('organizations')
+    .set({ password_sign_in: on ? 1 : 0 })
+    .where('id', '=', orgId)
+    .execute();
+}
+
+/** Whether any organization lets its members sign in with a password. */
+export async function anyOrganizationWithPasswords(db: Executor): Promise<boolean> {
+  const row = await db
+    .selectFrom('organizations')
+    .select('id')
+    .where('password_sign_in', '=', 1)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** The organization's id when the install has exactly one; undefined otherwise. */

@@ -238,3 +238,32 @@ export function useNewApiKey() {
       unwrap<ApiData<'/v2/session/api-key', 'post'>>('POST', '/v2/session/api-key', api.POST('/v2/session/api-key')),
   });
 }
+
+export type OrgSettings = ApiData<'/v2/organization/{orgId}/settings', 'get'>['settings'];
+
+/** The organization's sign-in settings (owners and admins). */
+export function useOrgSettings(orgId: string) {
+  return useQuery({
+    queryKey: ['org', orgId, 'settings'] as const,
+    queryFn: () =>
+      unwrap<ApiData<'/v2/organization/{orgId}/settings', 'get'>>(
+        'GET',
+        '/v2/organization/{orgId}/settings',
+        api.GET('/v2/organization/{orgId}/settings', orgPath(orgId)),
+      ),
+    retry: false,
+  });
+}
+
+export function useUpdateOrgSettings(orgId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ApiBody<'/v2/organization/{orgId}/settings', 'post'>) =>
+      unwrap<ApiData<'/v2/organization/{orgId}/settings', 'post'>>(
+        'POST',
+        '/v2/organization/{orgId}/settings',
+        api.POST('/v2/organization/{orgId}/settings', { ...orgPath(orgId), body }),
+      ),
+    onSuccess: (data) => queryClient.setQueryData(['org', orgId, 'settings'], data),
+  });
+}

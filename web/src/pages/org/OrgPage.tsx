@@ -6,6 +6,7 @@ import { ApiKeyTab } from './ApiKeyTab';
 import { AuditTab } from './AuditTab';
 import { MembersTab } from './MembersTab';
 import { PluginsTab } from './PluginsTab';
+import { SignInTab } from './SignInTab';
 import { StoragesTab } from './StoragesTab';
 import './org.css';
 
@@ -14,11 +15,12 @@ const TABS = [
   ['storages', 'Storages'],
   ['plugins', 'Plugins'],
   ['audit', 'Audit'],
+  ['sign-in', 'Sign-in'],
   ['api-key', 'Your API key'],
 ] as const;
 type Tab = (typeof TABS)[number][0];
 
-/** /org: the organization's members and invites, storages, plugins, audit log, and the person's own API key. */
+/** /org: the organization's members and invites, storages, plugins, audit log, sign-in settings, and the person's own API key. */
 export default function OrgPage() {
   const session = useSession();
   const [params, setParams] = useSearchParams();
@@ -26,8 +28,8 @@ export default function OrgPage() {
   if (!session.data) return <Loading what="your session" />;
   const me = session.data;
   const isAdmin = me.organizationRole === 'owner' || me.organizationRole === 'admin';
-  // Members, invites and the audit log are the owner's and admins': not offered to members.
-  const tabs = isAdmin ? TABS : TABS.filter(([id]) => id !== 'members' && id !== 'audit');
+  // Members, invites, the audit log and sign-in settings are the owner's and admins': not offered to members.
+  const tabs = isAdmin ? TABS : TABS.filter(([id]) => id !== 'members' && id !== 'audit' && id !== 'sign-in');
   const current: Tab = tabs.find(([id]) => id === params.get('tab'))?.[0] ?? tabs[0]![0];
   const choose = (tab: Tab) => setParams({ tab }, { replace: true });
   // Arrow keys move between tabs (the WAI-ARIA tabs pattern); Tab goes on into the panel.
@@ -71,6 +73,7 @@ export default function OrgPage() {
         {current === 'storages' && <StoragesTab isAdmin={isAdmin} />}
         {current === 'plugins' && <PluginsTab isAdmin={isAdmin} />}
         {current === 'audit' && <AuditTab orgId={me.organization._id} />}
+        {current === 'sign-in' && <SignInTab orgId={me.organization._id} />}
         {current === 'api-key' && <ApiKeyTab email={me.user.email} />}
       </div>
     </div>
