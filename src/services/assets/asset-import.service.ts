@@ -8,6 +8,7 @@ import type { TaskRow } from '../../store/schema.js';
 import { startStage } from '../../workflow/graph.js';
 import { startRouting } from '../../workflow/routing.js';
 import { freshTaskRow } from '../../workflow/task-row.js';
+import { audit } from '../audit/audit.service.js';
 import type { Principal } from '../identity/access.js';
 import { loadProject } from '../identity/project-access.js';
 import { projectInfo } from '../projects/project-view.js';
@@ -171,6 +172,19 @@ export async function importAssetStream(
       .set((eb) => ({ asset_count: eb('asset_count', '+', createdCount), updated_at: now }))
       .where('id', '=', row.id)
       .execute();
+    if (createdCount > 0) {
+      await audit(trx, ctx.clock, p, {
+        operation: 'assets.import',
+        targetType: 'project',
+        targetId: row.id,
+        projectId: row.id,
+        fields: [
+          'assets',
+          ...(source.batches?.length ? ['batches'] : []),
+          ...(finalPriority !== 0 ? ['priority'] : []),
+        ],
+      });
+    }
     return createdCount;
   });
   // PostgreSQL's statistics of a table the import made much larger, refreshed in the background.

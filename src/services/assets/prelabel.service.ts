@@ -7,6 +7,7 @@ import type { Executor } from '../../store/db.js';
 import { framesOfAsset, validateAnswer } from '../../workflow/answer.js';
 import { startStage } from '../../workflow/graph.js';
 import type { TaskAnswer } from '../../workflow/types.js';
+import { audit } from '../audit/audit.service.js';
 import type { Principal } from '../identity/access.js';
 import { loadProject } from '../identity/project-access.js';
 import { projectInfo } from '../projects/project-view.js';
@@ -290,6 +291,15 @@ export async function importLabels(
       }
     }
     skipped.sort((a, b) => a.index - b.index);
+    if (written.size > 0) {
+      await audit(trx, ctx.clock, p, {
+        operation: 'labels.import',
+        targetType: 'project',
+        targetId: row.id,
+        projectId: row.id,
+        fields: ['answer'],
+      });
+    }
     return { imported: written.size, skipped };
   });
 }

@@ -70,6 +70,13 @@ export async function pluginResponse(ctx: AppContext, p: Principal, body: Plugin
         created_at: now,
       };
       await repo.insertLogs(trx, [{ ...log, project_id: call.project_id, stage_id: call.stage_id, task_id: task.id }]);
+      await audit(trx, ctx.clock, p, {
+        operation: 'plugin.response',
+        targetType: 'task',
+        targetId: task.id,
+        projectId: call.project_id,
+        fields: ['error'],
+      });
       return {
         session: call.id,
         status: 'failed',
@@ -92,6 +99,13 @@ export async function pluginResponse(ctx: AppContext, p: Principal, body: Plugin
     };
     const moved = await moveAndSave(run, trx, row, output(stage, 0), { trigger: 'plugin' });
     await repo.setCallStatus(trx, call.id, { status: 'answered', error: null, updated_at: now });
+    await audit(trx, ctx.clock, p, {
+      operation: 'plugin.response',
+      targetType: 'task',
+      targetId: task.id,
+      projectId: call.project_id,
+      fields: ['answer', ...(body.duration ? ['duration'] : [])],
+    });
     return {
       session: call.id,
       status: 'answered',

@@ -4,6 +4,7 @@ import { chunked } from '../../../store/chunks.js';
 import { defaultTasksOf, projectAssets, writePreLabel } from '../../../store/repositories/label-import.repository.js';
 import { validateAnswer } from '../../../workflow/answer.js';
 import { startStage } from '../../../workflow/graph.js';
+import { audit } from '../../audit/audit.service.js';
 import type { Principal } from '../../identity/access.js';
 import { loadProject } from '../../identity/project-access.js';
 import { projectInfo } from '../../projects/project-view.js';
@@ -227,6 +228,13 @@ export async function importLabelFile(
           { field: 'file', message: `no image of the file matched a task in the Start stage${why}` },
         ]);
       }
+      await audit(trx, ctx.clock, p, {
+        operation: 'labels.import',
+        targetType: 'project',
+        targetId: row.id,
+        projectId: row.id,
+        fields: ['answer', 'format'],
+      });
     });
   } catch (err) {
     await brushes.discard();
