@@ -5769,8 +5769,14 @@ export interface operations {
             data: string;
             /** @description an asset made of several images: their http(s) URLs in page order (`data` is the first page, shown in lists and named by exports); `metadata.pageTotal` is set to its length */
             dataset?: string[];
+            /** @description `pct` for a point-cloud asset: its lidar frame URLs in `dataset` and its cameras in `pct` (docs/api.md, Point clouds) */
+            editorType?: string;
             externalId?: string;
             metadata?: {
+              [key: string]: unknown;
+            };
+            /** @description a point-cloud asset's cameras: `{cameras: [{name, images: [url per frame], intrinsics: {fx, fy, cx, cy, width, height}, extrinsics: [16 numbers, row-major, lidar to camera]}]}` */
+            pct?: {
               [key: string]: unknown;
             };
             /** @description storage id the file lives in */

@@ -30,6 +30,20 @@ export const AssetInput = Type.Object({
       description: "pre-labels: classification answers of the project's ontology, set on the new task",
     }),
   ),
+  editorType: Type.Optional(
+    Type.String({
+      maxLength: 40,
+      description:
+        '`pct` for a point-cloud asset: its lidar frame URLs in `dataset` and its cameras in `pct` (docs/api.md, Point clouds)',
+    }),
+  ),
+  pct: Type.Optional(
+    Type.Unsafe<Record<string, unknown>>({
+      ...FreeObject,
+      description:
+        "a point-cloud asset's cameras: `{cameras: [{name, images: [url per frame], intrinsics: {fx, fy, cx, cy, width, height}, extrinsics: [16 numbers, row-major, lidar to camera]}]}`",
+    }),
+  ),
 });
 
 export const ImportAssetsRequest = Type.Object({

@@ -1,6 +1,7 @@
 import { imageSize } from 'image-size';
 import { type Head, HeadReadError, readHead } from '../../adapters/media/head-reader.js';
 import { readMp4, readWebm, type VideoFacts } from '../../adapters/media/video-header.js';
+import { checkPointCount, PointCloudError, readCloudPoints } from '../../shared/pointcloud/index.js';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../errors.js';
 import { describeError } from '../../log-safe.js';
@@ -74,6 +75,11 @@ function mediumOf(data: string): Medium | undefined {
  * metadata is parsed only for images and videos.
  */
 function needsSize(data: string, metadata: string | null): boolean {
+  // A point cloud's metadata names its cameras: its frames' point counts are read once.
+  if (metadata?.includes('"pct"')) {
+    const m = metadataOf(metadata);
+    if (isRecord(m.pct)) return !Array.isArray(m.pointsPerFrame);
+  }
   const medium = mediumOf(data);
   if (!medium) return false;
   const m = metadataOf(metadata);
@@ -111,15 +117,21 @@ const judgePublicOnly = judgeBy(false);
 const judgeWithPrivate = judgeBy(true);
 
 /** The first bytes of the asset's file (or `maxBytes` from `start`), wherever it is. */
-async function headOf(ctx: AppContext, asset: HeaderAsset, start = 0, maxBytes = HEADER_BYTES): Promise<Head> {
+async function headOf(
+  ctx: AppContext,
+  asset: HeaderAsset,
+  start = 0,
+  maxBytes = HEADER_BYTES,
+  url = asset.data,
+): Promise<Head> {
   const opts = {
     maxBytes,
     start,
     timeoutMs: ctx.config.mediaReadTimeoutMs,
     judge: ctx.config.storageAllowPrivate ? judgeWithPrivate : judgePublicOnly,
   };
-  const link = parseFileUrl(ctx, asset.data);
-  if (!link) return readHead(asset.data, opts);
+  const link = parseFileUrl(ctx, url);
+  if (!link) return readHead(url, opts);
   const storage = parseStorageLink(link.key);
   if (storage) {
     if (storage.orgId !== asset.orgId) throw new HeadReadError("the link names another organization's storage");
@@ -181,6 +193,38 @@ async function videoFacts(
   return { warning: 'problem' in read ? read.problem : 'the video file has no index (moov)' };
 }
 
+/** Bytes read of each lidar frame for its header (a .bin frame's count comes from its length). */
+const CLOUD_HEADER_BYTES = 64 * 1024;
+
+/** A point cloud's points per frame from each frame's header, or why a frame cannot be shown. */
+async function cloudFacts(
+  ctx: AppContext,
+  asset: HeaderAsset,
+): Promise<{ pointsPerFrame: number[] } | { warning: string }> {
+  let frames: unknown;
+  try {
+    frames = JSON.parse(asset.dataset ?? 'null');
+  } catch {
+    frames = null;
+  }
+  if (!Array.isArray(frames) || !frames.length) return { warning: 'the point cloud lists no lidar frames' };
+  const pointsPerFrame: number[] = [];
+  for (const [k, url] of frames.entries()) {
+    const name = typeof url === 'string' ? decodeURIComponent(new URL(url).pathname.split('/').at(-1) ?? '') : '';
+    try {
+      const head = await headOf(ctx, asset, 0, CLOUD_HEADER_BYTES, String(url));
+      if (head.contentType === 'text/html') throw new PointCloudError('the address answers a web page (text/html)');
+      const points = readCloudPoints(name, head.bytes, head.whole ? head.bytes.length : head.total);
+      checkPointCount(points);
+      pointsPerFrame.push(points);
+    } catch (err) {
+      if (!(err instanceof PointCloudError) && !(err instanceof HeadReadError)) throw err;
+      return { warning: `lidar frame ${k} (${name.slice(0, 200)}): ${err.message}` };
+    }
+  }
+  return { pointsPerFrame };
+}
+
 /** What the header adds to the metadata: only facts it does not hold already (the client's win). */
 function factsToKeep(metadata: Record<string, unknown>, found: Record<string, unknown>): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
@@ -194,7 +238,8 @@ async function measure(ctx: AppContext, asset: HeaderAsset): Promise<void> {
   const medium = mediumOf(asset.data);
   let found: Record<string, unknown> | { warning: string };
   try {
-    if (medium === 'mp4' || medium === 'webm') {
+    if (isRecord(metadata.pct)) found = await cloudFacts(ctx, asset);
+    else if (medium === 'mp4' || medium === 'webm') {
       const video = await videoFacts(ctx, asset, medium);
       if ('warning' in video) found = video;
       else {

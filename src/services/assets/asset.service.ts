@@ -9,6 +9,7 @@ import type { AssetRow } from '../../store/schema.js';
 import { validateAnswer } from '../../workflow/answer.js';
 import type { ProjectInfo, TaskAnswer } from '../../workflow/types.js';
 import type { Principal } from '../identity/access.js';
+import { isPctInput, pctMetadata } from './pct-assets.js';
 
 export interface AssetInput {
   data: string;
@@ -21,6 +22,9 @@ export interface AssetInput {
   storage?: string | undefined;
   /** Pre-labels: classification answers set on the new task (checked against the ontology). */
   classifications?: Record<string, unknown>[] | undefined;
+  /** `pct` for a point-cloud asset (its lidar frames in `dataset`, its cameras in `pct`). */
+  editorType?: string | undefined;
+  pct?: unknown;
 }
 
 export const MAX_URL_LENGTH = 4096;
@@ -92,7 +96,9 @@ export function prepare(
         errors.push({ field: `assets[${i}].dataset[${k}]`, message: 'must be an http(s) URL' });
       }
     }
-    if (a.dataset && isRecord(a.metadata) && a.metadata.pageTotal !== undefined) {
+    const pct = isPctInput(a);
+    const pctFacts = pct ? pctMetadata(a, i, errors, isHttpUrl) : undefined;
+    if (!pct && a.dataset && isRecord(a.metadata) && a.metadata.pageTotal !== undefined) {
       if (a.metadata.pageTotal !== a.dataset.length) {
         errors.push({
           field: `assets[${i}].metadata.pageTotal`,
@@ -101,7 +107,8 @@ export function prepare(
       }
     }
     // An asset of pages answers its page count where a video answers its frames.
-    const metadata = a.dataset ? { ...a.metadata, pageTotal: a.dataset.length } : a.metadata;
+    // A point cloud answers its frames instead.
+    const metadata = pct ? pctFacts : a.dataset ? { ...a.metadata, pageTotal: a.dataset.length } : a.metadata;
     const batches = new Map<string, { id: string; name: string }>();
     for (const b of commonBatches) batches.set(b.id, b);
     for (const [k, ref] of (a.batches ?? []).entries()) {

@@ -95,25 +95,25 @@ export function projectPoint(cam: CameraCalibration, p: { x: number; y: number; 
  * the camera and the field. The extrinsic matrix must invert (so 2D work can be lifted back).
  */
 export function checkCamera(value: unknown, path: string): CameraCalibration {
-  if (!isRecord(value)) throw new PointCloudError(`${path}: must be an object`);
+  if (!isRecord(value)) throw new PointCloudError(`must be an object`, `${path}`);
   const name = value.name;
   if (typeof name !== 'string' || !name || name.length > 200)
-    throw new PointCloudError(`${path}.name: must be a name of 1 to 200 characters`);
+    throw new PointCloudError(`must be a name of 1 to 200 characters`, `${path}.name`);
   const k = value.intrinsics;
-  if (!isRecord(k)) throw new PointCloudError(`${path}.intrinsics: must be {fx, fy, cx, cy, width, height}`);
+  if (!isRecord(k)) throw new PointCloudError(`must be {fx, fy, cx, cy, width, height}`, `${path}.intrinsics`);
   const intrinsics = {} as Intrinsics;
   for (const key of ['fx', 'fy', 'cx', 'cy', 'width', 'height'] as const) {
     const v = k[key];
     if (typeof v !== 'number' || !Number.isFinite(v))
-      throw new PointCloudError(`${path}.intrinsics.${key}: must be a finite number`);
+      throw new PointCloudError(`must be a finite number`, `${path}.intrinsics.${key}`);
     if ((key === 'fx' || key === 'fy' || key === 'width' || key === 'height') && v <= 0) {
-      throw new PointCloudError(`${path}.intrinsics.${key}: must be greater than 0`);
+      throw new PointCloudError(`must be greater than 0`, `${path}.intrinsics.${key}`);
     }
     intrinsics[key] = v;
   }
   const e = value.extrinsics;
   if (!Array.isArray(e) || e.length !== 16 || !e.every((v) => typeof v === 'number' && Number.isFinite(v))) {
-    throw new PointCloudError(`${path}.extrinsics: must be 16 finite numbers (a row-major 4x4 matrix)`);
+    throw new PointCloudError(`must be 16 finite numbers (a row-major 4x4 matrix)`, `${path}.extrinsics`);
   }
   const m = e as number[];
   if (
@@ -122,21 +122,21 @@ export function checkCamera(value: unknown, path: string): CameraCalibration {
     Math.abs(m[14] as number) > 1e-9 ||
     Math.abs((m[15] as number) - 1) > 1e-9
   ) {
-    throw new PointCloudError(`${path}.extrinsics: the last row must be 0, 0, 0, 1`);
+    throw new PointCloudError(`the last row must be 0, 0, 0, 1`, `${path}.extrinsics`);
   }
   if (!invert4(m))
-    throw new PointCloudError(`${path}.extrinsics: the matrix does not invert (its rotation part is singular)`);
+    throw new PointCloudError(`the matrix does not invert (its rotation part is singular)`, `${path}.extrinsics`);
   return { name, intrinsics, extrinsics: m };
 }
 
 /** Our JSON form: `{cameras: [{name, intrinsics: {fx, fy, cx, cy, width, height}, extrinsics: [16]}]}`. */
 export function parseCalibrationJson(value: unknown, path = 'calibration'): CameraCalibration[] {
   if (!isRecord(value) || !Array.isArray(value.cameras))
-    throw new PointCloudError(`${path}.cameras: must be a list of cameras`);
+    throw new PointCloudError(`must be a list of cameras`, `${path}.cameras`);
   const cams = value.cameras.map((c, i) => checkCamera(c, `${path}.cameras[${i}]`));
   const names = new Set<string>();
   for (const [i, c] of cams.entries()) {
-    if (names.has(c.name)) throw new PointCloudError(`${path}.cameras[${i}].name: "${c.name}" appears twice`);
+    if (names.has(c.name)) throw new PointCloudError(`"${c.name}" appears twice`, `${path}.cameras[${i}].name`);
     names.add(c.name);
   }
   return cams;
@@ -159,13 +159,13 @@ export function parseKittiCalib(
     if (!m) continue;
     const values = (m[2] ?? '').trim().split(/\s+/).filter(Boolean).map(Number);
     if (!values.every(Number.isFinite))
-      throw new PointCloudError(`${path}: the line ${m[1]} holds a value that is not a number`);
+      throw new PointCloudError(`the line ${m[1]} holds a value that is not a number`, `${path}`);
     rows.set(m[1] as string, values);
   }
   const need = (key: string, n: number) => {
     const v = rows.get(key);
-    if (!v) throw new PointCloudError(`${path}: has no ${key} line`);
-    if (v.length !== n) throw new PointCloudError(`${path}: the line ${key} has ${v.length} numbers, not ${n}`);
+    if (!v) throw new PointCloudError(`has no ${key} line`, `${path}`);
+    if (v.length !== n) throw new PointCloudError(`the line ${key} has ${v.length} numbers, not ${n}`, `${path}`);
     return v;
   };
   const r0 = need('R0_rect', 9);
@@ -183,11 +183,11 @@ export function parseKittiCalib(
       number,
       number,
     ];
-    if (!(fx > 0) || !(fy > 0)) throw new PointCloudError(`${path}: P${cam.projection} has no positive focal length`);
+    if (!(fx > 0) || !(fy > 0)) throw new PointCloudError(`P${cam.projection} has no positive focal length`, `${path}`);
     const tz = p23;
     const offset = [1, 0, 0, (p03 - cx * tz) / fx, 0, 1, 0, (p13 - cy * tz) / fy, 0, 0, 1, tz, 0, 0, 0, 1];
     const extrinsics = mul4(offset, mul4(rect, velo));
-    if (!invert4(extrinsics)) throw new PointCloudError(`${path}: R0_rect * Tr_velo_to_cam does not invert`);
+    if (!invert4(extrinsics)) throw new PointCloudError(`R0_rect * Tr_velo_to_cam does not invert`, `${path}`);
     return { name: cam.name, intrinsics: { fx, fy, cx, cy, width: cam.width, height: cam.height }, extrinsics };
   });
 }

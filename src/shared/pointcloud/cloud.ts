@@ -29,9 +29,14 @@ export interface CloudHeader {
 
 /** Why a lidar file or a calibration cannot be used, in words a person can act on. */
 export class PointCloudError extends Error {
-  constructor(message: string) {
-    super(message);
+  /** The field at fault and what is wrong with it, when the error is about one field. */
+  readonly field: string | undefined;
+  readonly detail: string;
+  constructor(message: string, field?: string) {
+    super(field ? `${field}: ${message}` : message);
     this.name = 'PointCloudError';
+    this.field = field;
+    this.detail = message;
   }
 }
 

@@ -50,3 +50,4 @@ export function parseCloud(name: string, bytes: Uint8Array): PointCloud {
   if (format === 'ply') return parsePly(bytes);
   return parseLas(bytes);
 }
+export * from './cuboid.js';

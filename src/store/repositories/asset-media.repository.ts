@@ -7,6 +7,8 @@ export interface HeaderAsset {
   data: string;
   metadata: string | null;
   orgId: string;
+  /** A paged or point-cloud asset's files (JSON list), else null. */
+  dataset?: string | null | undefined;
 }
 
 /** The live assets of a project among `ids` that have neither a size nor a warning yet. */
@@ -15,13 +17,19 @@ export async function assetsToMeasure(db: Executor, projectId: string, ids: stri
   const rows = await db
     .selectFrom('assets')
     .innerJoin('projects', 'projects.id', 'assets.project_id')
-    .select(['assets.id', 'assets.data', 'assets.metadata', 'projects.organization_id'])
+    .select(['assets.id', 'assets.data', 'assets.metadata', 'assets.dataset', 'projects.organization_id'])
     .where('assets.project_id', '=', projectId)
     .where('assets.id', 'in', ids)
     .where('assets.deleted', '=', 0)
     .where('assets.media_warning', 'is', null)
     .execute();
-  return rows.map((r) => ({ id: r.id, data: r.data, metadata: r.metadata, orgId: r.organization_id }));
+  return rows.map((r) => ({
+    id: r.id,
+    data: r.data,
+    metadata: r.metadata,
+    orgId: r.organization_id,
+    dataset: r.dataset,
+  }));
 }
 
 /** Writes the asset's metadata (with the size read) and its size facts. */
