@@ -47,6 +47,8 @@ export interface Config {
   readAssetHeaders: boolean;
   /** Deadline of one asset header read (connection, answer and bytes), in ms. */
   mediaReadTimeoutMs: number;
+  /** Deadline of one Assist request to a plugin (connection, answer and bytes), in ms. */
+  assistTimeoutMs: number;
   logLevel: LogLevel;
   bodyLimit: number;
   uploadLimit: number;
@@ -234,6 +236,7 @@ export function loadConfig(env: Env = process.env): Config {
     storageAllowPrivate: boolVar(env, 'ANNOTARY_STORAGE_ALLOW_PRIVATE', false),
     readAssetHeaders: boolVar(env, 'ANNOTARY_READ_ASSET_HEADERS', true),
     mediaReadTimeoutMs: intVar(env, 'ANNOTARY_MEDIA_READ_TIMEOUT_MS', 15_000, 100, 600_000),
+    assistTimeoutMs: intVar(env, 'ANNOTARY_ASSIST_TIMEOUT_MS', 20_000, 100, 600_000),
     logLevel: enumVar(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     bodyLimit: intVar(env, 'ANNOTARY_BODY_LIMIT', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     uploadLimit: intVar(env, 'ANNOTARY_UPLOAD_LIMIT', 100 * 1024 * 1024, 1024, 10 * 1024 ** 3),

@@ -1211,6 +1211,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/task/{taskId}/assist': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ask a plugin for a mask from the labeler's points (the editor's Assist)
+     * @description Sends the image link, the points inside (`positive`) and outside (`negative`) the object and the box to the plugin's `assistUrl`, signed with its Secret header, and answers its candidate: a PNG `mask` of the image's size or `zones`. Allowed to whoever may annotate the task. A plugin that fails, answers something else or does not answer in time (ANNOTARY_ASSIST_TIMEOUT_MS) is a 502 saying so.
+     */
+    post: operations['assistTask'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/task/{taskId}/brush': {
     parameters: {
       query?: never;
@@ -1740,6 +1760,8 @@ export interface components {
     /** Plugin */
     Plugin: {
       _id: string;
+      /** @description where the editor's Assist requests go: set only on a plugin that answers them */
+      assistUrl?: string;
       /** Format: date-time */
       createdAt: string;
       createdBy: string;
@@ -4708,6 +4730,8 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description http(s) URL the editor's Assist requests are POSTed to (through the server): the plugin answers interactive segmentation */
+          assistUrl?: string;
           name: string;
           /** @description sent as the Secret header of every call; stored encrypted, never returned */
           secret: string;
@@ -7227,6 +7251,66 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+    };
+  };
+  assistTask: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description [x1, y1, x2, y2] around the object, in image pixels */
+          box?: number[];
+          /** @description points outside the object */
+          negative?: number[][];
+          /** @description a plugin of the organization with an assistUrl */
+          pluginId: string;
+          /** @description points inside the object */
+          positive?: number[][];
+          /** @description the segmentation or brush class the object is for */
+          schemaId?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              assist: {
+                /** @description data:image/png;base64 link of a PNG of the image size: a pixel is in the object when it is opaque (alpha 128 or more) and not black */
+                mask?: string;
+                zones?: {
+                  holes: number[][][];
+                  region: number[][];
+                }[];
+              };
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      502: components['responses']['BadGateway'];
     };
   };
   uploadBrushLayer: {

@@ -13,6 +13,14 @@ export const PluginCreateRequest = Type.Object({
     writeOnly: true,
     description: 'sent as the Secret header of every call; stored encrypted, never returned',
   }),
+  assistUrl: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description:
+        "http(s) URL the editor's Assist requests are POSTed to (through the server): the plugin answers interactive segmentation",
+    }),
+  ),
 });
 export type PluginCreateRequest = Static<typeof PluginCreateRequest>;
 

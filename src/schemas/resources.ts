@@ -148,6 +148,9 @@ export const Plugin = Type.Object({
   _id: Type.String(),
   name: Type.String(),
   url: Type.String(),
+  assistUrl: Type.Optional(
+    Type.String({ description: "where the editor's Assist requests go: set only on a plugin that answers them" }),
+  ),
   organization: Type.String(),
   createdBy: Type.String(),
   createdAt: DateTime,

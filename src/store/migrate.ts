@@ -24,6 +24,7 @@ import * as m021 from './migrations/021-asset-dataset.js';
 import * as m022 from './migrations/022-quality-measures.js';
 import * as m023 from './migrations/023-track-counts.js';
 import * as m024 from './migrations/024-organization-sign-in.js';
+import * as m025 from './migrations/025-plugin-assist.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '022-quality-measures': m022,
   '023-track-counts': m023,
   '024-organization-sign-in': m024,
+  '025-plugin-assist': m025,
 };
 
 class StaticProvider implements MigrationProvider {

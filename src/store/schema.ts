@@ -318,6 +318,8 @@ export interface PluginTable {
   url: string;
   /** Sealed (AES-256-GCM) secret sent as the Secret header; null once deleted. */
   secret: string | null;
+  /** Where the editor's Assist requests are POSTed; null when the plugin answers none. */
+  assist_url: string | null;
   created_by: string;
   created_at: string;
   deleted: number;

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ringArea, zonesArea } from '../helpers/rings.js';
 import { ENGINES } from '../helpers/stores.js';
 import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
 import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
@@ -196,12 +197,6 @@ describe('the brush', () => {
       await page.mouse.click(x, y);
     }
   };
-  /** Shoelace area of a ring. */
-  const ringArea = (ring: Vec[]) =>
-    Math.abs(
-      ring.reduce((s, [x, y], i) => s + x * ring[(i + 1) % ring.length]![1] - ring[(i + 1) % ring.length]![0] * y, 0),
-    ) / 2;
-
   it('draws a segmentation outline, cuts a hole with Alt, and stores zones with holes', async () => {
     await page.getByRole('button', { name: 'Field tool' }).click();
     await clickPolygon([
@@ -250,15 +245,13 @@ describe('the brush', () => {
     expect(zones[0]!.holes).toHaveLength(1);
     const area = ringArea(zones[0]!.region) - ringArea(zones[0]!.holes[0]!);
     expect(Math.abs(area - (300 * 200 - 100 * 100)) / 50_000).toBeLessThan(0.01);
-    const areaOf = (z: Zones) =>
-      z.reduce((s, { region, holes }) => s + ringArea(region) - holes.reduce((h, r) => h + ringArea(r), 0), 0);
     const wand = (field[1]!.segmentation as { zones: Zones }).zones;
     expect(wand).toHaveLength(1);
-    expect(Math.abs(areaOf(wand) - 200 * 120) / (200 * 120)).toBeLessThan(0.01);
+    expect(Math.abs(zonesArea(wand) - 200 * 120) / (200 * 120)).toBeLessThan(0.01);
     const traced = (field[2]!.segmentation as { zones: Zones }).zones;
     const strokeArea = 200 * 40 + Math.PI * 20 * 20;
     expect(traced).toHaveLength(1);
-    expect(Math.abs(areaOf(traced) - strokeArea) / strokeArea).toBeLessThan(0.01);
+    expect(Math.abs(zonesArea(traced) - strokeArea) / strokeArea).toBeLessThan(0.01);
 
     // The brush layer, read back through the API: one PNG the image's size, the class's colour
     // opaque under the stroke and the ring, transparent elsewhere (the fill was undone).

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { METRICS } from '../../src/services/metrics/metrics.service.js';
 import type { TestApp } from './app.js';
 import { fillBucket, S3RVER_KEYS, type startS3rver } from './emulators.js';
+import { startAssistPlugin } from './assist-plugin.js';
 import { expectOk, type Behave, type PluginServer } from './plugin-server.js';
 import type { Receiver } from './webhook-receiver.js';
 import { waitFor } from './wait.js';
@@ -278,6 +279,22 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   });
   const mask = await t.call('GET', `/v2/mask?annotation=l&task=${lakeTask}`);
   expect(mask.statusCode).toBe(200);
+  // The editor's Assist, through a plugin that answers zones.
+  const assistant = await startAssistPlugin('assist-s3cret');
+  try {
+    assistant.mode = 'zones';
+    const helper = (
+      await call('POST', '/v2/plugins', {
+        name: 'Outliner',
+        url: assistant.url,
+        secret: 'assist-s3cret',
+        assistUrl: assistant.url,
+      })
+    ).plugin as Json;
+    await call('POST', `/v2/task/${lakeTask}/assist`, { pluginId: helper._id, schemaId: 'lake', positive: [[20, 20]] });
+  } finally {
+    await assistant.close();
+  }
   await call('POST', `/v2/review/${a1}`, { reviewStatus: 'Accepted' });
   await waitFor(async () => (await stageOf(a1)) === 'Complete', 'the webhook stage to pass the task on');
   await get(`/v2/task/${a1}`);

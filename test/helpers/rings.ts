@@ -5,3 +5,15 @@ export const square = (x: number, y: number, s: number): number[][] => [
   [x + s, y + s],
   [x, y + s],
 ];
+
+type Ring = readonly (readonly number[])[];
+
+/** Shoelace area of a ring. */
+export const ringArea = (ring: Ring) =>
+  Math.abs(
+    ring.reduce((s, [x, y], i) => s + x! * ring[(i + 1) % ring.length]![1]! - ring[(i + 1) % ring.length]![0]! * y!, 0),
+  ) / 2;
+
+/** Area of zones: their regions less their holes. */
+export const zonesArea = (zones: readonly { region: Ring; holes: readonly Ring[] }[]) =>
+  zones.reduce((s, { region, holes }) => s + ringArea(region) - holes.reduce((h, r) => h + ringArea(r), 0), 0);

@@ -97,6 +97,22 @@ export function createUndiciSender(opts: UndiciSenderOptions): WebhookSender {
           headersTimeout: req.timeoutMs,
           bodyTimeout: req.timeoutMs,
         });
+        const limit = req.readBodyUpTo;
+        if (limit !== undefined) {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          for await (const chunk of res.body) {
+            size += (chunk as Buffer).length;
+            if (size > limit) {
+              res.body.destroy();
+              return { kind: 'failed', error: `answer larger than ${limit} bytes` };
+            }
+            chunks.push(chunk as Buffer);
+          }
+          const type = res.headers['content-type'];
+          const contentType = Array.isArray(type) ? type[0] : type;
+          return { kind: 'answered', status: res.statusCode, body: Buffer.concat(chunks), contentType };
+        }
         // The answer's body is not used; reading it frees the connection for the next delivery.
         await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
         return { kind: 'answered', status: res.statusCode };

@@ -13,11 +13,13 @@ export interface WebhookRequest {
   timeoutMs: number;
   /** Aborts the attempt, e.g. when the job's lease was lost. */
   signal?: AbortSignal | undefined;
+  /** Keep the answer's body, up to this many bytes (a longer one fails the request). */
+  readBodyUpTo?: number | undefined;
 }
 
 export type WebhookResult =
   /** The receiver answered; any status, redirects included (they are not followed). */
-  | { kind: 'answered'; status: number }
+  | { kind: 'answered'; status: number; body?: Buffer; contentType?: string | undefined }
   /**
    * No answer: timeout, network error, or a destination refused by the address policy. `error`
    * is short, one line, and never carries the URL (its path or query may hold a token).

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { AssistAnswer } from '../../schemas/assist.js';
 import { ref } from './components.js';
 import { METRIC_DATA } from './metric-schemas.js';
 import { Count, ListOf, type Operation } from './operation-types.js';
@@ -172,6 +173,18 @@ export const ADMIN_OPERATIONS: Record<string, Operation> = {
     data: ListOf('plugins', ref('Plugin')),
   },
   'DELETE /v2/plugins/:pluginId': { id: 'deletePlugin', summary: 'Delete a plugin', status: 200, data: plugin },
+  'POST /v2/task/:taskId/assist': {
+    id: 'assistTask',
+    summary: "Ask a plugin for a mask from the labeler's points (the editor's Assist)",
+    description:
+      'Sends the image link, the points inside (`positive`) and outside (`negative`) the object and the box to ' +
+      "the plugin's `assistUrl`, signed with its Secret header, and answers its candidate: a PNG `mask` of the " +
+      "image's size or `zones`. Allowed to whoever may annotate the task. A plugin that fails, answers " +
+      'something else or does not answer in time (ANNOTARY_ASSIST_TIMEOUT_MS) is a 502 saying so.',
+    status: 200,
+    data: Type.Object({ assist: AssistAnswer }),
+    errors: [502],
+  },
   'POST /v2/pluginResponse': {
     id: 'submitPluginResponse',
     summary: "A plugin's answer for the task of a session",

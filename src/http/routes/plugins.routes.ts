@@ -1,5 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { createUndiciSender } from '../../adapters/webhook/undici-sender.js';
 import type { AppContext } from '../../context.js';
+import { AssistRequest } from '../../schemas/assist.js';
+import { TaskIdParams } from '../../schemas/task.js';
+import { assist } from '../../services/plugins/assist.service.js';
 import { ProjectIdParams } from '../../schemas/asset.js';
 import {
   ListPluginsQuery,
@@ -42,5 +46,12 @@ export const pluginRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     '/project/:projectId/rerun-plugin',
     { schema: { tags, params: ProjectIdParams, body: RerunPluginRequest } },
     async (req) => ok(await sessions.rerunPlugin(ctx, principalOf(req), req.params.projectId, req.body ?? {})),
+  );
+
+  // Assist requests go out under the plugins' address rule, on a pool of their own.
+  const sender = createUndiciSender({ allowPrivate: ctx.config.webhookAllowPrivate, connectionsPerOrigin: 8 });
+  app.addHook('onClose', () => sender.close());
+  app.post('/task/:taskId/assist', { schema: { tags, params: TaskIdParams, body: AssistRequest } }, async (req) =>
+    ok(await assist(ctx, sender, principalOf(req), req.params.taskId, req.body)),
   );
 };

@@ -42,24 +42,25 @@ export function pluginView(row: PluginRow): Record<string, unknown> {
     _id: row.id,
     name: row.name,
     url: row.url,
+    ...(row.assist_url ? { assistUrl: row.assist_url } : {}),
     organization: row.organization_id,
     createdBy: row.created_by,
     createdAt: row.created_at,
   };
 }
 
-function checkUrl(ctx: AppContext, raw: string): string {
+function checkUrl(ctx: AppContext, raw: string, field = 'url'): string {
   const url = raw.trim();
-  if (!URL.canParse(url)) throw invalidField('url', 'must be an http(s) URL');
+  if (!URL.canParse(url)) throw invalidField(field, 'must be an http(s) URL');
   const { protocol, hostname } = new URL(url);
   if ((protocol !== 'http:' && protocol !== 'https:') || hostname === '') {
-    throw invalidField('url', 'must be an http(s) URL');
+    throw invalidField(field, 'must be an http(s) URL');
   }
   // Names are judged when a call resolves them (the address may change); a literal is known now.
   const literal = ipLiteral(hostname);
   const refused = literal !== undefined ? !isPublicAddress(literal) : hostname.toLowerCase() === 'localhost';
   if (refused && !ctx.config.webhookAllowPrivate) {
-    throw invalidField('url', 'is not a public address (set ANNOTARY_WEBHOOK_ALLOW_PRIVATE=true to allow it)');
+    throw invalidField(field, 'is not a public address (set ANNOTARY_WEBHOOK_ALLOW_PRIVATE=true to allow it)');
   }
   return url;
 }
@@ -69,6 +70,7 @@ export async function createPlugin(ctx: AppContext, p: Principal, body: PluginCr
   const name = body.name.trim();
   if (!name) throw invalidField('name', 'must not be blank');
   const url = checkUrl(ctx, body.url);
+  const assistUrl = body.assistUrl === undefined ? null : checkUrl(ctx, body.assistUrl, 'assistUrl');
   const id = newId(ctx.clock.now());
   const row: PluginRow = {
     id,
@@ -76,6 +78,7 @@ export async function createPlugin(ctx: AppContext, p: Principal, body: PluginCr
     name,
     url,
     secret: box(ctx.secretKey).seal(body.secret, pluginSecretAad(id)),
+    assist_url: assistUrl,
     created_by: p.email,
     created_at: isoNow(ctx.clock),
     deleted: 0,
@@ -83,7 +86,7 @@ export async function createPlugin(ctx: AppContext, p: Principal, body: PluginCr
   };
   await ctx.store.db.transaction().execute(async (trx) => {
     await repo.insertPlugin(trx, row);
-    const fields = ['name', 'url', 'secret'];
+    const fields = ['name', 'url', 'secret', ...(assistUrl ? ['assistUrl'] : [])];
     await audit(trx, ctx.clock, p, { operation: 'plugin.create', targetType: 'plugin', targetId: id, fields });
   });
   ctx.log.info({ pluginId: id }, 'plugin registered');

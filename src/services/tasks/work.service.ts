@@ -141,14 +141,21 @@ export async function uploadLayer(
   base: string,
   field: LayerField,
 ): Promise<{ brushDataUrl: string } | { medicalBrushDataUrl: string }> {
-  const { task, project } = await loadTask(ctx.store.db, p, taskId);
-  const run = routingFor(ctx.store.db, ctx, project.row, p.email);
-  demandWork(project.role, p, currentStage(run, task), task);
-  const metadata = (await findLiveAsset(ctx.store.db, task.asset_id))?.metadata ?? null;
+  const { task, asset } = await taskToWork(ctx, p, taskId);
+  const metadata = asset?.metadata ?? null;
   const at = { projectId: task.project_id, taskId: task.id };
   return field === 'brushDataUrl'
     ? storeBrushLayer(ctx, { ...at, image: assetImageSize(metadata) }, body, base)
     : storeVolumeLayer(ctx, { ...at, volume: assetVolumeSize(metadata) }, body, base);
+}
+
+/** A task the caller may annotate now (else 403, or 404 when they cannot see it), with its asset. */
+export async function taskToWork(ctx: AppContext, p: Principal, taskId: string) {
+  const { task, project } = await loadTask(ctx.store.db, p, taskId);
+  const run = routingFor(ctx.store.db, ctx, project.row, p.email);
+  demandWork(project.role, p, currentStage(run, task), task);
+  const asset = await findLiveAsset(ctx.store.db, task.asset_id);
+  return { task, project, asset };
 }
 
 async function submitOut(

@@ -426,3 +426,34 @@ export function useCommentIssue(taskId: string) {
       ]),
   });
 }
+
+/** The organization's plugins that answer the editor's Assist (those registered with an assistUrl). */
+export function useAssistPlugins(enabled: boolean) {
+  return useQuery({
+    queryKey: ['work', 'assist-plugins'],
+    enabled,
+    staleTime: 60_000,
+    queryFn: async () =>
+      (
+        await unwrap<ApiData<'/v2/plugins', 'get'>>(
+          'GET',
+          '/v2/plugins',
+          api.GET('/v2/plugins', { params: { query: { page: 1, limit: 100 } } }),
+        )
+      ).plugins.filter((p) => !!p.assistUrl),
+  });
+}
+
+type AssistBody = ApiBody<'/v2/task/{taskId}/assist', 'post'>;
+export type AssistAnswer = ApiData<'/v2/task/{taskId}/assist', 'post'>['assist'];
+
+/** POST /task/{taskId}/assist: the plugin's candidate for the clicks (a mask PNG or zones). */
+export async function requestAssist(taskId: string, body: AssistBody): Promise<AssistAnswer> {
+  return (
+    await unwrap<ApiData<'/v2/task/{taskId}/assist', 'post'>>(
+      'POST',
+      '/v2/task/{taskId}/assist',
+      api.POST('/v2/task/{taskId}/assist', { params: { path: { taskId } }, body }),
+    )
+  ).assist;
+}

@@ -16,6 +16,8 @@ import {
   useQueuePosition,
   useTaskIssues,
   useWorkTask,
+  useAssistPlugins,
+  requestAssist,
   workKeys,
   workTaskPath,
   type Issue,
@@ -28,7 +30,7 @@ import { SESSION_KEY, useSession } from '../auth/useSession';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { errorText } from '../components/error-text';
 import { ClassificationsOnly } from '../editor/shell/ClassificationsOnly';
-import type { PaintedLayer, Pin } from '../editor/core/surface';
+import type { AssistClient, AssistReply, PaintedLayer, Pin } from '../editor/core/surface';
 import { fromApi, toApi } from '../editor/core/codec';
 import type { Ontology } from '../editor/core/ontology';
 import type { EditorAnswer } from '../editor/core/answer';
@@ -148,6 +150,19 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
       drafts.changed(toApi(next, start.kept));
     },
     [drafts, tried, editorOntology, start.kept],
+  );
+  // Assist: offered on segmentation and brush tools when the organization has a plugin answering it.
+  const assistable =
+    workable &&
+    kind.kind === 'image' &&
+    (ontology.tools ?? []).some((t) => t.tool === 'segmentation' || t.tool === 'brush');
+  const assistPlugin = useAssistPlugins(assistable).data?.[0];
+  const assist = useMemo<AssistClient | undefined>(
+    () =>
+      assistPlugin
+        ? { request: (q) => requestAssist(task._id, { pluginId: assistPlugin._id, ...q }) as Promise<AssistReply> }
+        : undefined,
+    [assistPlugin?._id, task._id],
   );
   const onBrushChange = useCallback(
     (layer: PaintedLayer) => {
@@ -397,6 +412,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
           onPick={picking ? setSpot : undefined}
           brushUrl={task.brushDataUrl}
           onBrushChange={onBrushChange}
+          assist={assist}
         />
       )}
       {!surface && (

@@ -55,6 +55,27 @@ export interface SurfaceEditorProps {
   brushUrl?: string | null | undefined;
   /** The brush layer changed (a stroke, a fill, an undo): drafts and the submit save it. */
   onBrushChange?(layer: PaintedLayer): void;
+  /** Set when the organization has an Assist plugin: segmentation and brush tools offer Assist. */
+  assist?: AssistClient | undefined;
+}
+
+/** What the editor's Assist sends: points inside and outside the object, and a box, in medium pixels. */
+export interface AssistQuery {
+  schemaId: string;
+  positive: Vec[];
+  negative: Vec[];
+  box?: [number, number, number, number] | undefined;
+}
+
+/** The plugin's candidate: a mask PNG (a data: link) of the image's size, or zones. */
+export interface AssistReply {
+  mask?: string | undefined;
+  zones?: { region: Vec[]; holes: Vec[][] }[] | undefined;
+}
+
+/** Asks the organization's Assist plugin, through the server, for a candidate object. */
+export interface AssistClient {
+  request(query: AssistQuery): Promise<AssistReply>;
 }
 
 /** A raster layer painted over the medium, as the work page saves it. */

@@ -3,11 +3,12 @@ import { type FrameSource, ImageCanvas, type ImageCanvasHandle, type Modifiers }
 import { merge, subtract, zonesOfMask, type Segmentation } from '../../tools/segmentation/zones';
 import { imagePixels, wandMask } from '../../tools/segmentation/wand';
 import { SegmentationModes, type SegmentationMode } from '../../tools/segmentation/SegmentationModes';
+import { AssistControls, drawCandidate, useAssist } from '../../tools/segmentation/assist';
 import { mergeShown, objectsOnPage, setKeyframe } from '../../core/tracks';
 import { mergePage, objectsOfPage } from '../../core/pages';
 import type { KeyRow } from '../../shell/editor-keys';
 import { addObject, deleteObject, updateGeometry } from '../../core/edit';
-import type { Pin, SurfaceEditorProps } from '../../core/surface';
+import type { AssistClient, Pin, SurfaceEditorProps } from '../../core/surface';
 import type { Ontology } from '../../core/ontology';
 import type { EditorAnswer, Geometry, Vec } from '../../core/answer';
 import type { Problem } from '../../core/validate';
@@ -41,6 +42,8 @@ export interface ImageEditorProps {
   brushUrl?: string | null | undefined;
   /** The brush layer changed (a stroke, a fill, an undo): drafts and the submit save it. */
   onBrushChange?(layer: BrushLayer): void;
+  /** The organization's Assist plugin: segmentation and brush tools offer Assist. */
+  assist?: AssistClient | undefined;
   /**
    * A medium of many parts shown one part at a time (a video's frames): the part's picture, its
    * index, and the player drawn under it. Objects are tracks: drawn on a part they start there,
@@ -100,6 +103,11 @@ export function ImageEditor(props: ImageEditorProps) {
   const [sketch, setSketch] = useState<BrushLayer | undefined>(undefined);
   // The layer is a canvas, outside React: this counts its changes so its undo buttons follow.
   const [, setBrushVersion] = useState(0);
+  // Assist: on a brush class a toggle, on a segmentation a mode; a box is dragged while Box is on.
+  const [brushAssist, setBrushAssist] = useState(false);
+  const [assistBoxing, setAssistBoxing] = useState(false);
+  const [assistOverlay, setAssistOverlay] = useState<BrushLayer | undefined>(undefined);
+  const assistState = useAssist(props.assist, imageSize);
 
   const { tools, colors, shortcuts, keyOf, buttonOf } = useSpaceTools(ontology, 'plane');
   // Brush classes paint the task's one raster layer; they are tools of the toolbar, not objects.
@@ -154,10 +162,44 @@ export function ImageEditor(props: ImageEditorProps) {
     setImageSize((was) => (was && was.width === next.width && was.height === next.height ? was : next));
 
   useEffect(() => {
-    if (imageSize) setSketch(new BrushLayer(imageSize.width, imageSize.height));
-  }, [imageSize]);
+    if (!imageSize) return;
+    setSketch(new BrushLayer(imageSize.width, imageSize.height));
+    if (props.assist) setAssistOverlay(new BrushLayer(imageSize.width, imageSize.height));
+  }, [imageSize, !!props.assist]);
 
   const segmenting = activeTool?.tool === 'segmentation';
+  const assistTool = !readOnly && props.assist ? (segmenting ? activeTool : activeBrush) : undefined;
+  const assisting = !!assistTool && (segmenting ? segMode === 'assist' : brushAssist);
+  const assistColor = assistTool ? (colors.get(assistTool.schemaId) ?? brushColor(assistTool.schemaId)) : '#e6194b';
+  useEffect(() => {
+    assistState.reset();
+    setAssistBoxing(false);
+    // A selected object takes the clicks meant for the image.
+    if (assisting) setSelectedId(undefined);
+  }, [toolId, assisting]);
+  useEffect(() => {
+    if (!assistOverlay) return;
+    drawCandidate(
+      assistOverlay.canvas,
+      assisting ? assistState : { candidate: null, points: { positive: [], negative: [] } },
+      assistColor,
+    );
+    canvas.current?.repaint();
+  }, [assistOverlay, assistState.candidate, assistState.points, assisting, assistColor]);
+  /** The candidate becomes a segmentation object, or is painted into the brush layer in the class's colour. */
+  const acceptAssist = () => {
+    const made = assistState.candidate;
+    if (!made || !assistTool || assistState.busy) return;
+    if (segmenting) {
+      addZones(made.value, { alt: false, shift: false });
+      // The next object is clicked over the image, not over this one.
+      setSelectedId(undefined);
+    } else if (brushLayer && brushLayer.paintMask(made.mask, brushColor(assistTool.schemaId))) {
+      canvas.current?.repaint();
+      brushChanged();
+    }
+    assistState.reset();
+  };
   /** Zones made by painting or the wand: a new object, or (Alt, Shift) cut from or added to the selected one. */
   const addZones = (value: Segmentation, modifiers: Modifiers) => {
     if (value.zones.length) onCreate({ kind: 'segmentation', value }, modifiers);
@@ -189,6 +231,12 @@ export function ImageEditor(props: ImageEditorProps) {
   };
 
   const onCreate = (geometry: Geometry, modifiers: Modifiers) => {
+    if (assisting && assistTool && geometry.kind === 'bounding-box') {
+      const { x, y, width, height } = geometry.value;
+      void assistState.box([x, y, x + width, y + height], assistTool.schemaId);
+      setAssistBoxing(false);
+      return;
+    }
     if (!activeTool) return;
     // Segmentation: Alt cuts the shape out of the selected object of the class (a hole, or a part
     // taken away), Shift adds it to it; zones of one object never overlap.
@@ -227,13 +275,14 @@ export function ImageEditor(props: ImageEditorProps) {
       case 'select-mode':
         return setToolId(undefined);
       case 'escape':
+        if (assisting && !c?.cancel()) return assistState.reset();
         if (!c?.cancel()) {
           setToolId(undefined);
           setSelectedId(undefined);
         }
         return;
       case 'enter':
-        return c?.finish();
+        return assisting ? acceptAssist() : c?.finish();
       case 'delete':
         if (c?.undoVertex()) return;
         if (selectedId && !readOnly) {
@@ -292,6 +341,7 @@ export function ImageEditor(props: ImageEditorProps) {
           tolerance={tolerance}
           onTolerance={setTolerance}
           error={wandError}
+          assist={!!assistTool}
         />
       )}
       {activeBrush && (
@@ -302,7 +352,11 @@ export function ImageEditor(props: ImageEditorProps) {
           onEraser={setEraser}
           bucket={bucket}
           onBucket={setBucket}
+          assist={assistTool ? { on: brushAssist, onChange: setBrushAssist } : undefined}
         />
+      )}
+      {assisting && (
+        <AssistControls state={assistState} boxing={assistBoxing} onBoxing={setAssistBoxing} onAccept={acceptAssist} />
       )}
       <span className="toolbar-gap" />
       <button
@@ -367,9 +421,21 @@ export function ImageEditor(props: ImageEditorProps) {
           objects={shown.objects}
           colorOf={(id) => colors.get(id) ?? '#e6194b'}
           drawKind={
-            segmenting && segMode !== 'polygon' ? undefined : (activeTool?.tool as Geometry['kind'] | undefined)
+            assisting
+              ? assistBoxing
+                ? 'bounding-box'
+                : undefined
+              : segmenting && segMode !== 'polygon'
+                ? undefined
+                : (activeTool?.tool as Geometry['kind'] | undefined)
           }
-          onPoint={segmenting && segMode === 'wand' ? wand : undefined}
+          onPoint={
+            assisting && !assistBoxing
+              ? (at, m) => void assistState.click(at, m.alt, assistTool!.schemaId)
+              : segmenting && segMode === 'wand'
+                ? wand
+                : undefined
+          }
           selectedId={selectedId}
           editable={!readOnly}
           onSelect={setSelectedId}
@@ -385,25 +451,27 @@ export function ImageEditor(props: ImageEditorProps) {
           pins={props.pins}
           onViewportChange={(v) => setZoom(v.scale)}
           onImageSize={setImageSizeOnce}
-          layers={[brushLayer, sketch].filter((l): l is BrushLayer => !!l)}
+          layers={[brushLayer, sketch, assisting ? assistOverlay : undefined].filter((l): l is BrushLayer => !!l)}
           brush={
-            segmenting && segMode === 'paint' && sketch
-              ? {
-                  layer: sketch,
-                  size: brushSize,
-                  color: activeTool ? (colors.get(activeTool.schemaId) ?? '#e6194b') : '#e6194b',
-                  bucket: false,
-                  onStroke: traceSketch,
-                }
-              : activeBrush && brushLayer
+            assisting
+              ? undefined
+              : segmenting && segMode === 'paint' && sketch
                 ? {
-                    layer: brushLayer,
+                    layer: sketch,
                     size: brushSize,
-                    color: eraser ? null : brushColor(activeBrush.schemaId),
-                    bucket,
-                    onStroke: brushChanged,
+                    color: activeTool ? (colors.get(activeTool.schemaId) ?? '#e6194b') : '#e6194b',
+                    bucket: false,
+                    onStroke: traceSketch,
                   }
-                : undefined
+                : activeBrush && brushLayer
+                  ? {
+                      layer: brushLayer,
+                      size: brushSize,
+                      color: eraser ? null : brushColor(activeBrush.schemaId),
+                      bucket,
+                      onStroke: brushChanged,
+                    }
+                  : undefined
           }
         />
         {paged?.player({ answer, selectedId, change })}

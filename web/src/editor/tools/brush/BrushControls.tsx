@@ -35,6 +35,8 @@ export interface BrushControlsProps {
   onEraser(on: boolean): void;
   bucket: boolean;
   onBucket(on: boolean): void;
+  /** Offered when the organization has an Assist plugin: clicks ask it for a mask instead of painting. */
+  assist?: { on: boolean; onChange(on: boolean): void } | undefined;
 }
 
 /** What a brush class shows in the toolbar: its size, the eraser and the bucket. */
@@ -48,6 +50,16 @@ export function BrushControls(p: BrushControlsProps) {
       <button type="button" aria-pressed={p.bucket} onClick={() => p.onBucket(!p.bucket)} title="Fill a closed area">
         Fill
       </button>
+      {p.assist && (
+        <button
+          type="button"
+          aria-pressed={p.assist.on}
+          onClick={() => p.assist!.onChange(!p.assist!.on)}
+          title="Click the object: the Assist plugin answers its mask"
+        >
+          Assist
+        </button>
+      )}
     </span>
   );
 }

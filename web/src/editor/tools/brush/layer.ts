@@ -161,6 +161,36 @@ export class BrushLayer implements PaintedLayer {
     return rect;
   }
 
+  /** Paints every pixel of `mask` (1 in, row by row, the layer's size) in `color`: one step of undo. */
+  paintMask(mask: Uint8Array, color: string): Rect | null {
+    const { width: w, height: h } = this;
+    let [minX, minY, maxX, maxY] = [w, h, -1, -1];
+    for (let i = 0; i < mask.length && i < w * h; i++) {
+      if (!mask[i]) continue;
+      const x = i % w;
+      const y = (i - x) / w;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+    }
+    if (maxX < 0) return null;
+    const rect: Rect = [minX, minY, maxX - minX + 1, maxY - minY + 1];
+    this.open = new Map();
+    this.keep(rect);
+    const img = this.ctx.getImageData(...rect);
+    const [r, g, b] = rgbOf(color);
+    for (let y = 0; y < rect[3]; y++)
+      for (let x = 0; x < rect[2]; x++) {
+        if (!mask[(y + minY) * w + x + minX]) continue;
+        img.data.set([r, g, b, 255], (y * rect[2] + x) * 4);
+      }
+    this.ctx.putImageData(img, minX, minY);
+    this.dirty = true;
+    this.end();
+    return rect;
+  }
+
   /** The layer as one PNG of the image's size. */
   toBlob(): Promise<Blob> {
     return new Promise((resolve, reject) =>

@@ -1,12 +1,13 @@
 import { BrushSizeInput } from '../brush/BrushControls';
 
 /** How a segmentation object is drawn: clicked as a polygon, painted and traced, or grown by the wand. */
-export type SegmentationMode = 'polygon' | 'paint' | 'wand';
+export type SegmentationMode = 'polygon' | 'paint' | 'wand' | 'assist';
 
 const MODES: { mode: SegmentationMode; label: string }[] = [
   { mode: 'polygon', label: 'Polygon' },
   { mode: 'paint', label: 'Paint' },
   { mode: 'wand', label: 'Magic wand' },
+  { mode: 'assist', label: 'Assist' },
 ];
 
 export interface SegmentationModesProps {
@@ -17,13 +18,15 @@ export interface SegmentationModesProps {
   tolerance: number;
   onTolerance(tolerance: number): void;
   error: string | undefined;
+  /** The organization has an Assist plugin: the Assist mode is offered. */
+  assist: boolean;
 }
 
 /** The segmentation tool's ways of drawing, and the size of its brush or the wand's tolerance. */
 export function SegmentationModes(p: SegmentationModesProps) {
   return (
     <span className="segmentation-modes" role="group" aria-label="Segmentation mode">
-      {MODES.map(({ mode, label }) => (
+      {MODES.filter(({ mode }) => mode !== 'assist' || p.assist).map(({ mode, label }) => (
         <button key={mode} type="button" aria-pressed={p.mode === mode} onClick={() => p.onMode(mode)}>
           {label}
         </button>
