@@ -20,6 +20,8 @@ import { updateProject } from '../src/store/repositories/project.repository.js';
 
 const WRITES = 300;
 const READS = 20;
+/** Records one SQLite seeding statement writes. */
+const SEED_PART = 200_000;
 
 async function p50(times: number, fn: () => Promise<unknown>): Promise<number> {
   const samples: number[] = [];
@@ -50,14 +52,19 @@ async function seed(store: Store, orgId: string, count: number): Promise<void> {
     await sql`ANALYZE audit_log`.execute(store.db);
     return;
   }
-  await sql`INSERT INTO audit_log
-    WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${count - 1})
-    SELECT printf('%08x%016x', ${base} + i / ${perSecond}, i),
-      CASE WHEN i % 10 = 0 THEN ${orgId} ELSE 'org' || (i % 10) END,
-      strftime('%Y-%m-%dT%H:%M:%fZ', ${base} + i / ${perSecond}, 'unixepoch'),
-      'user' || (i % 50), 'key' || (i % 50), '10.0.0.' || (i % 250), 'op.' || (i % 20), 'project',
-      'target' || (i % 100000), NULL, '["name"]'
-    FROM n`.execute(store.db);
+  // Parts of SEED_PART rows, each its own transaction: one statement over all of them would hold
+  // the database's write lock for minutes, and the server's job worker waits on it meanwhile.
+  for (let from = 0; from < count; from += SEED_PART) {
+    const to = Math.min(count, from + SEED_PART) - 1;
+    await sql`INSERT INTO audit_log
+      WITH RECURSIVE n(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM n WHERE i < ${to})
+      SELECT printf('%08x%016x', ${base} + i / ${perSecond}, i),
+        CASE WHEN i % 10 = 0 THEN ${orgId} ELSE 'org' || (i % 10) END,
+        strftime('%Y-%m-%dT%H:%M:%fZ', ${base} + i / ${perSecond}, 'unixepoch'),
+        'user' || (i % 50), 'key' || (i % 50), '10.0.0.' || (i % 250), 'op.' || (i % 20), 'project',
+        'target' || (i % 100000), NULL, '["name"]'
+      FROM n`.execute(store.db);
+  }
   await sql`ANALYZE`.execute(store.db);
 }
 
@@ -213,7 +220,9 @@ export default defineBenchmark({
       rows.push([`seeding ${num(records)} records (one INSERT ... SELECT)`, ms(seedMs)]);
       const readFigures: Record<string, number> = {};
       for (const [name, url] of reads) {
-        await server.api('GET', url);
+        await server.api('GET', url).catch((err: unknown) => {
+          throw new Error(`${String(err)}; the server's last output:\n${server.process.output()}`);
+        });
         const t = await p50(READS, () => server.api('GET', url));
         readFigures[name] = t;
         rows.push([`GET /audit: ${name} (p50)`, ms(t)]);

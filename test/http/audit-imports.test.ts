@@ -147,7 +147,7 @@ describe.each(ENGINES)('audit records of imports and plugin answers on %s', (eng
     expect(await newRecords()).toEqual([]);
   });
 
-  it("records a plugin's answer once, and its reported error once; a second answer is refused and writes none", async () => {
+  it("records a plugin's answer once, its reported error once, and its deletion; refused ones write none", async () => {
     plugin = await startPluginServer('http://127.0.0.1:9', t.ownerKey, () => ({ status: 200 }));
     const made = await t.call('POST', '/v2/plugins', { body: { name: 'Detector', url: plugin.url, secret: SECRET } });
     expect(made.statusCode, made.body).toBe(201);
@@ -198,6 +198,17 @@ describe.each(ENGINES)('audit records of imports and plugin answers on %s', (eng
         target: { type: 'task', id: second?.taskId },
         fields: ['error'],
       }),
+    ]);
+
+    // A plugin a workflow still names cannot be deleted: refused, nothing recorded; an unused one: one record.
+    expect((await t.call('DELETE', `/v2/plugins/${pluginId}`)).statusCode).toBe(409);
+    expect(await newRecords()).toEqual([]);
+    const spare = await t.call('POST', '/v2/plugins', { body: { name: 'Spare', url: plugin.url, secret: SECRET } });
+    const spareId = spare.json().data.plugin._id as string;
+    expect((await t.call('DELETE', `/v2/plugins/${spareId}`)).statusCode).toBe(200);
+    expect(await newRecords()).toEqual([
+      expect.objectContaining({ operation: 'plugin.create', fields: ['name', 'secret', 'url'] }),
+      expect.objectContaining({ operation: 'plugin.delete', target: { type: 'plugin', id: spareId } }),
     ]);
   });
 });
