@@ -7,6 +7,7 @@ export type AssetKind =
   | { kind: 'pdf' }
   | { kind: 'video' }
   | { kind: 'pages' }
+  | { kind: 'volume' }
   | { kind: 'unsupported'; what: string };
 
 const IMAGE = /\.(png|jpe?g|gif|webp|bmp|avif|svg)$/i;
@@ -14,10 +15,12 @@ const TEXT = /\.(txt|text|md|csv|json)$/i;
 const PDF = /\.pdf$/i;
 const VIDEO = /\.(mp4|mov|m4v|webm|mkv)$/i;
 const TIFF = /\.tiff?$/i;
+/** A DICOM file or an NRRD volume (a `.seg.nrrd` is a voxel layer, not a volume to label). */
+const VOLUME = /\.(dcm|dicom)$|(?<!\.seg)\.nrrd$/i;
 const OTHER: [RegExp, string][] = [
   [/\.avi$/i, 'a video'],
   [/\.(pcd|ply|las|laz|bin)$/i, 'a point cloud'],
-  [/\.(dcm|dicom|nii|nrrd|mha)$/i, 'a medical volume'],
+  [/\.(nii|nrrd|mha)$/i, 'a medical volume'],
   [/(\.nii\.gz)$/i, 'a medical volume'],
   [/\.html?$/i, 'a web page'],
 ];
@@ -43,18 +46,22 @@ export function assetKind(
   dataset?: readonly string[],
 ): AssetKind {
   if (projectType === 'pct') return { kind: 'unsupported', what: 'a point cloud' };
-  if (dataset?.length) return { kind: 'pages' };
-  let name = url ?? '';
-  try {
-    name = new URL(name, 'http://relative.invalid').pathname;
-  } catch {
-    // not a URL: read the text as it is
-  }
+  const pathOf = (address: string) => {
+    try {
+      return new URL(address, 'http://relative.invalid').pathname;
+    } catch {
+      return address; // not a URL: read the text as it is
+    }
+  };
+  // A dataset of DICOM files is a series: one volume.
+  if (dataset?.length) return VOLUME.test(pathOf(dataset[0] ?? '')) ? { kind: 'volume' } : { kind: 'pages' };
+  const name = pathOf(url ?? '');
   if (IMAGE.test(name)) return { kind: 'image' };
   if (TEXT.test(name)) return { kind: 'text' };
   if (PDF.test(name)) return { kind: 'pdf' };
   if (VIDEO.test(name)) return { kind: 'video' };
   if (TIFF.test(name)) return { kind: 'pages' };
+  if (VOLUME.test(name)) return { kind: 'volume' };
   for (const [pattern, what] of OTHER) if (pattern.test(name)) return { kind: 'unsupported', what };
   if (textTools(ontology).length > 0 && imageTools(ontology).length === 0) return { kind: 'text' };
   return { kind: 'image' };

@@ -17,6 +17,11 @@ describe('assetKind', () => {
     expect(assetKind('https://cdn.example.com/clip.avi', image)).toEqual({ kind: 'unsupported', what: 'a video' });
     expect(assetKind('/files/scan.nii.gz', image)).toEqual({ kind: 'unsupported', what: 'a medical volume' });
     expect(assetKind('/files/doc.pdf', image)).toEqual({ kind: 'pdf' });
+    expect(assetKind('/files/ct.DCM?sig=1', image)).toEqual({ kind: 'volume' });
+    expect(assetKind('/files/head.nrrd', image)).toEqual({ kind: 'volume' });
+    expect(assetKind('/files/head.seg.nrrd', image)).toEqual({ kind: 'unsupported', what: 'a medical volume' });
+    expect(assetKind('/s/1.dcm', image, undefined, ['/s/1.dcm', '/s/2.dcm'])).toEqual({ kind: 'volume' });
+    expect(assetKind('/p/1.png', image, undefined, ['/p/1.png', '/p/2.png'])).toEqual({ kind: 'pages' });
   });
   it('falls back on the ontology, and pct projects are point clouds', () => {
     expect(assetKind('https://cdn.example.com/opaque-id', text)).toEqual({ kind: 'text' });

@@ -42,6 +42,14 @@ export const PAGE_KEYS: readonly KeyRow[] = [
   { keys: 'Enter in Page', does: 'go to the page typed (counted from 1)' },
 ];
 
+export const VOLUME_KEYS: readonly KeyRow[] = [
+  { keys: 'wheel, ArrowUp, ArrowDown', does: 'next slice, previous slice' },
+  { keys: 'Home, End', does: 'first slice, last slice' },
+  { keys: 'drag with the right button', does: 'window: left-right its width, up-down its centre' },
+  { keys: 'Ctrl + wheel', does: 'zoom' },
+  { keys: 'Enter in Slice', does: 'go to the slice typed (counted from 1)' },
+];
+
 export const TEXT_KEYS: readonly KeyRow[] = [
   { keys: "an entity's key", does: 'tag the selected text as that entity' },
   { keys: 'Escape', does: 'clear the selection' },

@@ -1,0 +1,233 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { pinsOnPage, type SurfaceEditorProps } from '../../core/surface';
+import { typingInField } from '../../shell/useEditorKeys';
+import { VOLUME_KEYS } from '../../shell/editor-keys';
+import { ClassificationsOnly } from '../../shell/ClassificationsOnly';
+import { ImageEditor } from '../image/ImageEditor';
+import type { FrameSource } from '../image/ImageCanvas';
+import { fetchMedia, MediaError } from '../fetch-media';
+import { PartInput } from '../../shell/PartInput';
+import { openDicom } from './dicom';
+import { CT_PRESETS, firstWindow, openNrrd, renderSlice, type Volume, type WindowPreset } from './volume';
+
+type Loading = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; volume: Volume };
+
+const nameOf = (url: string) => {
+  try {
+    return decodeURIComponent(new URL(url, location.href).pathname.split('/').pop() ?? url);
+  } catch {
+    return url;
+  }
+};
+
+/** Fetches and opens the volume: an NRRD file, a DICOM file, or the DICOM files of a series. */
+function useVolume(urls: readonly string[]): Loading {
+  const [state, setState] = useState<Loading>({ status: 'loading' });
+  const key = urls.join('\n');
+  useEffect(() => {
+    const list = key ? key.split('\n') : [];
+    if (!list.length) return setState({ status: 'error', message: 'The task has no file.' });
+    let live = true;
+    setState({ status: 'loading' });
+    const open = async (): Promise<Volume> => {
+      if (list.length === 1 && /\.nrrd$/i.test(new URL(list[0]!, location.href).pathname)) {
+        return openNrrd(await fetchMedia(list[0]!, 'volume'), nameOf(list[0]!));
+      }
+      const files = await Promise.all(
+        list.map(async (url) => ({ buffer: await fetchMedia(url, 'DICOM file'), name: nameOf(url) })),
+      );
+      return openDicom(files);
+    };
+    open()
+      .then((volume) => live && setState({ status: 'ready', volume }))
+      .catch((e: unknown) => {
+        const message = e instanceof MediaError ? e.message : 'The volume could not be opened.';
+        if (live) setState({ status: 'error', message });
+      });
+    return () => {
+      live = false;
+    };
+  }, [key]);
+  return state;
+}
+
+/**
+ * The editor of a volume (DICOM, NRRD): the image editor's tools on the axial slice shown, an
+ * object belonging to its slice (`page`, counted from 0). The wheel and ArrowUp/ArrowDown turn
+ * the slices; dragging with the right button changes the window (left-right its width, up-down
+ * its centre), and presets set it.
+ */
+export function VolumeSurfaceEditor({ asset, onPick, pins, ...props }: SurfaceEditorProps) {
+  const urls = useMemo(
+    () => (asset.pages?.length ? asset.pages : asset.url ? [asset.url] : []),
+    [asset.pages, asset.url],
+  );
+  const loading = useVolume(urls);
+  const volume = loading.status === 'ready' ? loading.volume : undefined;
+  const total = volume?.depth ?? 1;
+  const [slice, setSlice] = useState(0);
+  const [win, setWin] = useState<WindowPreset | undefined>(undefined);
+  const [frame, setFrame] = useState<FrameSource>({ canvas: null, width: 0, height: 0, version: 0 });
+  const canvas = useMemo(() => (volume ? document.createElement('canvas') : null), [volume]);
+  const surfaceRef = useRef<HTMLDivElement>(null);
+
+  const go = useCallback((to: number) => setSlice(Math.max(0, Math.min(total - 1, Math.round(to)))), [total]);
+
+  // The middle slice and the file's own window first.
+  useEffect(() => {
+    if (!volume) return;
+    setSlice(Math.floor(volume.depth / 2));
+    setWin(firstWindow(volume));
+  }, [volume]);
+
+  useEffect(() => {
+    if (!volume || !canvas || !win) return;
+    canvas.width = volume.width;
+    canvas.height = volume.height;
+    const ctx = canvas.getContext('2d')!;
+    const out = ctx.createImageData(volume.width, volume.height);
+    renderSlice(volume, 'axial', Math.min(slice, volume.depth - 1), win, out);
+    ctx.putImageData(out, 0, 0);
+    setFrame((was) => ({ canvas, width: volume.width, height: volume.height, version: was.version + 1 }));
+  }, [volume, canvas, slice, win]);
+
+  useEffect(() => {
+    const handler = (e: KeyboardEvent) => {
+      if (typingInField(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+      let handled = true;
+      if (e.key === 'ArrowUp' || e.key === 'PageUp') go(slice + 1);
+      else if (e.key === 'ArrowDown' || e.key === 'PageDown') go(slice - 1);
+      else if (e.key === 'Home') go(0);
+      else if (e.key === 'End') go(total - 1);
+      else handled = false;
+      if (handled) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      }
+    };
+    window.addEventListener('keydown', handler, true);
+    return () => window.removeEventListener('keydown', handler, true);
+  });
+
+  // The wheel turns slices (with Ctrl it zooms, as on an image); the right button sets the window.
+  useEffect(() => {
+    const el = surfaceRef.current;
+    if (!el) return;
+    const wheel = (e: WheelEvent) => {
+      if (e.ctrlKey || e.metaKey) return;
+      e.preventDefault();
+      e.stopPropagation();
+      setSlice((s) => Math.max(0, Math.min(total - 1, s + (e.deltaY < 0 ? 1 : -1))));
+    };
+    const down = (e: PointerEvent) => {
+      if (e.button !== 2 || !win) return;
+      e.preventDefault();
+      e.stopPropagation();
+      const start = { x: e.clientX, y: e.clientY, ...win };
+      const move = (m: PointerEvent) => {
+        const width = Math.max(1, start.width + (m.clientX - start.x) * 4);
+        const center = start.center - (m.clientY - start.y) * 2;
+        setWin({ name: 'Custom', center, width });
+      };
+      const up = () => {
+        window.removeEventListener('pointermove', move, true);
+        window.removeEventListener('pointerup', up, true);
+      };
+      window.addEventListener('pointermove', move, true);
+      window.addEventListener('pointerup', up, true);
+    };
+    const menu = (e: Event) => e.preventDefault();
+    el.addEventListener('wheel', wheel, { capture: true, passive: false });
+    el.addEventListener('pointerdown', down, true);
+    el.addEventListener('mousedown', (e) => e.button === 2 && e.stopPropagation(), true);
+    el.addEventListener('contextmenu', menu, true);
+    return () => {
+      el.removeEventListener('wheel', wheel, true);
+      el.removeEventListener('pointerdown', down, true);
+      el.removeEventListener('contextmenu', menu, true);
+    };
+  }, [total, win]);
+
+  if (loading.status === 'error') {
+    return (
+      <ClassificationsOnly
+        ontology={{ ...props.ontology, tools: [] }}
+        initial={props.initial}
+        onChange={props.onChange}
+        problems={props.problems}
+        readOnly={props.readOnly}
+        actions={props.actions}
+        aside={props.aside}
+        message="a volume"
+        problem={loading.message}
+      />
+    );
+  }
+
+  const presets = volume ? [...volume.windows, ...CT_PRESETS] : CT_PRESETS;
+  const player = () => (
+    <div className="video-player page-bar" role="group" aria-label="Slices">
+      <div className="video-controls">
+        <button type="button" onClick={() => go(slice - 1)} aria-keyshortcuts="ArrowDown" disabled={slice === 0}>
+          Previous slice
+        </button>
+        <PartInput label="Slice" page={slice} total={total} onGo={go} />
+        <span>of {volume ? total : '…'}</span>
+        <button type="button" onClick={() => go(slice + 1)} aria-keyshortcuts="ArrowUp" disabled={slice >= total - 1}>
+          Next slice
+        </button>
+        <output aria-label="Slice shown" data-slice={slice}>
+          slice {slice + 1}
+        </output>
+        <label htmlFor="volume-window">Window</label>
+        <select
+          id="volume-window"
+          value={presets.find((p) => p.center === win?.center && p.width === win.width)?.name ?? ''}
+          onChange={(e) => {
+            const p = presets.find((x) => x.name === e.target.value);
+            if (p) setWin(p);
+          }}
+        >
+          <option value="" disabled>
+            Custom
+          </option>
+          {presets.map((p) => (
+            <option key={p.name} value={p.name}>
+              {p.name} ({Math.round(p.center)} / {Math.round(p.width)})
+            </option>
+          ))}
+        </select>
+        <output aria-label="Window shown" data-center={win?.center} data-width={win?.width}>
+          C {Math.round(win?.center ?? 0)} W {Math.round(win?.width ?? 0)}
+        </output>
+      </div>
+      {volume && volume.tags.length > 0 && (
+        <dl className="volume-tags" aria-label="Patient and study">
+          {volume.tags.map((t) => (
+            <div key={t.label}>
+              <dt>{t.label}</dt>
+              <dd>{t.value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </div>
+  );
+
+  return (
+    <div ref={surfaceRef} className="contents">
+      <ImageEditor
+        {...props}
+        // The slice is drawn from `frame`; the address only tells the canvas when to fit the view.
+        imageUrl={urls[0]}
+        onPick={
+          onPick
+            ? (position, objectId) => onPick(objectId ? { objectId, page: slice } : { position, page: slice })
+            : undefined
+        }
+        pins={pinsOnPage(pins, slice)}
+        paged={{ page: slice, frame, separate: true, keys: VOLUME_KEYS, player }}
+      />
+    </div>
+  );
+}

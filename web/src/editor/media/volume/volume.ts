@@ -1,0 +1,125 @@
+import { NrrdError, nrrdSamples, parseNrrdHeader } from '../../../../../src/shared/nrrd';
+import { MediaError } from '../fetch-media';
+
+/*
+ * A volume: voxels x fastest, then y, then z (the slice), as numbers after rescale (Hounsfield
+ * units for CT). A slice is drawn through a window (centre and width): values below it black,
+ * above it white.
+ */
+
+export interface WindowPreset {
+  name: string;
+  center: number;
+  width: number;
+}
+
+export interface Volume {
+  width: number;
+  height: number;
+  depth: number;
+  data: Float32Array;
+  /** Voxel spacing along x, y, z (mm), 1 where unknown. */
+  spacing: [number, number, number];
+  /** The file's own window values. */
+  windows: WindowPreset[];
+  /** The patient and study tags, for those who may read the task. */
+  tags: { label: string; value: string }[];
+}
+
+/** The usual CT windows. */
+export const CT_PRESETS: WindowPreset[] = [
+  { name: 'Soft tissue', center: 40, width: 400 },
+  { name: 'Lung', center: -600, width: 1500 },
+  { name: 'Bone', center: 400, width: 1800 },
+  { name: 'Brain', center: 40, width: 80 },
+];
+
+/** The window a volume opens with: its file's own, else its values' whole range. */
+export function firstWindow(v: Volume): WindowPreset {
+  const own = v.windows[0];
+  if (own) return own;
+  let lo = Infinity;
+  let hi = -Infinity;
+  // Every 7th voxel is enough to find the range.
+  for (let i = 0; i < v.data.length; i += 7) {
+    const x = v.data[i]!;
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+  if (!Number.isFinite(lo)) return { name: 'Full range', center: 0, width: 1 };
+  return { name: 'Full range', center: (lo + hi) / 2, width: Math.max(1, hi - lo) };
+}
+
+export type Plane = 'axial' | 'coronal' | 'sagittal';
+
+/** The size of a plane's slices and how many there are. */
+export function planeSize(v: Volume, plane: Plane): { width: number; height: number; count: number } {
+  if (plane === 'coronal') return { width: v.width, height: v.depth, count: v.height };
+  if (plane === 'sagittal') return { width: v.height, height: v.depth, count: v.width };
+  return { width: v.width, height: v.height, count: v.depth };
+}
+
+/** The planes a volume can be looked at in: all three when it has more than one slice. */
+export function planesOf(v: Volume): Plane[] {
+  return v.depth > 1 ? ['axial', 'coronal', 'sagittal'] : ['axial'];
+}
+
+/** Draws slice `index` of `plane` through the window into `out` (RGBA, the plane's size). */
+export function renderSlice(v: Volume, plane: Plane, index: number, win: WindowPreset, out: ImageData): void {
+  const { width: w, height: h } = planeSize(v, plane);
+  const px = new Uint32Array(out.data.buffer);
+  const low = win.center - win.width / 2;
+  const scale = 255 / Math.max(1e-6, win.width);
+  const grey = (x: number) => {
+    const g = Math.max(0, Math.min(255, Math.round((x - low) * scale)));
+    return 0xff000000 | (g << 16) | (g << 8) | g;
+  };
+  const { width: vw, height: vh, depth: vd, data } = v;
+  if (plane === 'axial') {
+    const base = index * vw * vh;
+    for (let i = 0; i < w * h; i++) px[i] = grey(data[base + i]!);
+    return;
+  }
+  // Coronal and sagittal: the top of the picture is the last slice.
+  for (let row = 0; row < h; row++) {
+    const z = vd - 1 - row;
+    for (let col = 0; col < w; col++) {
+      const at = plane === 'coronal' ? z * vw * vh + index * vw + col : z * vw * vh + col * vw + index;
+      px[row * w + col] = grey(data[at]!);
+    }
+  }
+}
+
+async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** Opens an NRRD file (raw or gzip, attached data) of 2 or 3 dimensions as a volume. */
+export async function openNrrd(buffer: ArrayBuffer, name: string): Promise<Volume> {
+  const bytes = new Uint8Array(buffer);
+  try {
+    const header = parseNrrdHeader(bytes);
+    if (header.sizes.length < 2 || header.sizes.length > 3) {
+      throw new MediaError(`${name} has ${header.sizes.length} dimensions; a volume has 2 or 3.`);
+    }
+    const body = bytes.subarray(header.dataOffset);
+    const raw = header.encoding === 'gzip' ? await gunzip(body).catch(() => undefined) : body;
+    if (!raw) throw new MediaError(`${name} holds gzip data that does not unpack.`);
+    const samples = nrrdSamples(header, raw);
+    const [width, height, depth = 1] = header.sizes as [number, number, number?];
+    const s = header.spacings;
+    return {
+      width,
+      height,
+      depth,
+      data: Float32Array.from(samples),
+      spacing: [s[0] ?? 1, s[1] ?? 1, s[2] ?? 1],
+      windows: [],
+      tags: [],
+    };
+  } catch (err) {
+    if (err instanceof NrrdError) throw new MediaError(`${name} ${err.message}.`);
+    throw err;
+  }
+}
