@@ -58,6 +58,7 @@ describe('the video editor', () => {
   let browser: Browser;
   let context: BrowserContext;
   let labelerKey = '';
+  let clips = '';
   const tasks: Record<string, string> = {};
 
   const api = async (method: string, url: string, body?: unknown) => {
@@ -142,7 +143,7 @@ describe('the video editor', () => {
     // The variable-frame-rate video in a project of its own.
     await project('Uneven clips', questions, ['uneven.mp4']);
     // The WebM and the undecodable codec, each task opened directly, so assigned first.
-    const clips = await project('Clips', questions, ['bars.webm', 'part2.mp4']);
+    clips = await project('Clips', questions, ['bars.webm', 'part2.mp4']);
     for (const name of ['bars.webm', 'part2.mp4']) {
       await api('POST', '/v2/task/assign', {
         project: clips,
@@ -277,19 +278,56 @@ describe('the video editor', () => {
     await page.close();
   });
 
-  it('steps, jumps and seeks to the exact frame on a VP9 WebM', async () => {
+  it('steps, jumps and seeks to the exact frame on a VP9 WebM, and answers a frame question per frame', async () => {
     const page = await context.newPage();
     const errors = pageErrors(page);
     await page.goto(`/work/tasks/${tasks['bars.webm']}`);
     expect(await landOn(page, 0)).toBe(0);
     await stepsAndJumps(page);
     await expect.poll(() => page.getByLabel('Frames in the video').textContent()).toBe('of 60');
+
+    // The frame question answered on frame 11, stopped on frame 21; the whole-video one once.
+    const frame = page.getByLabel('Frame', { exact: true });
+    const goTo = async (n: number) => {
+      await frame.fill(String(n));
+      await frame.press('Enter');
+      await expect.poll(() => frameShown(page)).toBe(n - 1);
+    };
+    await goTo(11);
+    await page.getByLabel('Red').check();
+    await page.getByLabel('Rain').check();
+    await goTo(21);
+    await page.getByRole('button', { name: 'Stop Light from here' }).click();
+    await expect.poll(() => page.locator('.video-timeline [data-question="light"] path').count()).toBe(2);
+    await goTo(15);
+    expect(await page.getByLabel('Red').isChecked()).toBe(true);
+    await goTo(5);
+    expect(await page.getByLabel('Red').isChecked()).toBe(false);
+    await goTo(25);
+    expect(await page.getByLabel('Red').isChecked()).toBe(false);
+    expect(await page.getByLabel('Rain').isChecked()).toBe(true);
     await screenshot(page, 'editor-video-webm');
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await page.waitForURL((u) => !u.pathname.includes(tasks['bars.webm'] as string));
+    const task = (await api('GET', `/v2/task/${tasks['bars.webm']}`)).task as Json;
+    const byPage = (list: Json[]) => [...list].sort((a, b) => (a.page ?? -1) - (b.page ?? -1));
+    expect(byPage(task.answer.classifications)).toEqual([
+      { schemaId: 'weather', answer: 'rain' },
+      { schemaId: 'light', answer: 'red', page: 10 },
+      { schemaId: 'light', answer: 'red', page: 20, interpolationStopped: true },
+    ]);
     expect(errors).toEqual([]);
     await page.close();
   });
 
   it('says so when the browser cannot decode the codec, and offers the whole-video questions', async () => {
+    // Submitting the WebM opened this task, and leaving it gave it back: assigned again.
+    await api('POST', '/v2/task/assign', {
+      project: clips,
+      tasks: [tasks['part2.mp4']],
+      stage: 'Label',
+      user: 'labeler@example.com',
+    });
     const page = await context.newPage();
     await page.goto(`/work/tasks/${tasks['part2.mp4']}`);
     await expect
@@ -299,7 +337,7 @@ describe('the video editor', () => {
     await page.getByLabel('Rain').check();
     await screenshot(page, 'editor-video-codec');
     await page.getByRole('button', { name: 'Submit', exact: true }).click();
-    await page.waitForURL((u) => !u.pathname.includes(tasks['part2.mp4'] as string));
+    await page.getByRole('heading', { name: 'No more tasks' }).waitFor();
     const task = (await api('GET', `/v2/task/${tasks['part2.mp4']}`)).task as Json;
     expect(task.answer.classifications).toEqual([{ schemaId: 'weather', answer: 'rain' }]);
     await page.close();

@@ -41,6 +41,10 @@ export interface ClassificationAnswer {
   answer: AnswerValue;
   /** Answers to the questions nested under the chosen option(s) or under the question. */
   classifications?: ClassificationAnswer[];
+  /** A frame-specific question's answer holds from this frame (0-based) on, until the next. */
+  page?: number;
+  /** The frame-specific question is unanswered from `page` on. */
+  interpolationStopped?: boolean;
 }
 
 export interface EditorObject {

@@ -33,6 +33,8 @@ function readClassifications(list: unknown): ClassificationAnswer[] {
             schemaId: c.schemaId,
             answer: (c.answer ?? null) as ClassificationAnswer['answer'],
             ...(Array.isArray(c.classifications) ? { classifications: readClassifications(c.classifications) } : {}),
+            ...(typeof c.page === 'number' ? { page: c.page } : {}),
+            ...(c.interpolationStopped === true ? { interpolationStopped: true } : {}),
           },
         ]
       : [],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BoxGeometry } from './answer';
 import { fromApi } from './codec';
-import { shapeAt, tracksOf, type Interpolate, type Track } from './tracks';
+import { answersAt, setAnswersAt, shapeAt, tracksOf, type Interpolate, type Track } from './tracks';
 
 const lerp: Interpolate<'bounding-box'> = (a: BoxGeometry, b: BoxGeometry, t) => ({
   x: a.x + (b.x - a.x) * t,
@@ -57,5 +57,31 @@ describe('tracks', () => {
         ],
       },
     ]);
+  });
+});
+
+describe('frame-specific answers', () => {
+  const ids = new Set(['light']);
+  const red = { schemaId: 'light', answer: 'red' };
+  const rain = { schemaId: 'weather', answer: 'rain' };
+  it('answer from their frame on until changed or stopped; whole-video answers stay once', () => {
+    const list = [rain, { ...red, page: 10 }, { ...red, page: 20, interpolationStopped: true }];
+    expect(answersAt(list, 5, ids)).toEqual([rain]);
+    expect(answersAt(list, 15, ids)).toEqual([rain, red]);
+    expect(answersAt(list, 25, ids)).toEqual([rain]);
+  });
+  it('an answer changed on a frame becomes an entry there, a cleared one a stop, a repeated one none', () => {
+    const at10 = setAnswersAt([rain], [rain], [rain, red], 10, ids);
+    expect(at10).toEqual([rain, { ...red, page: 10 }]);
+    expect(setAnswersAt(at10, [rain, red], [rain], 20, ids)).toEqual([
+      rain,
+      { ...red, page: 10 },
+      { ...red, page: 20, interpolationStopped: true },
+    ]);
+    // Changed on frame 12, then changed back to what frame 11 says: no entry of its own.
+    const green = { schemaId: 'light', answer: 'green' };
+    const at12 = setAnswersAt(at10, [rain, red], [rain, green], 12, ids);
+    expect(at12).toEqual([rain, { ...red, page: 10 }, { ...green, page: 12 }]);
+    expect(setAnswersAt(at12, [rain, green], [rain, red], 12, ids)).toEqual(at10);
   });
 });

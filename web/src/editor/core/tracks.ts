@@ -4,7 +4,7 @@ import {
   keyframeIndexAt,
   type Keyframe as SharedKeyframe,
 } from '../../../../src/shared/tracks';
-import type { DrawableKind, EditorAnswer, EditorObject, Geometry, GeometryKinds } from './answer';
+import type { ClassificationAnswer, DrawableKind, EditorAnswer, EditorObject, Geometry, GeometryKinds } from './answer';
 
 /**
  * An object that lives through the parts of a medium (a car across a video's frames, an organ
@@ -138,7 +138,13 @@ export function setKeyframe(
  * the whole answer: an object's changed questions make a keyframe on the page, a removed object
  * goes with all its keyframes.
  */
-export function mergeShown(full: EditorAnswer, shown: EditorAnswer, next: EditorAnswer, page: number): EditorAnswer {
+export function mergeShown(
+  full: EditorAnswer,
+  shown: EditorAnswer,
+  next: EditorAnswer,
+  page: number,
+  frameQuestions: ReadonlySet<string> = new Set(),
+): EditorAnswer {
   const before = new Map(shown.objects.map((o) => [o.objectId, o]));
   const kept = new Set(next.objects.map((o) => o.objectId));
   let objects = full.objects.filter((o) => kept.has(o.objectId) || !before.has(o.objectId));
@@ -149,5 +155,73 @@ export function mergeShown(full: EditorAnswer, shown: EditorAnswer, next: Editor
     else if (o.where?.page === undefined) objects = objects.map((x) => (x.objectId === o.objectId ? o : x));
     else objects = setKeyframe(objects, o.objectId, page, (e) => ({ ...e, classifications: o.classifications }));
   }
-  return { ...next, objects };
+  const classifications = setAnswersAt(
+    full.classifications,
+    shown.classifications,
+    next.classifications,
+    page,
+    frameQuestions,
+  );
+  return { ...next, objects, classifications };
+}
+
+/** A frame-specific question's entries in page order (an entry without a page counts as page 0). */
+function entriesOf(list: readonly ClassificationAnswer[], schemaId: string): ClassificationAnswer[] {
+  return list.filter((c) => c.schemaId === schemaId).sort((a, b) => (a.page ?? 0) - (b.page ?? 0));
+}
+
+/** The answer a frame-specific question has on a page: its entry at or before it, unless stopped. */
+export function answerAt(list: readonly ClassificationAnswer[], schemaId: string, page: number) {
+  const before = entriesOf(list, schemaId)
+    .filter((c) => (c.page ?? 0) <= page)
+    .at(-1);
+  if (!before || before.interpolationStopped) return undefined;
+  const { page: _page, interpolationStopped: _stopped, ...answer } = before;
+  return answer;
+}
+
+/**
+ * The task's questions as answered on a page: the whole-video questions as they are, each
+ * frame-specific one (`frameQuestions`, by schemaId) with the answer it has there.
+ */
+export function answersAt(
+  list: readonly ClassificationAnswer[],
+  page: number,
+  frameQuestions: ReadonlySet<string>,
+): ClassificationAnswer[] {
+  if (frameQuestions.size === 0) return [...list];
+  const whole = list.filter((c) => !frameQuestions.has(c.schemaId));
+  return [...whole, ...[...frameQuestions].flatMap((id) => answerAt(list, id, page) ?? [])];
+}
+
+/**
+ * Questions answered as shown on a page (`shown` from `answersAt`, edited into `next`) put back:
+ * a frame-specific answer changed there becomes an entry with that `page` (a cleared one a stop
+ * entry, `interpolationStopped: true`, keeping the answer it stops); an entry that says what the
+ * frame before already says is left out.
+ */
+export function setAnswersAt(
+  full: readonly ClassificationAnswer[],
+  shown: readonly ClassificationAnswer[],
+  next: readonly ClassificationAnswer[],
+  page: number,
+  frameQuestions: ReadonlySet<string>,
+): ClassificationAnswer[] {
+  if (frameQuestions.size === 0) return [...next];
+  let out = [
+    ...next.filter((c) => !frameQuestions.has(c.schemaId)),
+    ...full.filter((c) => frameQuestions.has(c.schemaId)),
+  ];
+  const same = (a: ClassificationAnswer | undefined, b: ClassificationAnswer | undefined) =>
+    JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  for (const id of frameQuestions) {
+    const was = shown.find((c) => c.schemaId === id);
+    const now = next.find((c) => c.schemaId === id);
+    if (same(was, now)) continue;
+    out = out.filter((c) => !(c.schemaId === id && (c.page ?? 0) === page));
+    const before = page > 0 ? answerAt(out, id, page - 1) : undefined;
+    if (now && !same(before, now)) out.push({ ...now, page });
+    else if (!now && before) out.push({ ...before, page, interpolationStopped: true });
+  }
+  return out;
 }

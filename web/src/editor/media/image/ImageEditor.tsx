@@ -4,7 +4,7 @@ import { merge, subtract, zonesOfMask, type Segmentation } from '../../tools/seg
 import { imagePixels, wandMask } from '../../tools/segmentation/wand';
 import { SegmentationModes, type SegmentationMode } from '../../tools/segmentation/SegmentationModes';
 import { AssistControls, drawCandidate, useAssist } from '../../tools/segmentation/assist';
-import { mergeShown, objectsOnPage, setKeyframe } from '../../core/tracks';
+import { answersAt, mergeShown, objectsOnPage, setKeyframe } from '../../core/tracks';
 import { mergePage, objectsOfPage } from '../../core/pages';
 import type { KeyRow } from '../../shell/editor-keys';
 import { addObject, deleteObject, updateGeometry } from '../../core/edit';
@@ -80,12 +80,26 @@ export function ImageEditor(props: ImageEditorProps) {
   const separate = paged?.separate === true;
   // On a medium of many parts the canvas and the panel show the tracks as they are on this part
   // (or, for separate pages, the objects drawn on it).
+  // A video's frame-specific questions answer per frame, from the frame shown on.
+  const frameQuestions = useMemo(
+    () =>
+      new Set(
+        page === undefined || separate
+          ? []
+          : (ontology.classifications ?? []).filter((c) => c.frameSpecific).map((c) => c.schemaId),
+      ),
+    [ontology, page === undefined, separate],
+  );
   const shown = useMemo(
     () =>
       page === undefined
         ? answer
-        : { ...answer, objects: (separate ? objectsOfPage : objectsOnPage)(answer.objects, page) },
-    [answer, page, separate],
+        : {
+            ...answer,
+            objects: (separate ? objectsOfPage : objectsOnPage)(answer.objects, page),
+            classifications: answersAt(answer.classifications, page, frameQuestions),
+          },
+    [answer, page, separate, frameQuestions],
   );
   const [toolId, setToolId] = useState<string | undefined>(undefined);
   const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
@@ -410,7 +424,7 @@ export function ImageEditor(props: ImageEditorProps) {
             ? change
             : separate
               ? (next) => change(mergePage(answer, shown, next))
-              : (next) => change(mergeShown(answer, shown, next, page)),
+              : (next) => change(mergeShown(answer, shown, next, page, frameQuestions)),
       }}
     >
       <div className={paged ? 'paged-surface' : 'contents'}>

@@ -2,18 +2,32 @@ import type { Track } from '../../core/tracks';
 
 const ROW = 10;
 
+/** A row of marks: where something starts or changes (a diamond), and where it stops (hollow). */
+export interface TimelineRow {
+  id: string;
+  title?: string;
+  keyframes: { page: number; hidden?: boolean }[];
+}
+
 /**
  * The video's timeline: the playhead, and per track its visible spans as bars and its
- * keyframes as diamonds. A click seeks there.
+ * keyframes as diamonds; under them, per frame-specific question, where its answer changes. A
+ * click seeks there.
  */
 export function Timeline(props: {
   total: number;
   page: number;
   tracks: Track[];
+  /** Frame-specific questions: the frames their answers start, change or stop on. */
+  answers?: TimelineRow[];
   selectedId: string | undefined;
   onSeek(page: number): void;
 }) {
-  const { total, tracks } = props;
+  const { total } = props;
+  const tracks: (TimelineRow & { answer?: boolean })[] = [
+    ...props.tracks.map((t) => ({ id: t.objectId, keyframes: t.keyframes })),
+    ...(props.answers ?? []).map((a) => ({ ...a, answer: true })),
+  ];
   const width = 1000;
   const height = Math.max(1, tracks.length) * ROW + 6;
   const x = (page: number) => ((page + 0.5) / total) * width;
@@ -44,9 +58,10 @@ export function Timeline(props: {
           } else if (!k.hidden && start === undefined) start = k.page;
         }
         if (start !== undefined) spans.push([start, total]);
-        const color = t.objectId === props.selectedId ? '#1570ef' : '#98a2b3';
+        const color = t.answer ? '#12b76a' : t.id === props.selectedId ? '#1570ef' : '#98a2b3';
         return (
-          <g key={t.objectId} data-object={t.objectId}>
+          <g key={t.id} {...(t.answer ? { 'data-question': t.id } : { 'data-object': t.id })}>
+            {t.title && <title>{t.title}</title>}
             {spans.map(([a, b]) => (
               <rect
                 key={a}

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { pinsOnPage, type SurfaceEditorProps } from '../../core/surface';
 import type { EditorAnswer } from '../../core/answer';
-import { setKeyframe, tracksOf } from '../../core/tracks';
+import { answerAt, answersAt, setAnswersAt, setKeyframe, tracksOf } from '../../core/tracks';
 import { typingInField } from '../../shell/useEditorKeys';
 import { VIDEO_KEYS } from '../../shell/editor-keys';
 import { ClassificationsOnly } from '../../shell/ClassificationsOnly';
@@ -137,6 +137,15 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
       : undefined;
     const before = selectedTrack?.keyframes.filter((k) => k.page <= page).at(-1);
     const hiddenHere = !!before?.hidden;
+    // Frame-specific questions: stopped from the frame shown, and their changes on the timeline.
+    const frameQuestions = ontology.classifications?.filter((c) => c.frameSpecific) ?? [];
+    const frameIds = new Set(frameQuestions.map((c) => c.schemaId));
+    const stopAnswer = (schemaId: string) => {
+      const all = state.answer.classifications;
+      const shownHere = answersAt(all, page, frameIds);
+      const next = shownHere.filter((c) => c.schemaId !== schemaId);
+      state.change({ ...state.answer, classifications: setAnswersAt(all, shownHere, next, page, frameIds) });
+    };
     return (
       <div className="video-player" role="group" aria-label="Video player">
         {frameError && (
@@ -177,6 +186,14 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
               {hiddenHere ? 'Show again' : 'Hide from here'}
             </button>
           )}
+          {!props.readOnly &&
+            frameQuestions
+              .filter((q) => answerAt(state.answer.classifications, q.schemaId, page))
+              .map((q) => (
+                <button key={q.schemaId} type="button" onClick={() => stopAnswer(q.schemaId)}>
+                  Stop {q.title} from here
+                </button>
+              ))}
           <output aria-label="Frame shown" data-frame={shownPage}>
             {shownPage >= 0 ? `frame ${shownPage + 1}` : ''}
           </output>
@@ -186,6 +203,14 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
             total={total}
             page={page}
             tracks={tracksOf(state.answer.objects)}
+            answers={frameQuestions.map((q) => ({
+              id: q.schemaId,
+              title: q.title,
+              keyframes: state.answer.classifications
+                .filter((c) => c.schemaId === q.schemaId)
+                .map((c) => ({ page: c.page ?? 0, ...(c.interpolationStopped ? { hidden: true } : {}) }))
+                .sort((a, b) => a.page - b.page),
+            }))}
             selectedId={state.selectedId}
             onSeek={go}
           />
