@@ -147,7 +147,7 @@ class WorkflowChecker {
     this.check(oneOf(WEBHOOK_METHODS, w['method']), i, '.webhook.method', `must be ${WEBHOOK_METHODS.join(' or ')}`);
     const auth = `must be one of ${WEBHOOK_AUTH_TYPES.join(', ')}`;
     this.check(oneOf(WEBHOOK_AUTH_TYPES, w['authType']), i, '.webhook.authType', auth);
-    // A credential kept from the stored stage arrives sealed (services/webhooks/webhook-credentials).
+    // A credential kept from the stored stage arrives sealed (services/projects/webhook-credentials).
     const secretOk = w['authType'] !== 'secret' || nonEmpty(w['secret']) || nonEmpty(w['sealedSecret']);
     this.check(secretOk, i, '.webhook.secret', 'is required when authType is secret');
     const tokenOk = w['authType'] !== 'bearer_token' || nonEmpty(w['token']) || nonEmpty(w['sealedToken']);

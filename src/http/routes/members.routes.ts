@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import * as members from '../../services/identity/member.service.js';
+import { getProject } from '../../services/projects/project.service.js';
 import {
   AddUsersRequest,
   AssignMembersRequest,
@@ -92,6 +93,10 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
   app.post(
     '/project/:projectId/assigned',
     { schema: { tags, params: ProjectIdParams, body: AssignMembersRequest } },
-    async (req) => ok(await members.assignProjectMembers(ctx, principalOf(req), req.params.projectId, req.body)),
+    async (req) => {
+      const p = principalOf(req);
+      await members.assignProjectMembers(ctx, p, req.params.projectId, req.body);
+      return ok({ project: await getProject(ctx, p, req.params.projectId) });
+    },
   );
 };

@@ -11,7 +11,6 @@ import { demandOrgAdmin, isProjectRole, type Principal } from './access.js';
 import { createUser, isEmail, normalizeEmail } from './identity.service.js';
 import { createPasswordLink } from './password-link.service.js';
 import { principalsChanged } from './principal-cache.js';
-import { getProject } from '../projects/project.service.js';
 import { loadProject } from './project-access.js';
 
 /** Roles that members and invites may be given; there is one owner, made at bootstrap. */
@@ -228,7 +227,7 @@ export async function deleteInvites(ctx: AppContext, p: Principal, orgId: string
   });
 }
 
-/** POST /project/{id}/assigned: gives each e-mail the role on the project. */
+/** POST /project/{id}/assigned: gives each e-mail the role on the project (the route answers the project). */
 export async function assignProjectMembers(
   ctx: AppContext,
   p: Principal,
@@ -258,5 +257,4 @@ export async function assignProjectMembers(
       });
     }
   });
-  return { project: await getProject(ctx, p, projectId) };
 }

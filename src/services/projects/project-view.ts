@@ -4,7 +4,7 @@ import type { ProjectInfo } from '../../workflow/types.js';
 import type { ProjectRow } from '../../store/schema.js';
 import type { ProjectRole } from '../identity/access.js';
 import type { BatchView } from './batches.js';
-import { publicStage } from '../webhooks/webhook-credentials.js';
+import { publicStage } from './webhook-credentials.js';
 import { parseJson } from '../../stored-json.js';
 
 /**
@@ -108,7 +108,7 @@ export function projectView(row: ProjectRow, extras: ProjectExtras): Record<stri
     owner: row.owner_email,
     organization: row.organization_id,
     categorySchema: cachedJson(row.category_schema, { tools: [], classifications: [], relations: [] }),
-    // Webhook credentials are write-only, for every role (services/webhooks/webhook-credentials).
+    // Webhook credentials are write-only, for every role (services/projects/webhook-credentials).
     stages: cachedJson<Stage[]>(row.stages, []).map(publicStage),
     assignedTo: extras.members.map((m) => ({ assignee: m.email, role: m.role })),
     batches: extras.batches,

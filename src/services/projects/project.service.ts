@@ -18,7 +18,7 @@ import { projectListItem, projectView, SETTING_KEYS } from './project-view.js';
 import { parseJson } from '../../stored-json.js';
 import { unknownPluginErrors } from '../plugins/plugin.service.js';
 import { unknownStorageErrors } from '../storages/storage-references.js';
-import { keepStoredCredentials, sealCredentials } from '../webhooks/webhook-credentials.js';
+import { keepStoredCredentials, sealCredentials } from './webhook-credentials.js';
 
 /** The likelihood of a benchmark when benchmarking is first turned on without one. */
 const FIRST_BENCHMARK_RATIO = 0.1;

@@ -6,7 +6,7 @@ import { projectInfo } from '../projects/project-view.js';
 import { loadProject } from '../identity/project-access.js';
 import { pluginWarnings } from '../plugins/plugin-session.service.js';
 import { webhookWarnings } from '../webhooks/webhook.service.js';
-import { publicStage } from '../webhooks/webhook-credentials.js';
+import { publicStage } from '../projects/webhook-credentials.js';
 
 /**
  * Every source of stage warnings. A new source (Plugin stages' failed calls, ...) is one more

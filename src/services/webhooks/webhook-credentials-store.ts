@@ -8,7 +8,7 @@ import {
   resealCredentials,
   sealCredentials,
   WEBHOOK_CREDENTIALS_PURPOSE,
-} from './webhook-credentials.js';
+} from '../projects/webhook-credentials.js';
 
 const BATCH = 200;
 

@@ -11,7 +11,7 @@ import { MicroBatcher } from '../../jobs/micro-batcher.js';
 import { type AttemptRecord, attemptRecorder, parallelBatches, type Recorded } from './webhook-outcomes.js';
 import { buildPayload, type DeliverySubject, type LoadedSubject, loadSubjects } from './webhook-payload.js';
 import { ProjectViews } from './webhook-project-views.js';
-import { openWebhookConfig } from './webhook-credentials.js';
+import { openWebhookConfig } from '../projects/webhook-credentials.js';
 
 /**
  * The job handler of a webhook delivery: one attempt per run. Retries are the job worker's own
