@@ -4,6 +4,74 @@
  * adapters/ (schemas/, errors, ids, config below all). An import points down or sideways within
  * its layer, never up, and no chain of imports comes back to where it started.
  */
+/**
+ * The service domains and the domains each calls, as their README.md says ("Calls: ..."). The
+ * calls run one way, from a domain a user acts in towards the ones it builds on, so the list has
+ * no circle. `back` names the files that still import a domain that calls theirs (an arrow back
+ * up, to be mended by moving the shared piece below both); the list only shrinks.
+ */
+const DOMAINS = {
+  audit: { calls: [], back: { 'audit.service.ts': ['identity'], 'audit-query.service.ts': ['identity'] } },
+  backups: { calls: [] },
+  identity: { calls: ['audit'] },
+  storages: {
+    calls: ['identity', 'audit'],
+    back: { 'storage-import.ts': ['assets', 'files'], 'storage-key-rotation.ts': ['plugins', 'webhooks'] },
+  },
+  projects: { calls: ['identity', 'audit', 'storages'], back: { 'project.service.ts': ['plugins'] } },
+  files: { calls: ['identity', 'projects', 'storages'], back: { 'chat.service.ts': ['assets'] } },
+  assets: { calls: ['identity', 'audit', 'projects', 'files', 'storages'], back: { 'prelabel.service.ts': ['tasks'] } },
+  tasks: {
+    calls: ['identity', 'audit', 'projects', 'assets', 'files'],
+    back: { 'task.service.ts': ['quality'], 'work.service.ts': ['quality'], 'task-move.ts': ['exports'] },
+  },
+  metrics: { calls: ['identity'] },
+  issues: { calls: ['identity', 'projects', 'tasks'] },
+  plugins: { calls: ['identity', 'audit', 'tasks', 'files'] },
+  webhooks: { calls: ['identity', 'audit', 'projects', 'tasks'] },
+  quality: { calls: ['identity', 'audit', 'projects', 'tasks', 'issues', 'metrics'] },
+  stages: { calls: ['identity', 'projects', 'webhooks', 'plugins'] },
+  exports: { calls: ['identity', 'audit', 'projects', 'tasks', 'issues', 'storages', 'files'] },
+};
+
+const literal = (name) => name.replace(/[.]/g, '\\.');
+
+/** One rule per domain (its files but the `back` ones) and one per `back` file. */
+function domainRules() {
+  const rules = [
+    {
+      name: 'domain-declared',
+      severity: 'error',
+      comment: 'A new folder of services/ is a domain: declare it in DOMAINS with what it calls.',
+      from: { path: '^src/services/[^/]+/', pathNot: `^src/services/(${Object.keys(DOMAINS).join('|')})/` },
+      to: {},
+    },
+  ];
+  for (const [domain, { calls, back = {} }] of Object.entries(DOMAINS)) {
+    const from = `^src/services/${domain}/`;
+    const backFiles = Object.keys(back).map((f) => from + literal(f) + '$');
+    rules.push({
+      name: `domain-${domain}-calls`,
+      severity: 'error',
+      comment:
+        `services/${domain}/ calls only ${calls.length ? calls.join(', ') : 'no other domain'} ` +
+        `(its README.md and DOMAINS in .dependency-cruiser.cjs).`,
+      from: backFiles.length ? { path: from, pathNot: backFiles } : { path: from },
+      to: { path: '^src/services/[^/]+/', pathNot: `^src/services/(${[domain, ...calls].join('|')})/` },
+    });
+    for (const [file, extra] of Object.entries(back)) {
+      rules.push({
+        name: `domain-${domain}-back-${file.replace(/\.ts$/, '')}`,
+        severity: 'error',
+        comment: `services/${domain}/${file} still calls ${extra.join(', ')} back up; nothing more.`,
+        from: { path: from + literal(file) + '$' },
+        to: { path: '^src/services/[^/]+/', pathNot: `^src/services/(${[domain, ...calls, ...extra].join('|')})/` },
+      });
+    }
+  }
+  return rules;
+}
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -76,6 +144,7 @@ module.exports = {
       from: { path: '^src/cli/', pathNot: '^src/cli/(serve|admin-actions|backup)\\.ts$' },
       to: { path: '^src/(services|store|http|workflow|jobs|adapters)/|^src/(server|context|job-handlers)\\.ts$' },
     },
+    ...domainRules(),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
