@@ -2764,6 +2764,10 @@ export interface operations {
             objects?: {
               [key: string]: unknown;
             }[];
+            /** @description point-cloud segmentation: `[{page, classes: [schemaId, ...], runs: [count, classIndex, ...]}]`, a run-length code over the frame's points in file order (class index 0 = unlabelled) */
+            pointLabels?: {
+              [key: string]: unknown;
+            }[];
             relations?: {
               [key: string]: unknown;
             }[];
@@ -2829,6 +2833,10 @@ export interface operations {
               [key: string]: unknown;
             }[];
             objects?: {
+              [key: string]: unknown;
+            }[];
+            /** @description point-cloud segmentation: `[{page, classes: [schemaId, ...], runs: [count, classIndex, ...]}]`, a run-length code over the frame's points in file order (class index 0 = unlabelled) */
+            pointLabels?: {
               [key: string]: unknown;
             }[];
             relations?: {
@@ -4624,6 +4632,10 @@ export interface operations {
               objects?: {
                 [key: string]: unknown;
               }[];
+              /** @description point-cloud segmentation: `[{page, classes: [schemaId, ...], runs: [count, classIndex, ...]}]`, a run-length code over the frame's points in file order (class index 0 = unlabelled) */
+              pointLabels?: {
+                [key: string]: unknown;
+              }[];
               relations?: {
                 [key: string]: unknown;
               }[];
@@ -4635,6 +4647,10 @@ export interface operations {
               [key: string]: unknown;
             }[];
             objects?: {
+              [key: string]: unknown;
+            }[];
+            /** @description point-cloud segmentation: `[{page, classes: [schemaId, ...], runs: [count, classIndex, ...]}]`, a run-length code over the frame's points in file order (class index 0 = unlabelled) */
+            pointLabels?: {
               [key: string]: unknown;
             }[];
             relations?: {
@@ -5486,6 +5502,10 @@ export interface operations {
               [key: string]: unknown;
             }[];
             objects?: {
+              [key: string]: unknown;
+            }[];
+            /** @description point-cloud segmentation: `[{page, classes: [schemaId, ...], runs: [count, classIndex, ...]}]`, a run-length code over the frame's points in file order (class index 0 = unlabelled) */
+            pointLabels?: {
               [key: string]: unknown;
             }[];
             relations?: {

@@ -44,6 +44,13 @@ export const Answer = Type.Object({
   objects: Type.Optional(AnswerObjects),
   classifications: Type.Optional(AnswerObjects),
   relations: Type.Optional(AnswerObjects),
+  pointLabels: Type.Optional(
+    Type.Array(Type.Record(Type.String(), Type.Unknown()), {
+      maxItems: 100_000,
+      description:
+        "point-cloud segmentation: `[{page, classes: [schemaId, ...], runs: [count, classIndex, ...]}]`, a run-length code over the frame's points in file order (class index 0 = unlabelled)",
+    }),
+  ),
 });
 
 export const AnnotateRequest = Type.Object({

@@ -3,6 +3,7 @@ import type { FieldError } from '../errors.js';
 import type { CategorySchema, Classification } from '../schemas/category-schema.js';
 import type { TaskAnswer } from './types.js';
 import { checkSegmentation } from './zones.js';
+import { checkOverlaps, checkPctEntry, checkPointLabels, type PctRules } from './pct-answer.js';
 
 export interface AnswerInput {
   tools?: unknown[] | undefined;
@@ -10,6 +11,8 @@ export interface AnswerInput {
   objects?: unknown[] | undefined;
   classifications?: unknown[] | undefined;
   relations?: unknown[] | undefined;
+  /** Point labels of a point-cloud task in segmentation mode (run-length per frame). */
+  pointLabels?: unknown;
 }
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -149,7 +152,7 @@ function objectsOf(list: unknown[] | undefined, field: string, errors: FieldErro
 export function validateAnswer(
   input: AnswerInput,
   schema: CategorySchema,
-  opts: { submit: boolean; frames?: number | undefined },
+  opts: { submit: boolean; frames?: number | undefined; pct?: PctRules | undefined },
   base = 'answer',
 ): { value: TaskAnswer; errors: FieldError[] } {
   const errors: FieldError[] = [];
@@ -158,6 +161,8 @@ export function validateAnswer(
   const classifications = objectsOf(input.classifications, `${base}.classifications`, errors);
   const relations = objectsOf(input.relations, `${base}.relations`, errors);
   const toolKinds = new Map((schema.tools ?? []).map((t) => [t.schemaId, t.tool]));
+  const markingTools = new Map((schema.tools ?? []).map((t) => [t.schemaId, t.markingTools ?? undefined]));
+  const pctEntries: { obj: Record<string, unknown>; field: string }[] = [];
   const relationIds = new Set((schema.relations ?? []).map((r) => r.schemaId));
   const classIds = classificationIds(schema);
 
@@ -172,6 +177,11 @@ export function validateAnswer(
       const checked = checkSegmentation(obj.segmentation, `${toolField}[${i}].segmentation`);
       if (checked.value) obj.segmentation = checked.value;
       errors.push(...checked.errors);
+    }
+    if (kind === 'pct') {
+      const field = `${toolField}[${i}]`;
+      checkPctEntry(obj, field, markingTools.get(obj.schemaId as string), opts.pct, errors);
+      pctEntries.push({ obj, field });
     }
     const geometry = GEOMETRY[kind];
     if (geometry && !geometry.check(obj[kind])) {
@@ -200,6 +210,17 @@ export function validateAnswer(
       });
     }
   });
+  if (opts.pct && !opts.pct.allowOverlapping) checkOverlaps(pctEntries, errors);
+  const pctTools = new Set((schema.tools ?? []).filter((t) => t.tool === 'pct').map((t) => t.schemaId));
+  const pointLabels = checkPointLabels(
+    input.pointLabels,
+    `${base}.pointLabels`,
+    pctTools,
+    opts.frames,
+    opts.pct,
+    opts.submit,
+    errors,
+  );
   if (opts.submit) {
     for (const c of schema.classifications ?? []) {
       if (c.required && !classifications.some((a) => a.schemaId === c.schemaId && !isEmptyAnswer(a.answer))) {
@@ -215,5 +236,8 @@ export function validateAnswer(
       }
     }
   }
-  return { value: { tools, classifications, relations }, errors };
+  const value: TaskAnswer = pointLabels
+    ? { tools, classifications, relations, pointLabels }
+    : { tools, classifications, relations };
+  return { value, errors };
 }

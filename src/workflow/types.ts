@@ -10,6 +10,8 @@ export interface TaskAnswer {
   tools: Record<string, unknown>[];
   classifications: Record<string, unknown>[];
   relations: Record<string, unknown>[];
+  /** Point-cloud segmentation: run-length class codes per frame (docs/api.md, Point clouds). */
+  pointLabels?: unknown[];
 }
 
 export const EMPTY_ANSWER: TaskAnswer = Object.freeze({ tools: [], classifications: [], relations: [] }) as TaskAnswer;

@@ -180,4 +180,167 @@ describe.each(ENGINES)('point-cloud assets on %s', (engine) => {
     const listed = await t.call('GET', `/v2/project/${pid}/assets?limit=100`);
     expect(listed.json().data.assets).toHaveLength(4);
   });
+
+  describe('answers', () => {
+    const car = (objectId: string, page: number, x: number, extra: Json = {}) => ({
+      objectId,
+      schemaId: 'car',
+      tool: 'pct',
+      markingTool: 'cuboid',
+      page,
+      cuboid: { center: { x, y: 2, z: 0.75 }, dimensions: { length: 4, width: 2, height: 1.5 }, yaw: 0.3 },
+      ...extra,
+    });
+    let taskId: string;
+    const annotate = (answer: Json, nextStage = false) =>
+      t.call('POST', `/v2/annotate/${taskId}${nextStage ? '?nextStage=true' : ''}`, { body: { answer } });
+
+    beforeAll(async () => {
+      const categorySchema = {
+        tools: [
+          { schemaId: 'car', title: 'Car', tool: 'pct', markingTools: ['cuboid', 'rectangle', 'polygon'] },
+          { schemaId: 'road', title: 'Road', tool: 'pct', markingTools: ['polygon'] },
+        ],
+      };
+      const pctConfig = {
+        allowOverlapping: false,
+        segmentationMode: true,
+        segmentationValidation: { enabled: true, completeCoverage: 50 },
+      };
+      const res = await t.call('POST', `/v2/project/${pid}`, { body: { categorySchema, pctConfig } });
+      expect(res.statusCode, res.body).toBe(200);
+      taskId =
+        assets.drive!.task?._id ??
+        (await t.call('GET', `/v2/project/${pid}/tasks?limit=100&fields=externalId`))
+          .json()
+          .data.tasks.find((x: Json) => x.externalId === 'drive')._id;
+    });
+
+    it('keeps cuboid tracks, camera rectangles and point labels as sent', async () => {
+      const n = frames[0]!.length;
+      const answer = {
+        tools: [
+          car('a', 0, 8),
+          car('a', 2, 9, { interpolationStopped: true }),
+          car('b', 0, 14),
+          {
+            objectId: 'r',
+            schemaId: 'car',
+            tool: 'pct',
+            markingTool: 'rectangle',
+            page: 1,
+            sensor: 'front',
+            box: { x: 10, y: 20, width: 30, height: 40 },
+          },
+        ],
+        pointLabels: [{ page: 0, classes: ['car', 'road'], runs: [n - 100, 2, 100, 1] }],
+      };
+      const res = await annotate(answer);
+      expect(res.statusCode, res.body).toBe(200);
+      const task = (await t.call('GET', `/v2/task/${taskId}`)).json().data.task;
+      expect(task.answer.tools).toEqual(answer.tools);
+      expect(task.answer.pointLabels).toEqual(answer.pointLabels);
+    });
+
+    it('refuses entries that break the shape or the pctConfig rules, naming the field', async () => {
+      const n = frames[0]!.length;
+      const cases: [Json, string, RegExp][] = [
+        [
+          { tools: [car('a', 0, 8), car('b', 0, 9)] },
+          'answer.tools[1].cuboid',
+          /overlaps answer.tools\[0\] on frame 0/,
+        ],
+        [
+          {
+            tools: [
+              car('a', 0, 8, {
+                cuboid: { center: { x: 1, y: 2, z: 3 }, dimensions: { length: 0, width: 1, height: 1 }, yaw: 0 },
+              }),
+            ],
+          },
+          'answer.tools[0].cuboid',
+          /greater than 0/,
+        ],
+        [{ tools: [car('a', 0, 8, { cuboid: { center: { x: 'a' } } })] }, 'answer.tools[0].cuboid', /finite numbers/],
+        [{ tools: [car('a', 3, 8)] }, 'answer.tools[0].page', /below 3/],
+        [{ tools: [car('a', 0, 8, { markingTool: 'sphere' })] }, 'answer.tools[0].markingTool', /must be one of/],
+        [{ tools: [{ ...car('a', 0, 8), schemaId: 'road' }] }, 'answer.tools[0].markingTool', /draws only polygon/],
+        [
+          {
+            tools: [
+              {
+                objectId: 'r',
+                schemaId: 'car',
+                tool: 'pct',
+                markingTool: 'rectangle',
+                page: 0,
+                sensor: 'rear',
+                box: { x: 1, y: 1, width: 2, height: 2 },
+              },
+            ],
+          },
+          'answer.tools[0].sensor',
+          /no camera "rear"/,
+        ],
+        [
+          {
+            tools: [
+              {
+                objectId: 'p',
+                schemaId: 'car',
+                tool: 'pct',
+                markingTool: 'polygon',
+                page: 0,
+                points: [{ x: 1, y: 2, z: 3 }],
+              },
+            ],
+          },
+          'answer.tools[0].points',
+          /3 points or more/,
+        ],
+        [{ tools: [car('a', 0, 8, { instanceId: 1.5 })] }, 'answer.tools[0].instanceId', /whole number/],
+        [
+          { pointLabels: [{ page: 0, classes: ['car'], runs: [5, 1] }] },
+          'answer.pointLabels[0].runs',
+          new RegExp(`cover 5 points; frame 0 has ${n}`),
+        ],
+        [
+          { pointLabels: [{ page: 0, classes: ['tree'], runs: [n, 1] }] },
+          'answer.pointLabels[0].classes[0]',
+          /no pct tool/,
+        ],
+        [
+          { pointLabels: [{ page: 0, classes: ['car'], runs: [n, 2] }] },
+          'answer.pointLabels[0].runs[0]',
+          /class indexes 0 to 1/,
+        ],
+      ];
+      for (const [answer, field, message] of cases) {
+        const res = await annotate(answer);
+        expect(res.statusCode, res.body).toBe(400);
+        const error = (res.json().errors as Json[]).find((e) => e.field === field);
+        expect(error?.message, `${field} in ${res.body}`).toMatch(message);
+      }
+      // The answer saved before is kept.
+      expect((await t.call('GET', `/v2/task/${taskId}`)).json().data.task.answer.tools).toHaveLength(4);
+    });
+
+    it('refuses a submit while less than the coverage is labelled, and takes one that reaches it', async () => {
+      const counts = frames.map((f) => f.length);
+      const labels = (share: number) =>
+        counts.map((c, page) => ({
+          page,
+          classes: ['road'],
+          runs: [Math.ceil(c * share), 1, c - Math.ceil(c * share), 0],
+        }));
+      const low = await annotate({ pointLabels: labels(0.4) }, true);
+      expect(low.statusCode, low.body).toBe(400);
+      expect(low.json().errors[0]).toMatchObject({
+        field: 'answer.pointLabels',
+        message: expect.stringMatching(/frame 0 has 40\.\d% of its points labelled; at least 50% must be/),
+      });
+      const ok = await annotate({ pointLabels: labels(0.5) }, true);
+      expect(ok.statusCode, ok.body).toBe(200);
+    });
+  });
 });

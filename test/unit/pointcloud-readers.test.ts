@@ -14,6 +14,9 @@ import {
   lzfDecompress,
   invert4,
   mul4,
+  cuboidIoU,
+  cuboidsOverlap,
+  interpolateCuboid,
 } from '../../src/shared/pointcloud/index.js';
 import {
   lzfCompress,
@@ -161,5 +164,28 @@ describe('calibration', () => {
     expect(() => parseKittiCalib('P2: 1 2 3', [{ name: 'front', projection: 2, width: 640, height: 480 }])).toThrow(
       /no R0_rect line/,
     );
+  });
+});
+
+describe('cuboids', () => {
+  const box = (x: number, y: number, yaw = 0, z = 0) => ({
+    center: { x, y, z },
+    dimensions: { length: 2, width: 2, height: 2 },
+    yaw,
+  });
+  it('measures 3D IoU of oriented boxes exactly and interpolates yaw along the shortest arc', () => {
+    expect(cuboidIoU(box(0, 0), box(0, 0))).toBeCloseTo(1, 12);
+    // Half the length shifted: 4 of 12 cubic metres shared.
+    expect(cuboidIoU(box(0, 0), box(1, 0))).toBeCloseTo(4 / 12, 12);
+    // Half the height shifted.
+    expect(cuboidIoU(box(0, 0), box(0, 0, 0, 1))).toBeCloseTo(4 / 12, 12);
+    // A square turned 45 degrees inside its own circumcircle: the octagon's area, 8(sqrt 2 - 1).
+    const octagon = 8 * (Math.SQRT2 - 1);
+    expect(cuboidIoU(box(0, 0), box(0, 0, Math.PI / 4))).toBeCloseTo((octagon * 2) / (16 - octagon * 2), 9);
+    expect(cuboidsOverlap(box(0, 0), box(2, 0))).toBe(false);
+    expect(cuboidsOverlap(box(0, 0), box(1.9, 0, 0.2))).toBe(true);
+    const mid = interpolateCuboid(box(0, 0, 3), box(2, 0, -3), 0.5);
+    expect(mid.center.x).toBe(1);
+    expect(Math.abs(mid.yaw)).toBeCloseTo(Math.PI, 9);
   });
 });
