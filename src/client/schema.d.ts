@@ -2243,6 +2243,8 @@ export interface components {
         externalId: string;
         /** @description the asset's metadata holds its width and height (Annotary's extension) */
         hasSize?: boolean;
+        /** @description a point cloud's sensors and cameras with their calibration, as the asset's `metadata.pct` holds them (Annotary's extension) */
+        pct?: unknown;
       };
       /** @description e-mail */
       assignee: string | null;
@@ -2336,6 +2338,8 @@ export interface components {
         externalId: string;
         /** @description the asset's metadata holds its width and height (Annotary's extension) */
         hasSize?: boolean;
+        /** @description a point cloud's sensors and cameras with their calibration, as the asset's `metadata.pct` holds them (Annotary's extension) */
+        pct?: unknown;
       };
       /** @description e-mail */
       assignee?: string | null;

@@ -35,6 +35,12 @@ const taskFields = {
     dataset: Type.Optional(
       Type.Array(Type.String(), { description: 'an asset made of several images: their URLs in page order' }),
     ),
+    pct: Type.Optional(
+      Type.Unknown({
+        description:
+          "a point cloud's sensors and cameras with their calibration, as the asset's `metadata.pct` holds them (Annotary's extension)",
+      }),
+    ),
   }),
   externalId: Type.String(),
   stage: Type.String({ description: 'id of the stage the task is in' }),

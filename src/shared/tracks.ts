@@ -17,6 +17,7 @@ export const INTERPOLATED_TOOLS: readonly string[] = [
   'point',
   'polyline',
   'polygon',
+  'pct',
 ];
 
 export function interpolates(kind: string): boolean {

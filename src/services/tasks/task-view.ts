@@ -47,6 +47,17 @@ export interface TaskViewOptions {
   links: (stored: string | null) => string | null;
 }
 
+/** `{pct}` of an asset's metadata when it has one (a point cloud's sensors and cameras). */
+function pctOf(metadata: string | null | undefined): { pct?: unknown } {
+  if (!metadata || !metadata.includes('"pct"')) return {};
+  try {
+    const m = JSON.parse(metadata) as { pct?: unknown };
+    return m.pct !== undefined && m.pct !== null ? { pct: m.pct } : {};
+  } catch {
+    return {};
+  }
+}
+
 /** The task record of DECISIONS section 4. */
 export function taskView(row: TaskRow, opts: TaskViewOptions): Record<string, unknown> {
   const stage = opts.stages.find((s) => s.id === row.stage_id);
@@ -62,6 +73,8 @@ export function taskView(row: TaskRow, opts: TaskViewOptions): Record<string, un
       hasSize: opts.asset ? opts.asset.width_bucket !== null && opts.asset.height_bucket !== null : false,
       // An asset made of several images: its pages, in order.
       ...(opts.asset?.dataset ? { dataset: JSON.parse(opts.asset.dataset) as unknown } : {}),
+      // A point cloud's sensors and cameras with their calibration, for the 3D editor.
+      ...pctOf(opts.asset?.metadata),
     },
     externalId: row.external_id,
     stage: row.stage_id,

@@ -123,3 +123,205 @@ export function interpolateCuboid(a: Cuboid, b: Cuboid, t: number): Cuboid {
     yaw: wrapAngle(a.yaw + wrapAngle(b.yaw - a.yaw) * t),
   };
 }
+
+/** The eight corners: the footprint at the bottom, then at the top. */
+export function corners(c: Cuboid): { x: number; y: number; z: number }[] {
+  const lo = c.center.z - c.dimensions.height / 2;
+  const hi = c.center.z + c.dimensions.height / 2;
+  const f = groundCorners(c);
+  return [...f.map(([x, y]) => ({ x, y, z: lo })), ...f.map(([x, y]) => ({ x, y, z: hi }))];
+}
+
+/** The twelve edges as pairs of corner indexes. */
+export const EDGES: [number, number][] = [
+  [0, 1],
+  [1, 2],
+  [2, 3],
+  [3, 0],
+  [4, 5],
+  [5, 6],
+  [6, 7],
+  [7, 4],
+  [0, 4],
+  [1, 5],
+  [2, 6],
+  [3, 7],
+];
+
+/** True when a ground point lies inside the cuboid's footprint. */
+export function containsGround(c: Cuboid, x: number, y: number): boolean {
+  const dx = x - c.center.x;
+  const dy = y - c.center.y;
+  const cos = Math.cos(c.yaw);
+  const sin = Math.sin(c.yaw);
+  const u = dx * cos + dy * sin;
+  const v = -dx * sin + dy * cos;
+  return Math.abs(u) <= c.dimensions.length / 2 && Math.abs(v) <= c.dimensions.width / 2;
+}
+
+function hull(points: P2[]): P2[] {
+  const pts = [...points].sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+  if (pts.length < 3) return pts;
+  const cross = (o: P2, a: P2, b: P2) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const lower: P2[] = [];
+  for (const p of pts) {
+    while (lower.length >= 2 && cross(lower[lower.length - 2]!, lower[lower.length - 1]!, p) <= 0) lower.pop();
+    lower.push(p);
+  }
+  const upper: P2[] = [];
+  for (let i = pts.length - 1; i >= 0; i--) {
+    const p = pts[i] as P2;
+    while (upper.length >= 2 && cross(upper[upper.length - 2]!, upper[upper.length - 1]!, p) <= 0) upper.pop();
+    upper.push(p);
+  }
+  return [...lower.slice(0, -1), ...upper.slice(0, -1)];
+}
+
+/**
+ * The smallest rectangle around ground points (rotating calipers over the convex hull): its
+ * heading (along its longer side), centre and sides.
+ */
+export function minAreaRect(points: P2[]): { yaw: number; cx: number; cy: number; length: number; width: number } {
+  const h = hull(points);
+  let best = { area: Infinity, yaw: 0, cx: 0, cy: 0, length: 0, width: 0 };
+  const edges = h.length < 2 ? 1 : h.length;
+  for (let i = 0; i < edges; i++) {
+    const p = h[i] ?? [0, 0];
+    const q = h[(i + 1) % h.length] ?? [1, 0];
+    const angle = h.length < 2 ? 0 : Math.atan2(q[1] - p[1], q[0] - p[0]);
+    const cos = Math.cos(angle);
+    const sin = Math.sin(angle);
+    let minU = Infinity;
+    let maxU = -Infinity;
+    let minV = Infinity;
+    let maxV = -Infinity;
+    for (const [x, y] of h) {
+      const u = x * cos + y * sin;
+      const v = -x * sin + y * cos;
+      minU = Math.min(minU, u);
+      maxU = Math.max(maxU, u);
+      minV = Math.min(minV, v);
+      maxV = Math.max(maxV, v);
+    }
+    const area = (maxU - minU) * (maxV - minV);
+    if (area < best.area - 1e-9) {
+      const mu = (minU + maxU) / 2;
+      const mv = (minV + maxV) / 2;
+      const cx = mu * cos - mv * sin;
+      const cy = mu * sin + mv * cos;
+      const [length, width, yaw] =
+        maxU - minU >= maxV - minV
+          ? [maxU - minU, maxV - minV, angle]
+          : [maxV - minV, maxU - minU, angle + Math.PI / 2];
+      best = { area, yaw, cx, cy, length, width };
+    }
+  }
+  // A heading between -90 and 90 degrees: a box has no front until someone turns it.
+  let yaw = wrapAngle(best.yaw);
+  if (yaw > Math.PI / 2) yaw -= Math.PI;
+  if (yaw <= -Math.PI / 2) yaw += Math.PI;
+  return { yaw, cx: best.cx, cy: best.cy, length: best.length, width: best.width };
+}
+
+export interface FitOptions {
+  /** How far from the spot the object's points are looked for (metres). */
+  radius?: number;
+  /** Points this far above the ground belong to objects (metres). */
+  groundClearance?: number;
+  /** Two points of one object are at most this far apart on the ground (metres). */
+  gap?: number;
+  /** Dimensions to keep (preset): the fit then finds the centre and the heading only. */
+  preset?: Partial<Cuboid['dimensions']>;
+}
+
+/** The ground's height near a spot: a low percentile of the points' heights around it. */
+export function groundHeight(positions: Float32Array, x: number, y: number, radius = 4): number {
+  const zs: number[] = [];
+  const r2 = radius * radius;
+  for (let i = 0; i < positions.length; i += 3) {
+    const dx = (positions[i] as number) - x;
+    const dy = (positions[i + 1] as number) - y;
+    if (dx * dx + dy * dy <= r2) zs.push(positions[i + 2] as number);
+  }
+  if (zs.length === 0) return 0;
+  zs.sort((a, b) => a - b);
+  return zs[Math.floor(zs.length * 0.05)] as number;
+}
+
+/**
+ * A cuboid fitted to the object at a spot of the ground: the ground is taken away (points near
+ * its height), the object's points are those joined to the one nearest the spot by gaps smaller
+ * than `gap`, its heading and extents are their smallest enclosing rectangle, its height from
+ * the ground to the highest point. Undefined when no object's point is near the spot.
+ */
+export function fitCuboid(positions: Float32Array, x: number, y: number, opts: FitOptions = {}): Cuboid | undefined {
+  const radius = opts.radius ?? 4;
+  const clearance = opts.groundClearance ?? 0.15;
+  const gap = opts.gap ?? 0.4;
+  const ground = groundHeight(positions, x, y, radius + 2);
+  const r2 = radius * radius;
+  const near: number[] = [];
+  for (let i = 0; i < positions.length; i += 3) {
+    const dx = (positions[i] as number) - x;
+    const dy = (positions[i + 1] as number) - y;
+    if (dx * dx + dy * dy <= r2 && (positions[i + 2] as number) > ground + clearance) near.push(i);
+  }
+  if (near.length === 0) return undefined;
+  // A grid of cells `gap` wide: neighbours are looked for in the 9 cells around.
+  const cells = new Map<string, number[]>();
+  const key = (cx: number, cy: number) => `${cx},${cy}`;
+  for (const i of near) {
+    const k = key(Math.floor((positions[i] as number) / gap), Math.floor((positions[i + 1] as number) / gap));
+    const list = cells.get(k);
+    if (list) list.push(i);
+    else cells.set(k, [i]);
+  }
+  let seed = near[0] as number;
+  let bestD = Infinity;
+  for (const i of near) {
+    const d = ((positions[i] as number) - x) ** 2 + ((positions[i + 1] as number) - y) ** 2;
+    if (d < bestD) {
+      bestD = d;
+      seed = i;
+    }
+  }
+  const taken = new Set<number>([seed]);
+  const queue = [seed];
+  const g2 = gap * gap;
+  while (queue.length > 0) {
+    const i = queue.pop() as number;
+    const px = positions[i] as number;
+    const py = positions[i + 1] as number;
+    const gx = Math.floor(px / gap);
+    const gy = Math.floor(py / gap);
+    for (let ox = -1; ox <= 1; ox++) {
+      for (let oy = -1; oy <= 1; oy++) {
+        for (const j of cells.get(key(gx + ox, gy + oy)) ?? []) {
+          if (taken.has(j)) continue;
+          const d = ((positions[j] as number) - px) ** 2 + ((positions[j + 1] as number) - py) ** 2;
+          if (d <= g2) {
+            taken.add(j);
+            queue.push(j);
+          }
+        }
+      }
+    }
+  }
+  const ground2: P2[] = [];
+  let top = -Infinity;
+  for (const i of taken) {
+    ground2.push([positions[i] as number, positions[i + 1] as number]);
+    top = Math.max(top, positions[i + 2] as number);
+  }
+  const rect = minAreaRect(ground2);
+  const height = opts.preset?.height ?? Math.max(0.1, top - ground);
+  return {
+    center: { x: rect.cx, y: rect.cy, z: ground + height / 2 },
+    dimensions: {
+      length: opts.preset?.length ?? Math.max(0.1, rect.length),
+      width: opts.preset?.width ?? Math.max(0.1, rect.width),
+      height,
+    },
+    yaw: rect.yaw,
+  };
+}

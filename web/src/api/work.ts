@@ -21,6 +21,8 @@ export interface WorkTask {
     hasSize?: boolean;
     /** An asset made of several images: their addresses in page order. */
     dataset?: string[];
+    /** A point cloud's sensors and cameras (its metadata's `pct`). */
+    pct?: unknown;
   };
   externalId: string;
   stage: string;

@@ -407,7 +407,9 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
             text: text.text,
             textError: text.error,
             pages: task.asset.dataset,
+            pct: task.asset.pct,
           }}
+          pctConfig={project.pctConfig as Record<string, unknown> | undefined}
           pins={pins}
           onPick={picking ? setSpot : undefined}
           brushUrl={task.brushDataUrl}

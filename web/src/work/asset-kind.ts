@@ -1,6 +1,9 @@
 import { imageTools, textTools, type Ontology } from '../editor/core/ontology';
 
-/** What the editor does with an asset: draws on an image, tags a text, marks a PDF, or asks questions only. */
+/**
+ * What the editor does with an asset: draws on an image, tags a text, marks a PDF, labels a point
+ * cloud's frames (every asset of a `pct` project), or asks questions only.
+ */
 export type AssetKind =
   | { kind: 'image' }
   | { kind: 'text' }
@@ -8,6 +11,7 @@ export type AssetKind =
   | { kind: 'video' }
   | { kind: 'pages' }
   | { kind: 'volume' }
+  | { kind: 'pointcloud' }
   | { kind: 'unsupported'; what: string };
 
 const IMAGE = /\.(png|jpe?g|gif|webp|bmp|avif|svg)$/i;
@@ -45,7 +49,7 @@ export function assetKind(
   projectType?: string,
   dataset?: readonly string[],
 ): AssetKind {
-  if (projectType === 'pct') return { kind: 'unsupported', what: 'a point cloud' };
+  if (projectType === 'pct') return { kind: 'pointcloud' };
   const pathOf = (address: string) => {
     try {
       return new URL(address, 'http://relative.invalid').pathname;

@@ -17,11 +17,22 @@ export function newId(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** The wire's value of a kind as the editor's geometry, read by the kind's tool; null when it has none. */
-function readGeometry(kind: string, raw: unknown): Geometry | null {
+/**
+ * The wire's value of a kind as the editor's geometry, read by the kind's tool from the entry
+ * (under the kind's key, or over the tool's `entryKeys`); null when it has none.
+ */
+function readGeometry(kind: string, entry: Record<string, unknown>): Geometry | null {
   const tool = toolFor(kind);
+  const raw = tool?.entryKeys
+    ? Object.fromEntries(tool.entryKeys.filter((k) => k in entry).map((k) => [k, entry[k]]))
+    : entry[kind];
   const value = tool?.read(raw);
   return tool && value ? ({ kind: tool.kind, value } as Geometry) : null;
+}
+
+/** The keys of an entry its kind's value takes. */
+function geometryKeys(kind: string): readonly string[] {
+  return toolFor(kind)?.entryKeys ?? [kind];
 }
 
 function readClassifications(list: unknown): ClassificationAnswer[] {
@@ -42,8 +53,8 @@ function readClassifications(list: unknown): ClassificationAnswer[] {
 }
 
 /**
- * The API's answer in the editor's terms. Objects whose tool the editor does not draw (brush,
- * pct...) are not lost: they stay in `kept` and go back out unchanged.
+ * The API's answer in the editor's terms. Objects whose tool the editor does not draw (a brush's
+ * mask...) are not lost: they stay in `kept` and go back out unchanged.
  */
 export function fromApi(
   answer: ApiAnswer | null | undefined,
@@ -54,12 +65,14 @@ export function fromApi(
   const kept: Record<string, unknown>[] = [];
   for (const raw of answer?.tools ?? answer?.objects ?? []) {
     const kind = typeof raw.schemaId === 'string' ? kinds.get(raw.schemaId) : undefined;
-    const geometry = kind ? readGeometry(kind, raw[kind]) : null;
+    const geometry = kind ? readGeometry(kind, raw) : null;
     if (!kind || !geometry) {
       kept.push(raw);
       continue;
     }
-    const { objectId, schemaId, classifications, [kind]: _geometry, ...rest } = raw;
+    const { objectId, schemaId, classifications, ...others } = raw;
+    const taken = geometryKeys(kind);
+    const rest = Object.fromEntries(Object.entries(others).filter(([k]) => !taken.includes(k)));
     // A frame's or a page's object carries `page` (0-based); anything else under that name stays as it was.
     const { page, ...extra } = rest;
     const onPage = typeof page === 'number' && Number.isInteger(page) && page >= 0;
@@ -87,9 +100,11 @@ export function fromApi(
   return { value: { objects, classifications: readClassifications(answer?.classifications), relations }, kept };
 }
 
-function writeGeometry(g: Geometry): unknown {
+/** The geometry's keys of the wire's entry: its kind's key, or the tool's `entryKeys`. */
+function writeGeometry(g: Geometry): Record<string, unknown> {
   const tool = toolFor(g.kind);
-  return tool ? tool.write(g.value) : g.value;
+  const value = tool ? tool.write(g.value) : g.value;
+  return tool?.entryKeys ? (value as Record<string, unknown>) : { [g.kind]: value };
 }
 
 /** The editor's answer as the API takes it (geometry in the medium's coordinates under its tool kind). */
@@ -103,7 +118,7 @@ export function toApi(
         ...o.extra,
         objectId: o.objectId,
         schemaId: o.schemaId,
-        [o.geometry.kind]: writeGeometry(o.geometry),
+        ...writeGeometry(o.geometry),
         ...(o.where?.page !== undefined ? { page: o.where.page } : {}),
         classifications: o.classifications,
       })),

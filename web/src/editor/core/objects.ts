@@ -20,7 +20,9 @@ export function translate(g: Geometry, dx: number, dy: number): Geometry {
       ? tool.move(g.value, [dx, dy])
       : tool.space === 'document'
         ? tool.move(g.value, [0, dx, dy])
-        : tool.move(g.value, dx);
+        : tool.space === 'lidar'
+          ? tool.move(g.value, [dx, dy, 0])
+          : tool.move(g.value, dx);
   return { kind: g.kind, value } as Geometry;
 }
 

@@ -37,7 +37,11 @@ export interface SurfaceEditorProps {
     textError?: string;
     /** An asset made of several images: their addresses in page order. */
     pages?: string[] | undefined;
+    /** A point cloud's sensors and cameras with their calibration (the asset's `metadata.pct`). */
+    pct?: unknown;
   };
+  /** A point-cloud project's settings (`pctConfig`): overlapping cuboids, segmentation... */
+  pctConfig?: Record<string, unknown> | undefined;
   initial: EditorAnswer;
   /** Every change of the answer (drafts are saved from here). */
   onChange(answer: EditorAnswer): void;

@@ -10,15 +10,22 @@ import type { DrawableKind, EditorObject, Geometry, GeometryKinds, Vec } from '.
  *
  * The space says which surfaces host it: `plane` tools work in 2-D points of an image (later a
  * video frame, a slice), `text` tools in code-point offsets of a text, `document` tools in points
- * of a document's pages (a PDF's text and areas).
+ * of a document's pages (a PDF's text and areas), `lidar` tools in metres of a point cloud's frame
+ * (x forward, y left, z up).
  */
-export type ToolSpace = 'plane' | 'text' | 'document';
+export type ToolSpace = 'plane' | 'text' | 'document' | 'lidar';
 
 /** A point of a document: its page (0-based) and x, y in that page's units (PDF points, y down). */
 export type PagePoint = [page: number, x: number, y: number];
 
 /** A position in a space: a point of a plane, a code-point offset in a text, a point of a page. */
-export type Position<S extends ToolSpace> = S extends 'plane' ? Vec : S extends 'document' ? PagePoint : number;
+export type Position<S extends ToolSpace> = S extends 'plane'
+  ? Vec
+  : S extends 'document'
+    ? PagePoint
+    : S extends 'lidar'
+      ? [x: number, y: number, z: number]
+      : number;
 
 /** How a click lands on a value: near its outline (`edge`, with the distance) or inside (with the area). */
 export interface Hit {
@@ -50,6 +57,12 @@ export interface Tool<K extends DrawableKind = DrawableKind, S extends ToolSpace
   read(raw: unknown): GeometryKinds[K] | null;
   /** The value as the wire keeps it under the kind's key. */
   write(value: GeometryKinds[K]): unknown;
+  /**
+   * A kind whose value lies over several keys of the answer's entry (a point cloud's
+   * `markingTool`, `cuboid`...) rather than under its kind's key: `read` is given these keys of
+   * the entry and `write` answers them.
+   */
+  readonly entryKeys?: readonly string[];
   hit(value: GeometryKinds[K], at: Position<S>, tolerance: number): Hit | undefined;
   /** The value moved by a vector of its space. */
   move(value: GeometryKinds[K], by: Position<S>): GeometryKinds[K];
@@ -111,4 +124,6 @@ export interface DocumentTool<K extends DrawableKind = DrawableKind, D = unknown
   placement(value: GeometryKinds[K]): { page: number; rects: [number, number, number, number][] };
 }
 
-export type AnyTool = PlaneTool | TextTool | DocumentTool;
+export type LidarTool<K extends DrawableKind = DrawableKind, D = unknown> = Tool<K, 'lidar', D>;
+
+export type AnyTool = PlaneTool | TextTool | DocumentTool | LidarTool;

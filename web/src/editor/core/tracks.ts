@@ -225,3 +225,15 @@ export function setAnswersAt(
   }
   return out;
 }
+
+/** The page of an object's next (`1`) or previous (`-1`) keyframe from a page, if it has one. */
+export function keyframeStepFrom(
+  objects: readonly EditorObject[],
+  objectId: string,
+  page: number,
+  direction: 1 | -1,
+): number | undefined {
+  const track = tracksOf(objects).find((t) => t.objectId === objectId);
+  const pages = (track?.keyframes ?? []).map((k) => k.page);
+  return direction > 0 ? pages.find((p) => p > page) : pages.reverse().find((p) => p < page);
+}

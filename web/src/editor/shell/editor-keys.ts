@@ -70,3 +70,17 @@ export const WORK_KEYS: readonly KeyRow[] = [
   { keys: '?', does: 'show or hide this list' },
   { keys: 'Alt+S', does: 'skip the task (Label tasks, when the project allows skipping)' },
 ];
+
+export const POINTCLOUD_KEYS: readonly KeyRow[] = [
+  { keys: 'V or Escape', does: 'Select (and cancel the line being drawn)' },
+  { keys: 'click on the ground (top view)', does: 'cuboid tool: place a cuboid fitted to the points there' },
+  { keys: 'drag a selected cuboid, its round handle', does: 'move it, turn it' },
+  { keys: '[, ] (Shift: 10 degrees)', does: 'turn the selected cuboid by one degree' },
+  { keys: 'Enter or double click', does: 'finish the polygon or polyline being drawn' },
+  { keys: 'Delete, Backspace', does: 'delete the selected object' },
+  ...UNDO_KEYS,
+  { keys: 'ArrowRight or ., ArrowLeft or ,', does: 'next frame, previous frame (Shift: ten)' },
+  { keys: 'Alt+ArrowRight, Alt+ArrowLeft', does: "the selected object's next, previous keyframe" },
+  { keys: 'drag (3D view), Shift+drag, wheel', does: 'orbit, pan, zoom' },
+  { keys: 'drag (top view), wheel', does: 'pan, zoom about the pointer' },
+];

@@ -58,6 +58,15 @@ function shapeText(o: EditorObject): string {
       const zones = g.value.zones.length;
       return `${zones} ${zones === 1 ? 'zone' : 'zones'}${holes ? `, ${holes} ${holes === 1 ? 'hole' : 'holes'}` : ''}`;
     }
+    case 'pct': {
+      const c = g.value.cuboid;
+      if (c) {
+        const d = c.dimensions;
+        return `cuboid at ${c.center.x.toFixed(1)}, ${c.center.y.toFixed(1)} m, ${d.length.toFixed(1)} × ${d.width.toFixed(1)} × ${d.height.toFixed(1)} m`;
+      }
+      if (g.value.box) return `rectangle on camera ${g.value.sensor ?? ''}`;
+      return `${g.value.markingTool} of ${g.value.points?.length ?? 0} points`;
+    }
   }
 }
 

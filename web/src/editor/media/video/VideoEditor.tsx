@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { pinsOnPage, type SurfaceEditorProps } from '../../core/surface';
 import type { EditorAnswer } from '../../core/answer';
-import { answerAt, answersAt, setAnswersAt, setKeyframe, tracksOf } from '../../core/tracks';
+import { answerAt, answersAt, keyframeStepFrom, setAnswersAt, setKeyframe, tracksOf } from '../../core/tracks';
 import { typingInField } from '../../shell/useEditorKeys';
 import { VIDEO_KEYS } from '../../shell/editor-keys';
 import { ClassificationsOnly } from '../../shell/ClassificationsOnly';
@@ -95,9 +95,7 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
   const keyframeStep = (direction: 1 | -1) => {
     const e = editing.current;
     if (!e?.selectedId) return;
-    const track = tracksOf(e.answer.objects).find((t) => t.objectId === e.selectedId);
-    const pages = (track?.keyframes ?? []).map((k) => k.page);
-    const target = direction > 0 ? pages.find((p) => p > page) : pages.reverse().find((p) => p < page);
+    const target = keyframeStepFrom(e.answer.objects, e.selectedId, page, direction);
     if (target !== undefined) go(target);
   };
 

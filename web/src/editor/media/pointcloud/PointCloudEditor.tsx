@@ -1,0 +1,731 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import * as THREE from 'three';
+import type { PointCloud as Cloud } from '../../../../../src/shared/pointcloud/cloud';
+import {
+  fitCuboid,
+  groundCorners,
+  groundHeight,
+  cuboidsOverlap,
+  wrapAngle,
+  type Cuboid,
+} from '../../../../../src/shared/pointcloud/cuboid';
+import type { EditorAnswer, EditorObject, Vec } from '../../core/answer';
+import { newId } from '../../core/codec';
+import type { OntologyTool } from '../../core/ontology';
+import { pointInPolygon } from '../../core/plane';
+import type { SurfaceEditorProps } from '../../core/surface';
+import { keyframeStepFrom, mergeShown, objectsOnPage, setKeyframe, tracksOf } from '../../core/tracks';
+import { POINTCLOUD_KEYS } from '../../shell/editor-keys';
+import { EditorShell } from '../../shell/EditorShell';
+import { PartInput } from '../../shell/PartInput';
+import { ToolButton } from '../../shell/ToolButton';
+import { useAnswerHistory } from '../../shell/useAnswerHistory';
+import { typingInField } from '../../shell/useEditorKeys';
+import { useSpaceTools } from '../../shell/useSpaceTools';
+import { MARKING_TOOLS, onImage, type MarkingTool, type PctValue, type Point3 } from '../../tools/pct';
+import { Timeline } from '../video/Timeline';
+import { CameraView, readCameras } from './CameraView';
+import { FrameStore, type FrameState } from './frames';
+import { PointCloudScene, type ColorMode, type Orbit } from './scene';
+import { fitTop, panTop, topToGround, topToScreen, zoomTopAt, type TopView } from './top-view';
+
+/** The ontology's pct tool with the marking tools it allows. */
+type PctTool = OntologyTool & {
+  markingTools?: string[];
+  presetCuboidDimensions?: boolean;
+  cuboidLength?: number | null;
+  cuboidWidth?: number | null;
+  cuboidHeight?: number | null;
+  hasInstance?: boolean;
+};
+
+/** The tool chosen: an ontology tool and one of its marking tools; none for Select. */
+type Active = { schemaId: string; marking: MarkingTool } | undefined;
+
+const MARKING_NAMES: Record<MarkingTool, string> = {
+  cuboid: 'cuboid',
+  polygon: '3D polygon',
+  polyline: '3D polyline',
+  rectangle: 'rectangle',
+  polygon2d: '2D polygon',
+  polyline2d: '2D polyline',
+};
+
+/** A gesture in the top view under way. */
+type Gesture =
+  | { type: 'pan'; last: Vec }
+  | { type: 'orbit'; last: Vec; pan: boolean }
+  | { type: 'move'; id: string; from: Vec; start: Cuboid; moved: boolean }
+  | { type: 'turn'; id: string; start: Cuboid }
+  | { type: 'place'; at: Vec; moved: boolean };
+
+const allowed = (t: PctTool): MarkingTool[] =>
+  (t.markingTools?.length ? t.markingTools : ['cuboid']).filter((m): m is MarkingTool =>
+    MARKING_TOOLS.includes(m as MarkingTool),
+  );
+
+function useFrame(store: FrameStore, page: number): FrameState | undefined {
+  const [state, setState] = useState<{ page: number; frame: FrameState } | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    void store.get(page).then((frame) => {
+      if (live) setState({ page, frame });
+      store.readAhead(page, 2);
+    });
+    return () => {
+      live = false;
+    };
+  }, [store, page]);
+  return state?.page === page ? state.frame : undefined;
+}
+
+/** Whether a cuboid overlaps another object's cuboid on the frame; answers the other's title. */
+function overlapping(
+  cuboid: Cuboid,
+  shown: readonly EditorObject[],
+  except: string | undefined,
+  titles: Map<string, string>,
+): string | undefined {
+  for (const o of shown) {
+    const v = o.geometry.kind === 'pct' ? o.geometry.value : undefined;
+    if (o.objectId === except || !v?.cuboid) continue;
+    if (cuboidsOverlap(cuboid, v.cuboid)) return titles.get(o.schemaId) ?? o.schemaId;
+  }
+  return undefined;
+}
+
+/**
+ * The 3D editor of a point-cloud task: the frame's points in a top view (where cuboids are
+ * placed, moved and turned and 3D lines drawn), a perspective view to orbit, the side and front
+ * views of the selected cuboid, the cameras' images with every object projected on them, and
+ * the frames stepped like a video's, with tracks, keyframes and interpolation.
+ */
+export default function PointCloudEditor(props: SurfaceEditorProps) {
+  const { ontology, readOnly, pctConfig } = props;
+  const history = useAnswerHistory(props.initial, props.onChange);
+  const { answer } = history;
+  const space = useSpaceTools(ontology, 'lidar');
+  const tools = space.tools as PctTool[];
+  const titles = useMemo(() => new Map(tools.map((t) => [t.schemaId, t.title])), [tools]);
+  const urls = useMemo(() => props.asset.pages ?? (props.asset.url ? [props.asset.url] : []), [props.asset]);
+  const store = useMemo(() => new FrameStore(urls), [urls]);
+  const cameras = useMemo(() => readCameras(props.asset.pct), [props.asset.pct]);
+  const total = Math.max(1, urls.length);
+  const [page, setPage] = useState(0);
+  const frame = useFrame(store, page);
+  const cloud: Cloud | undefined = frame && 'cloud' in frame ? frame.cloud : undefined;
+  const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
+  const [active, setActive] = useState<Active>(undefined);
+  const [mode, setMode] = useState<ColorMode>('height');
+  const [message, setMessage] = useState<string | undefined>(undefined);
+  const [drawing, setDrawing] = useState<Point3[]>([]);
+  const [top, setTop] = useState<TopView>({ scale: 10, cx: 15, cy: 0, width: 600, height: 500 });
+  const [orbit, setOrbit] = useState<Orbit>({
+    target: new THREE.Vector3(15, 0, 0),
+    distance: 40,
+    azimuth: Math.PI,
+    elevation: 0.6,
+  });
+  const [shownFrame, setShownFrame] = useState(-1);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const overlayRef = useRef<HTMLCanvasElement>(null);
+  const holder = useRef<HTMLDivElement>(null);
+  const sceneRef = useRef<PointCloudScene | undefined>(undefined);
+  const gesture = useRef<Gesture | undefined>(undefined);
+  const fitted = useRef(false);
+  const noOverlap = pctConfig?.allowOverlapping !== true;
+
+  const shown = useMemo(() => objectsOnPage(answer.objects, page), [answer.objects, page]);
+  const shownAnswer: EditorAnswer = useMemo(() => ({ ...answer, objects: shown }), [answer, shown]);
+  const selected = shown.find((o) => o.objectId === selectedId);
+  const selectedValue = selected?.geometry.kind === 'pct' ? selected.geometry.value : undefined;
+
+  const go = useCallback((to: number) => setPage(Math.max(0, Math.min(total - 1, Math.round(to)))), [total]);
+
+  // The scene: made once the canvas is there, sized with its box.
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    const box = holder.current;
+    if (!canvas || !box) return;
+    let scene: PointCloudScene;
+    try {
+      scene = new PointCloudScene(canvas);
+    } catch {
+      setMessage('This browser cannot draw 3D (WebGL is off or missing).');
+      return;
+    }
+    sceneRef.current = scene;
+    const size = () => {
+      scene.resize(box.clientWidth, box.clientHeight);
+      const t = scene.layout.top;
+      setTop((v) => ({ ...v, width: t.width, height: t.height }));
+      const overlay = overlayRef.current;
+      if (overlay) {
+        overlay.width = t.width;
+        overlay.height = t.height;
+      }
+    };
+    size();
+    const observer = new ResizeObserver(size);
+    observer.observe(box);
+    return () => {
+      observer.disconnect();
+      scene.dispose();
+      sceneRef.current = undefined;
+    };
+  }, []);
+
+  // The frame's points; the first frame fits the top view to them.
+  useEffect(() => {
+    const scene = sceneRef.current;
+    if (!scene) return;
+    scene.setCloud(cloud, mode);
+    if (cloud && !fitted.current) {
+      fitted.current = true;
+      const box = new THREE.Box3().setFromBufferAttribute(new THREE.BufferAttribute(cloud.positions, 3));
+      setTop((v) => fitTop(box.min.x, box.max.x, box.min.y, box.max.y, v.width, v.height));
+      const c = box.getCenter(new THREE.Vector3());
+      const reach = box.getSize(new THREE.Vector3()).length() * 0.6;
+      setOrbit((o) => ({ ...o, target: new THREE.Vector3(c.x, c.y, 0), distance: reach }));
+    }
+    if (cloud) setShownFrame(page);
+  }, [cloud, mode, page]);
+
+  // Draws on every change of what is shown.
+  useEffect(() => {
+    sceneRef.current?.render(top, orbit);
+    drawOverlay();
+  });
+
+  /** The top view's 2D layer: the selected cuboid's handle and the line being drawn. */
+  const drawOverlay = () => {
+    const overlay = overlayRef.current;
+    const ctx = overlay?.getContext('2d');
+    if (!overlay || !ctx) return;
+    ctx.clearRect(0, 0, overlay.width, overlay.height);
+    if (selectedValue?.cuboid) {
+      const [hx, hy] = topToScreen(top, turnHandle(selectedValue.cuboid));
+      ctx.fillStyle = '#ffffff';
+      ctx.beginPath();
+      ctx.arc(hx, hy, 6, 0, Math.PI * 2);
+      ctx.fill();
+    }
+    if (drawing.length) {
+      ctx.strokeStyle = '#ffd400';
+      ctx.beginPath();
+      drawing.forEach((p, i) => {
+        const [sx, sy] = topToScreen(top, [p.x, p.y]);
+        if (i === 0) ctx.moveTo(sx, sy);
+        else ctx.lineTo(sx, sy);
+      });
+      ctx.stroke();
+      for (const p of drawing) {
+        const [sx, sy] = topToScreen(top, [p.x, p.y]);
+        ctx.fillStyle = '#ffd400';
+        ctx.fillRect(sx - 3, sy - 3, 6, 6);
+      }
+    }
+  };
+
+  const turnHandle = (c: Cuboid): Vec => {
+    const reach = c.dimensions.length / 2 + Math.max(0.8, 12 / top.scale);
+    return [c.center.x + Math.cos(c.yaw) * reach, c.center.y + Math.sin(c.yaw) * reach];
+  };
+
+  const change = history.change;
+  /** The object's shape on this frame: a keyframe made or changed here. */
+  const reshape = (id: string, value: PctValue) => {
+    change({
+      ...answer,
+      objects: setKeyframe(answer.objects, id, page, (e) => ({ ...e, geometry: { kind: 'pct', value } })),
+    });
+  };
+
+  /** A cuboid's place on this frame, unless it overlaps another where overlaps are refused. */
+  const placeCuboid = (id: string, cuboid: Cuboid): boolean => {
+    const other = noOverlap ? overlapping(cuboid, shown, id, titles) : undefined;
+    if (other) {
+      setMessage(
+        `Not placed: the cuboid would overlap a ${other} cuboid on frame ${page + 1}, and this project does not allow overlapping cuboids.`,
+      );
+      return false;
+    }
+    setMessage(undefined);
+    return true;
+  };
+
+  const nextInstance = () => {
+    let n = 0;
+    for (const o of answer.objects) {
+      const id = o.extra.instanceId;
+      if (typeof id === 'number') n = Math.max(n, id);
+    }
+    return n + 1;
+  };
+
+  const add = (schemaId: string, value: PctValue) => {
+    const tool = tools.find((t) => t.schemaId === schemaId);
+    const object: EditorObject = {
+      objectId: newId(),
+      schemaId,
+      geometry: { kind: 'pct', value },
+      where: { page },
+      classifications: [],
+      extra: tool?.hasInstance ? { instanceId: nextInstance() } : {},
+    };
+    change({ ...answer, objects: [...answer.objects, object] });
+    setSelectedId(object.objectId);
+  };
+
+  /** A click on the ground with the cuboid tool: a cuboid fitted to the points there. */
+  const placeAt = (ground: Vec) => {
+    if (!active || active.marking !== 'cuboid' || !cloud) return;
+    const tool = tools.find((t) => t.schemaId === active.schemaId);
+    const preset = tool?.presetCuboidDimensions
+      ? {
+          ...(tool.cuboidLength ? { length: tool.cuboidLength } : {}),
+          ...(tool.cuboidWidth ? { width: tool.cuboidWidth } : {}),
+          ...(tool.cuboidHeight ? { height: tool.cuboidHeight } : {}),
+        }
+      : undefined;
+    const cuboid = fitCuboid(cloud.positions, ground[0], ground[1], preset ? { preset } : {});
+    if (!cuboid) {
+      setMessage('No object here: click on the points of an object, not on the bare ground.');
+      return;
+    }
+    if (!placeCuboid('', cuboid)) return;
+    add(active.schemaId, { markingTool: 'cuboid', cuboid });
+  };
+
+  const finishLine = () => {
+    if (!active || drawing.length === 0) return;
+    const need = active.marking === 'polygon' ? 3 : 2;
+    if (drawing.length < need) {
+      setMessage(`A ${MARKING_NAMES[active.marking]} needs ${need} points or more.`);
+      return;
+    }
+    add(active.schemaId, { markingTool: active.marking, points: drawing });
+    setDrawing([]);
+    setMessage(undefined);
+  };
+
+  const regionAt = (e: { clientX: number; clientY: number }) => {
+    const canvas = canvasRef.current;
+    const scene = sceneRef.current;
+    if (!canvas || !scene) return undefined;
+    const r = canvas.getBoundingClientRect();
+    const x = e.clientX - r.left;
+    const y = e.clientY - r.top;
+    const inside = (g: { x: number; y: number; width: number; height: number }) =>
+      x >= g.x && x < g.x + g.width && y >= g.y && y < g.y + g.height;
+    const l = scene.layout;
+    const name = inside(l.top) ? 'top' : inside(l.perspective) ? 'perspective' : undefined;
+    return name ? { name, at: [x, y] as Vec } : undefined;
+  };
+
+  const onPointerDown = (e: React.PointerEvent<HTMLCanvasElement>) => {
+    const hit = regionAt(e);
+    if (!hit) return;
+    e.currentTarget.setPointerCapture(e.pointerId);
+    if (hit.name === 'perspective') {
+      gesture.current = { type: 'orbit', last: hit.at, pan: e.shiftKey || e.button === 2 };
+      return;
+    }
+    const ground = topToGround(top, hit.at);
+    if (!readOnly && selectedValue?.cuboid && selected) {
+      const [hx, hy] = topToScreen(top, turnHandle(selectedValue.cuboid));
+      if (Math.hypot(hx - hit.at[0], hy - hit.at[1]) <= 9) {
+        gesture.current = { type: 'turn', id: selected.objectId, start: selectedValue.cuboid };
+        return;
+      }
+    }
+    if (active && !readOnly && !onImage({ markingTool: active.marking })) {
+      gesture.current = { type: 'place', at: hit.at, moved: false };
+      return;
+    }
+    // Select: a click on a cuboid picks it (the smallest under the pointer); a drag moves it.
+    const under = shown
+      .filter((o) => o.geometry.kind === 'pct' && o.geometry.value.cuboid)
+      .map((o) => ({ o, c: (o.geometry.value as PctValue).cuboid as Cuboid }))
+      .filter(({ c }) => pointInPolygon(ground, groundCorners(c)))
+      .sort((a, b) => a.c.dimensions.length * a.c.dimensions.width - b.c.dimensions.length * b.c.dimensions.width)[0];
+    if (under) {
+      setSelectedId(under.o.objectId);
+      if (!readOnly)
+        gesture.current = { type: 'move', id: under.o.objectId, from: ground, start: under.c, moved: false };
+      return;
+    }
+    setSelectedId(undefined);
+    gesture.current = { type: 'pan', last: hit.at };
+  };
+
+  const [live, setLive] = useState<{ id: string; cuboid: Cuboid } | undefined>(undefined);
+
+  const onPointerMove = (e: React.PointerEvent<HTMLCanvasElement>) => {
+    const g = gesture.current;
+    const canvas = canvasRef.current;
+    if (!g || !canvas) return;
+    const r = canvas.getBoundingClientRect();
+    const at: Vec = [e.clientX - r.left, e.clientY - r.top];
+    if (g.type === 'pan') {
+      setTop((v) => panTop(v, at[0] - g.last[0], at[1] - g.last[1]));
+      g.last = at;
+    } else if (g.type === 'orbit') {
+      const dx = at[0] - g.last[0];
+      const dy = at[1] - g.last[1];
+      g.last = at;
+      setOrbit((o) => {
+        if (!g.pan) {
+          return {
+            ...o,
+            azimuth: o.azimuth - dx * 0.01,
+            elevation: Math.max(-1.45, Math.min(1.45, o.elevation + dy * 0.01)),
+          };
+        }
+        const k = o.distance / 500;
+        const right = new THREE.Vector3(-Math.sin(o.azimuth), Math.cos(o.azimuth), 0);
+        const target = o.target
+          .clone()
+          .addScaledVector(right, dx * k)
+          .add(new THREE.Vector3(0, 0, dy * k));
+        return { ...o, target };
+      });
+    } else if (g.type === 'move') {
+      const ground = topToGround(top, at);
+      const dx = ground[0] - g.from[0];
+      const dy = ground[1] - g.from[1];
+      if (Math.hypot(dx, dy) * top.scale > 2) g.moved = true;
+      if (g.moved) {
+        const c = g.start;
+        setLive({ id: g.id, cuboid: { ...c, center: { ...c.center, x: c.center.x + dx, y: c.center.y + dy } } });
+      }
+    } else if (g.type === 'turn') {
+      const ground = topToGround(top, at);
+      const c = g.start;
+      const yaw = Math.atan2(ground[1] - c.center.y, ground[0] - c.center.x);
+      setLive({ id: g.id, cuboid: { ...c, yaw } });
+    } else if (g.type === 'place') {
+      if (Math.hypot(at[0] - g.at[0], at[1] - g.at[1]) > 4) g.moved = true;
+      if (g.moved) setTop((v) => panTop(v, at[0] - g.at[0], at[1] - g.at[1]));
+      if (g.moved) g.at = at;
+    }
+  };
+
+  const onPointerUp = (e: React.PointerEvent<HTMLCanvasElement>) => {
+    const g = gesture.current;
+    gesture.current = undefined;
+    if (!g) return;
+    if ((g.type === 'move' || g.type === 'turn') && live) {
+      const cuboid = { ...live.cuboid, yaw: wrapAngle(live.cuboid.yaw) };
+      setLive(undefined);
+      if (placeCuboid(live.id, cuboid)) reshape(live.id, { markingTool: 'cuboid', cuboid });
+    } else if (g.type === 'place' && !g.moved && active) {
+      const ground = topToGround(top, g.at);
+      if (active.marking === 'cuboid') placeAt(ground);
+      else {
+        const z = cloud ? groundHeight(cloud.positions, ground[0], ground[1], 2) : 0;
+        const point = { x: ground[0], y: ground[1], z };
+        if (e.detail >= 2 && drawing.length > 0) finishLine();
+        else setDrawing((d) => [...d, point]);
+      }
+    }
+  };
+
+  const onWheel = (e: React.WheelEvent<HTMLCanvasElement>) => {
+    const hit = regionAt(e);
+    if (!hit) return;
+    const factor = Math.exp(-e.deltaY * 0.0015);
+    if (hit.name === 'top') setTop((v) => zoomTopAt(v, hit.at, factor));
+    else setOrbit((o) => ({ ...o, distance: Math.max(2, Math.min(1000, o.distance / factor)) }));
+  };
+
+  // While a cuboid is dragged it is shown where it goes; the answer changes on release.
+  const drawn = useMemo(
+    () =>
+      live
+        ? shown.map((o) =>
+            o.objectId === live.id
+              ? {
+                  ...o,
+                  geometry: { kind: 'pct' as const, value: { markingTool: 'cuboid' as const, cuboid: live.cuboid } },
+                }
+              : o,
+          )
+        : shown,
+    [shown, live],
+  );
+  // The objects of the frame, drawn in 3D.
+  useEffect(() => {
+    sceneRef.current?.setObjects(
+      drawn.flatMap((o) =>
+        o.geometry.kind === 'pct' && !onImage(o.geometry.value)
+          ? [
+              {
+                id: o.objectId,
+                color: space.colors.get(o.schemaId) ?? '#e6194b',
+                value: o.geometry.value,
+                selected: o.objectId === selectedId,
+              },
+            ]
+          : [],
+      ),
+    );
+  }, [drawn, selectedId, space.colors]);
+
+  const remove = (id: string) => {
+    change({ ...answer, objects: answer.objects.filter((o) => o.objectId !== id) });
+    setSelectedId(undefined);
+  };
+
+  const turn = (degrees: number) => {
+    const c = selectedValue?.cuboid;
+    if (!c || !selected || readOnly) return;
+    const cuboid = { ...c, yaw: wrapAngle(c.yaw + (degrees * Math.PI) / 180) };
+    if (placeCuboid(selected.objectId, cuboid)) reshape(selected.objectId, { markingTool: 'cuboid', cuboid });
+  };
+
+  const keyframeStep = (direction: 1 | -1) => {
+    const target = selectedId ? keyframeStepFrom(answer.objects, selectedId, page, direction) : undefined;
+    if (target !== undefined) go(target);
+  };
+
+  // The editor's keys.
+  useEffect(() => {
+    const handler = (e: KeyboardEvent) => {
+      if (typingInField(e.target) || e.metaKey) return;
+      let handled = true;
+      const step = e.shiftKey ? 10 : 1;
+      if (e.ctrlKey) {
+        if (e.key.toLowerCase() === 'z') history.travel(e.shiftKey ? 'redo' : 'undo');
+        else if (e.key.toLowerCase() === 'y') history.travel('redo');
+        else handled = false;
+      } else if (e.key === 'ArrowRight' && e.altKey) keyframeStep(1);
+      else if (e.key === 'ArrowLeft' && e.altKey) keyframeStep(-1);
+      else if (e.key === 'ArrowRight' || e.key === '.' || e.key === '>') go(page + step);
+      else if (e.key === 'ArrowLeft' || e.key === ',' || e.key === '<') go(page - step);
+      else if (e.key === '[' || e.key === '{') turn(step);
+      else if (e.key === ']' || e.key === '}') turn(-step);
+      else if (e.key === 'Enter') finishLine();
+      else if (e.key === 'Escape' || e.key.toLowerCase() === 'v') {
+        setDrawing([]);
+        setActive(undefined);
+        if (e.key === 'Escape') setSelectedId(undefined);
+      } else if ((e.key === 'Delete' || e.key === 'Backspace') && selectedId && !readOnly) remove(selectedId);
+      else {
+        const schemaId = space.shortcuts.get(e.key.toLowerCase());
+        const tool = tools.find((t) => t.schemaId === schemaId);
+        if (tool && !readOnly) setActive({ schemaId: tool.schemaId, marking: allowed(tool)[0] ?? 'cuboid' });
+        else handled = false;
+      }
+      if (handled) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      }
+    };
+    window.addEventListener('keydown', handler, true);
+    return () => window.removeEventListener('keydown', handler, true);
+  });
+
+  const setCuboidField = (field: string, value: number) => {
+    const c = selectedValue?.cuboid;
+    if (!c || !selected || !Number.isFinite(value)) return;
+    const next: Cuboid =
+      field === 'yaw'
+        ? { ...c, yaw: wrapAngle((value * Math.PI) / 180) }
+        : field === 'x' || field === 'y' || field === 'z'
+          ? { ...c, center: { ...c.center, [field]: value } }
+          : { ...c, dimensions: { ...c.dimensions, [field]: Math.max(0.05, value) } };
+    if (placeCuboid(selected.objectId, next)) reshape(selected.objectId, { markingTool: 'cuboid', cuboid: next });
+  };
+
+  const selectedTrack = selectedId ? tracksOf(answer.objects).find((t) => t.objectId === selectedId) : undefined;
+  const hiddenHere = !!selectedTrack?.keyframes.filter((k) => k.page <= page).at(-1)?.hidden;
+  const hideAt = (hidden: boolean) => {
+    if (!selectedId) return;
+    const objects = setKeyframe(answer.objects, selectedId, page, (entry) => {
+      const { interpolationStopped: _was, ...extra } = entry.extra;
+      return { ...entry, extra: hidden ? { ...extra, interpolationStopped: true } : extra };
+    });
+    change({ ...answer, objects });
+  };
+
+  const frameError = frame && 'error' in frame ? frame.error : undefined;
+  const toolbar = (
+    <>
+      <button
+        type="button"
+        aria-pressed={active === undefined}
+        onClick={() => setActive(undefined)}
+        aria-keyshortcuts="V"
+      >
+        Select
+      </button>
+      {tools.flatMap((t) =>
+        allowed(t).map((marking) => (
+          <ToolButton
+            key={`${t.schemaId}-${marking}`}
+            {...space.buttonOf(t)}
+            tool={{ ...t, title: allowed(t).length > 1 ? `${t.title} ${MARKING_NAMES[marking]}` : t.title }}
+            shortcut={marking === allowed(t)[0] ? space.keyOf(t.schemaId) : undefined}
+            label={`${t.title} ${MARKING_NAMES[marking]} tool`}
+            title={`${t.title}: ${MARKING_NAMES[marking]}`}
+            pressed={active?.schemaId === t.schemaId && active.marking === marking}
+            disabled={readOnly}
+            onClick={() => {
+              setDrawing([]);
+              setActive({ schemaId: t.schemaId, marking });
+            }}
+          />
+        )),
+      )}
+      <button
+        type="button"
+        onClick={() => history.travel('undo')}
+        disabled={!history.canUndo}
+        aria-keyshortcuts="Control+Z"
+      >
+        Undo
+      </button>
+      <button type="button" onClick={() => history.travel('redo')} disabled={!history.canRedo}>
+        Redo
+      </button>
+      <label>
+        Colour by{' '}
+        <select value={mode} onChange={(e) => setMode(e.target.value as ColorMode)}>
+          <option value="height">height</option>
+          <option value="intensity" disabled={!cloud?.intensity}>
+            intensity
+          </option>
+          <option value="class">class</option>
+        </select>
+      </label>
+    </>
+  );
+
+  return (
+    <EditorShell
+      className="editor pointcloud-editor"
+      toolbarLabel="Point cloud tools"
+      toolbar={toolbar}
+      help={{
+        tools: tools.flatMap((t) => {
+          const key = space.keyOf(t.schemaId);
+          return key ? [{ key, title: t.title }] : [];
+        }),
+        keys: POINTCLOUD_KEYS,
+      }}
+      given={{ ontology, problems: props.problems, readOnly, aside: props.aside, actions: props.actions }}
+      editing={{
+        answer: shownAnswer,
+        colors: space.colors,
+        selectedId,
+        onSelect: setSelectedId,
+        onChange: (next) => change(mergeShown(answer, shownAnswer, next, page)),
+      }}
+    >
+      <div className="pointcloud-main">
+        {(frameError || message) && (
+          <p className="pointcloud-message" role="alert">
+            {frameError ?? message}
+            {frameError && ' The answer saved so far is kept.'}
+          </p>
+        )}
+        <div className="pointcloud-views" ref={holder}>
+          <canvas
+            ref={canvasRef}
+            data-testid="pointcloud-canvas"
+            aria-label="Point cloud: top view, 3D view, side and front views of the selected cuboid"
+            data-ready={shownFrame === page && cloud ? 'true' : 'false'}
+            data-frame={shownFrame}
+            data-points={cloud?.count ?? 0}
+            data-scale={top.scale}
+            data-cx={top.cx}
+            data-cy={top.cy}
+            data-width={top.width}
+            data-height={top.height}
+            onPointerDown={onPointerDown}
+            onPointerMove={onPointerMove}
+            onPointerUp={onPointerUp}
+            onWheel={onWheel}
+            onContextMenu={(e) => e.preventDefault()}
+          />
+          <canvas ref={overlayRef} className="pointcloud-overlay" aria-hidden="true" />
+        </div>
+        {selectedValue?.cuboid && (
+          <fieldset className="pointcloud-cuboid" disabled={readOnly}>
+            <legend>Selected cuboid (metres, degrees)</legend>
+            {(
+              [
+                ['x', selectedValue.cuboid.center.x],
+                ['y', selectedValue.cuboid.center.y],
+                ['z', selectedValue.cuboid.center.z],
+                ['length', selectedValue.cuboid.dimensions.length],
+                ['width', selectedValue.cuboid.dimensions.width],
+                ['height', selectedValue.cuboid.dimensions.height],
+                ['yaw', (selectedValue.cuboid.yaw * 180) / Math.PI],
+              ] as [string, number][]
+            ).map(([field, value]) => (
+              <label key={field}>
+                {field}{' '}
+                <input
+                  type="number"
+                  step={field === 'yaw' ? 1 : 0.05}
+                  defaultValue={value.toFixed(2)}
+                  key={`${selectedId}-${page}-${value.toFixed(3)}`}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter') setCuboidField(field, Number(e.currentTarget.value));
+                  }}
+                  onBlur={(e) => setCuboidField(field, Number(e.currentTarget.value))}
+                />
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <div className="video-player" role="group" aria-label="Frames">
+          <div className="video-controls">
+            <button type="button" onClick={() => go(page - 1)} aria-label="Previous frame">
+              ‹
+            </button>
+            <button type="button" onClick={() => go(page + 1)} aria-label="Next frame">
+              ›
+            </button>
+            <PartInput label="Frame" page={page} total={total} onGo={go} />
+            <span aria-label="Frames in the sequence">of {total}</span>
+            {selectedId && !readOnly && (
+              <button type="button" onClick={() => hideAt(!hiddenHere)}>
+                {hiddenHere ? 'Show again' : 'Hide from here'}
+              </button>
+            )}
+            <output aria-label="Frame shown" data-frame={shownFrame}>
+              {shownFrame >= 0 ? `frame ${shownFrame + 1}, ${(cloud?.count ?? 0).toLocaleString('en')} points` : ''}
+            </output>
+          </div>
+          <Timeline total={total} page={page} tracks={tracksOf(answer.objects)} selectedId={selectedId} onSeek={go} />
+        </div>
+        {cameras.list.length > 0 || cameras.problem ? (
+          <div className="pointcloud-cameras">
+            {cameras.problem && (
+              <p role="alert" className="pointcloud-message">
+                {cameras.problem}
+              </p>
+            )}
+            {cameras.list.map((camera) => (
+              <CameraView
+                key={camera.calibration.name}
+                camera={camera}
+                page={page}
+                objects={drawn}
+                colors={space.colors}
+                selectedId={selectedId}
+                active={active && onImage({ markingTool: active.marking }) ? active : undefined}
+                readOnly={readOnly}
+                onAdd={(value) => active && add(active.schemaId, value)}
+                onSelect={setSelectedId}
+              />
+            ))}
+          </div>
+        ) : null}
+      </div>
+    </EditorShell>
+  );
+}
