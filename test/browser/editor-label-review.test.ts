@@ -86,6 +86,8 @@ describe('the labeling and review editor', () => {
       '/street-1.png': { type: 'image/png', body: streetPng(IMAGE.width, IMAGE.height) },
       '/street-2.png': { type: 'image/png', body: streetPng(IMAGE.width, IMAGE.height) },
       '/story.txt': { type: 'text/plain; charset=utf-8', body: STORY },
+      // A video link that answers a web page (a sign-in page, an expired share), not a video.
+      '/clip-1.webm': { type: 'text/html; charset=utf-8', body: '<!doctype html><title>Sign in</title>' },
     });
     server = await startConsoleServer(engine, { worker: true, env: { ANNOTARY_WEBHOOK_ALLOW_PRIVATE: 'true' } });
     labelerKey = await server.addUser('labeler@example.com');
@@ -370,12 +372,14 @@ describe('the labeling and review editor', () => {
     ]);
   });
 
-  it('a WebM video opens with a plain message and its questions only; the drawn objects are kept', async () => {
+  it('a video link that answers a web page says so in words and offers the questions only; the drawn objects are kept', async () => {
     const page = await pageFor(labelerKey);
     const id = await startStage(page, 'Label', 'Clips');
-    await page.getByRole('heading', { name: 'The editor does not draw on a video yet' }).waitFor();
+    await expect
+      .poll(() => page.getByRole('alert').allTextContents())
+      .toContain('The address answered a web page, not a video. The answer saved so far is kept.');
     await page.getByRole('radio', { name: 'Rainy' }).check();
-    await screenshot(page, 'editor-video');
+    await screenshot(page, 'editor-video-unreadable');
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.getByRole('heading', { name: 'No more tasks' }).waitFor();
     const task = await taskOf(id);
