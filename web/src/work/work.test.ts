@@ -26,10 +26,8 @@ describe('assetKind', () => {
   it('falls back on the ontology, and pct projects are point clouds', () => {
     expect(assetKind('https://cdn.example.com/opaque-id', text)).toEqual({ kind: 'text' });
     expect(assetKind('https://cdn.example.com/opaque-id', image)).toEqual({ kind: 'image' });
-    expect(assetKind('https://cdn.example.com/a.png', image, 'pct')).toEqual({
-      kind: 'unsupported',
-      what: 'a point cloud',
-    });
+    expect(assetKind('https://cdn.example.com/a.png', image, 'pct')).toEqual({ kind: 'pointcloud' });
+    expect(assetKind('https://cdn.example.com/frames/000.pcd', image, 'pct')).toEqual({ kind: 'pointcloud' });
   });
 });
 
