@@ -16,9 +16,31 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.redis.on('error', () => undefined);
   }
 
+  /**
+   * Waits, at most a second, for a connection still being opened: without the offline queue a
+   * command sent before it is ready fails, and the first requests after a start would go
+   * uncounted. A connection that is down (reconnecting, ended) is not waited for.
+   */
+  private connected(): Promise<void> {
+    const status = this.redis.status;
+    if (status !== 'wait' && status !== 'connecting' && status !== 'connect') return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.redis.off('ready', done);
+        this.redis.off('error', done);
+        resolve();
+      };
+      const timer = setTimeout(done, 1000);
+      this.redis.once('ready', done);
+      this.redis.once('error', done);
+    });
+  }
+
   async hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }> {
     const { index, resetAt } = windowOf(now, windowMs);
     const redisKey = `annotary:rl:${key}:${index}`;
+    await this.connected();
     const results = await this.redis
       .multi()
       .incr(redisKey)
@@ -31,6 +53,7 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async peek(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }> {
     const { index, resetAt } = windowOf(now, windowMs);
+    await this.connected();
     const value = await this.redis.get(`annotary:rl:${key}:${index}`);
     return { count: value === null ? 0 : Number(value), resetAt };
   }
