@@ -7,31 +7,9 @@ import { ImageEditor } from '../image/ImageEditor';
 import type { FrameSource } from '../image/ImageCanvas';
 import { loadImage } from '../image/useImage';
 import { TiffPages } from './tiff-pages';
-import { fetchMedia, MediaError } from '../fetch-media';
+import { fetchMedia } from '../fetch-media';
+import { useOpened } from '../useOpened';
 import { PartInput } from '../../shell/PartInput';
-
-type Loading = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; tiff: TiffPages };
-
-/** Fetches and opens a TIFF file; says in words what is wrong with it. */
-function useTiff(url: string | undefined): Loading {
-  const [state, setState] = useState<Loading>({ status: 'loading' });
-  useEffect(() => {
-    if (!url) return setState({ status: 'error', message: 'The task has no file.' });
-    let live = true;
-    setState({ status: 'loading' });
-    fetchMedia(url, 'TIFF image')
-      .then((file) => TiffPages.open(file))
-      .then((tiff) => live && setState({ status: 'ready', tiff }))
-      .catch((e: unknown) => {
-        const message = e instanceof MediaError ? e.message : 'The TIFF file could not be opened.';
-        if (live) setState({ status: 'error', message });
-      });
-    return () => {
-      live = false;
-    };
-  }, [url]);
-  return state;
-}
 
 /**
  * The editor of an asset of pages: the image editor's tools, keys, pan and zoom, undo and drafts
@@ -42,8 +20,12 @@ function useTiff(url: string | undefined): Loading {
 export function PagesSurfaceEditor({ asset, onPick, pins, ...props }: SurfaceEditorProps) {
   const images = asset.pages?.length ? asset.pages : undefined;
   // A dataset's pages are images: no TIFF is fetched for them.
-  const loading = useTiff(images ? undefined : asset.url);
-  const tiff = !images && loading.status === 'ready' ? loading.tiff : undefined;
+  const loading = useOpened(
+    images ? undefined : asset.url,
+    async (url) => TiffPages.open(await fetchMedia(url, 'TIFF image')),
+    { missing: 'The task has no file.', failed: 'The TIFF file could not be opened.' },
+  );
+  const tiff = !images && loading.status === 'ready' ? loading.value : undefined;
   const total = images ? images.length : (tiff?.pageTotal ?? 1);
   const [page, setPage] = useState(0);
   const [frame, setFrame] = useState<FrameSource>({ canvas: null, width: 0, height: 0, version: 0 });

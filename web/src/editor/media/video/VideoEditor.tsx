@@ -8,48 +8,24 @@ import { ClassificationsOnly } from '../../shell/ClassificationsOnly';
 import { ImageEditor, type PagedEditing } from '../image/ImageEditor';
 import type { FrameSource } from '../image/ImageCanvas';
 import { VideoFrames } from './mp4-frames';
-import { fetchMedia, MediaError } from '../fetch-media';
+import { fetchMedia } from '../fetch-media';
+import { useOpened } from '../useOpened';
 import { PartInput } from '../../shell/PartInput';
 import { Timeline } from './Timeline';
 
 const SPEEDS = [0.25, 0.5, 1, 1.5, 2, 4];
-
-type Loading = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; video: VideoFrames };
-
-/** Fetches and opens the video; says in words what is wrong with it. */
-function useVideo(url: string | undefined): Loading {
-  const [state, setState] = useState<Loading>({ status: 'loading' });
-  useEffect(() => {
-    if (!url) return setState({ status: 'error', message: 'The task has no video.' });
-    let live = true;
-    let opened: VideoFrames | undefined;
-    setState({ status: 'loading' });
-    fetchMedia(url, 'video')
-      .then((file) => VideoFrames.open(file))
-      .then((video) => {
-        opened = video;
-        if (live) setState({ status: 'ready', video });
-        else video.close();
-      })
-      .catch((e: unknown) => {
-        const message = e instanceof MediaError ? e.message : 'The video could not be opened.';
-        if (live) setState({ status: 'error', message });
-      });
-    return () => {
-      live = false;
-      opened?.close();
-    };
-  }, [url]);
-  return state;
-}
 
 /**
  * The video editor: the image editor's tools, keys, pan and zoom, undo and drafts on the frame
  * shown, and a player under it (Frame input, stepping, play at a speed, the timeline of tracks).
  */
 export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorProps) {
-  const loading = useVideo(asset.url);
-  const video = loading.status === 'ready' ? loading.video : undefined;
+  const loading = useOpened(asset.url, async (url) => VideoFrames.open(await fetchMedia(url, 'video')), {
+    missing: 'The task has no video.',
+    failed: 'The video could not be opened.',
+    close: (video) => video.close(),
+  });
+  const video = loading.status === 'ready' ? loading.value : undefined;
   const [page, setPage] = useState(0);
   const [shownPage, setShownPage] = useState(-1);
   const [playing, setPlaying] = useState(false);

@@ -5,12 +5,11 @@ import { VOLUME_KEYS } from '../../shell/editor-keys';
 import { ClassificationsOnly } from '../../shell/ClassificationsOnly';
 import { ImageEditor } from '../image/ImageEditor';
 import type { FrameSource } from '../image/ImageCanvas';
-import { fetchMedia, MediaError } from '../fetch-media';
+import { fetchMedia } from '../fetch-media';
+import { useOpened } from '../useOpened';
 import { PartInput } from '../../shell/PartInput';
 import { openDicom } from './dicom';
 import { CT_PRESETS, firstWindow, openNrrd, renderSlice, type Volume, type WindowPreset } from './volume';
-
-type Loading = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; volume: Volume };
 
 const nameOf = (url: string) => {
   try {
@@ -20,35 +19,16 @@ const nameOf = (url: string) => {
   }
 };
 
-/** Fetches and opens the volume: an NRRD file, a DICOM file, or the DICOM files of a series. */
-function useVolume(urls: readonly string[]): Loading {
-  const [state, setState] = useState<Loading>({ status: 'loading' });
-  const key = urls.join('\n');
-  useEffect(() => {
-    const list = key ? key.split('\n') : [];
-    if (!list.length) return setState({ status: 'error', message: 'The task has no file.' });
-    let live = true;
-    setState({ status: 'loading' });
-    const open = async (): Promise<Volume> => {
-      if (list.length === 1 && /\.nrrd$/i.test(new URL(list[0]!, location.href).pathname)) {
-        return openNrrd(await fetchMedia(list[0]!, 'volume'), nameOf(list[0]!));
-      }
-      const files = await Promise.all(
-        list.map(async (url) => ({ buffer: await fetchMedia(url, 'DICOM file'), name: nameOf(url) })),
-      );
-      return openDicom(files);
-    };
-    open()
-      .then((volume) => live && setState({ status: 'ready', volume }))
-      .catch((e: unknown) => {
-        const message = e instanceof MediaError ? e.message : 'The volume could not be opened.';
-        if (live) setState({ status: 'error', message });
-      });
-    return () => {
-      live = false;
-    };
-  }, [key]);
-  return state;
+/** Opens the volume: an NRRD file, a DICOM file, or the DICOM files of a series (joined by newlines). */
+async function openVolume(key: string): Promise<Volume> {
+  const list = key.split('\n');
+  if (list.length === 1 && /\.nrrd$/i.test(new URL(list[0]!, location.href).pathname)) {
+    return openNrrd(await fetchMedia(list[0]!, 'volume'), nameOf(list[0]!));
+  }
+  const files = await Promise.all(
+    list.map(async (url) => ({ buffer: await fetchMedia(url, 'DICOM file'), name: nameOf(url) })),
+  );
+  return openDicom(files);
 }
 
 /**
@@ -62,8 +42,11 @@ export function VolumeSurfaceEditor({ asset, onPick, pins, ...props }: SurfaceEd
     () => (asset.pages?.length ? asset.pages : asset.url ? [asset.url] : []),
     [asset.pages, asset.url],
   );
-  const loading = useVolume(urls);
-  const volume = loading.status === 'ready' ? loading.volume : undefined;
+  const loading = useOpened(urls.join('\n'), openVolume, {
+    missing: 'The task has no file.',
+    failed: 'The volume could not be opened.',
+  });
+  const volume = loading.status === 'ready' ? loading.value : undefined;
   const total = volume?.depth ?? 1;
   const [slice, setSlice] = useState(0);
   const [win, setWin] = useState<WindowPreset | undefined>(undefined);
