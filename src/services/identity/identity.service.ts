@@ -122,12 +122,8 @@ export async function setOrganizationPlan(db: Executor, orgId: string, plan: str
   if (known === 'enterprise' && (!limit || limit < 1)) {
     throw invalidField('limit', 'the enterprise plan needs a positive requests-per-minute number');
   }
-  const res = await db
-    .updateTable('organizations')
-    .set({ plan: known, rate_limit: known === 'enterprise' ? (limit ?? null) : null })
-    .where('id', '=', orgId)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) === 0) throw notFound('organization');
+  const found = await repo.setOrganizationPlan(db, orgId, known, known === 'enterprise' ? (limit ?? null) : null);
+  if (!found) throw notFound('organization');
   await principalsChanged(db);
 }
 

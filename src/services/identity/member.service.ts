@@ -4,6 +4,7 @@ import { badRequest, conflict, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Executor } from '../../store/db.js';
 import * as identityRepo from '../../store/repositories/identity.repository.js';
+import * as inviteRepo from '../../store/repositories/invite.repository.js';
 import * as projectRepo from '../../store/repositories/project.repository.js';
 import * as sessionRepo from '../../store/repositories/session.repository.js';
 import type { UserRow } from '../../store/schema.js';
@@ -67,7 +68,7 @@ export async function addOrgUsers(
         continue;
       }
       if (existing) {
-        await trx.updateTable('users').set({ org_role: role }).where('id', '=', existing.id).execute();
+        await identityRepo.setUserOrgRole(trx, existing.id, role);
         out.push({ ...existing, org_role: role });
         if (existing.org_role !== role) await auditMember(trx, 'member.role', existing.id, ['organizationRole']);
         continue;
@@ -75,7 +76,7 @@ export async function addOrgUsers(
       const user = await createUser(trx, ctx.clock, { email, orgId, orgRole: role });
       out.push(user);
       await auditMember(trx, 'member.add', user.id, ['email', 'organizationRole']);
-      await trx.deleteFrom('invites').where('organization_id', '=', orgId).where('email', '=', email).execute();
+      await inviteRepo.deleteInviteFor(trx, orgId, email);
     }
     return { users: out.map(userView) };
   });
@@ -106,25 +107,15 @@ export async function removeOrgUsers(ctx: AppContext, p: Principal, orgId: strin
 }
 
 async function removeUser(trx: Executor, orgId: string, user: UserRow): Promise<void> {
-  const projectIds = trx.selectFrom('projects').select('id').where('organization_id', '=', orgId);
-  await trx
-    .deleteFrom('project_members')
-    .where('email', '=', user.email)
-    .where('project_id', 'in', projectIds)
-    .execute();
-  await trx.deleteFrom('api_keys').where('user_id', '=', user.id).execute();
+  await projectRepo.removeMemberFromOrg(trx, orgId, user.email);
+  await identityRepo.deleteUserKeys(trx, user.id);
   await sessionRepo.deleteUserSignIn(trx, user.id);
-  await trx.deleteFrom('users').where('id', '=', user.id).execute();
+  await identityRepo.deleteUser(trx, user.id);
 }
 
 export async function listInvites(ctx: AppContext, p: Principal, orgId: string) {
   ensureOrg(p, orgId);
-  const rows = await ctx.store.db
-    .selectFrom('invites')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .orderBy('created_at')
-    .execute();
+  const rows = await inviteRepo.listOrgInvites(ctx.store.db, orgId);
   const invites = rows.map((r) => ({
     _id: r.id,
     email: r.email,
@@ -173,20 +164,17 @@ export async function createInvites(
     for (const email of emails) {
       const user = await identityRepo.findUserByEmail(trx, email);
       if (user && user.organization_id !== orgId) throw conflict(`${email} already belongs to another organization`);
-      await trx.deleteFrom('invites').where('organization_id', '=', orgId).where('email', '=', email).execute();
+      await inviteRepo.deleteInviteFor(trx, orgId, email);
       const inviteId = newId(ctx.clock.now());
-      await trx
-        .insertInto('invites')
-        .values({
-          id: inviteId,
-          organization_id: orgId,
-          email,
-          organization_role: input.organizationRole ?? 'member',
-          project_assignments: JSON.stringify(assignments),
-          created_by: p.email,
-          created_at: now,
-        })
-        .execute();
+      await inviteRepo.insertInvite(trx, {
+        id: inviteId,
+        organization_id: orgId,
+        email,
+        organization_role: input.organizationRole ?? 'member',
+        project_assignments: JSON.stringify(assignments),
+        created_by: p.email,
+        created_at: now,
+      });
       for (const a of assignments) {
         await projectRepo.upsertMembers(trx, a.projectId, [{ email, role: a.projectRole }], now);
       }
@@ -212,15 +200,9 @@ export async function deleteInvites(ctx: AppContext, p: Principal, orgId: string
   const emails = emailsOf(list, 'to');
   if (emails.length === 0) return { deleted: 0 };
   return ctx.store.db.transaction().execute(async (trx) => {
-    const gone = await trx
-      .selectFrom('invites')
-      .select('id')
-      .where('organization_id', '=', orgId)
-      .where('email', 'in', emails)
-      .execute();
-    if (gone.length === 0) return { deleted: 0 };
-    const ids = gone.map((r) => r.id);
-    await trx.deleteFrom('invites').where('id', 'in', ids).execute();
+    const ids = await inviteRepo.inviteIdsFor(trx, orgId, emails);
+    if (ids.length === 0) return { deleted: 0 };
+    await inviteRepo.deleteInvites(trx, ids);
     for (const id of ids)
       await audit(trx, ctx.clock, p, { operation: 'invite.delete', targetType: 'invite', targetId: id });
     return { deleted: ids.length };

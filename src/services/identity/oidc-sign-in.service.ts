@@ -4,9 +4,10 @@ import type { AppContext } from '../../context.js';
 import { AppError, notFound } from '../../errors.js';
 import type { OidcProviderConfig } from '../../oidc-config.js';
 import { describeError } from '../../log-safe.js';
-import type { Executor } from '../../store/db.js';
 import * as identityRepo from '../../store/repositories/identity.repository.js';
+import * as inviteRepo from '../../store/repositories/invite.repository.js';
 import * as projectRepo from '../../store/repositories/project.repository.js';
+import * as sessionRepo from '../../store/repositories/session.repository.js';
 import { audit } from '../audit/audit.service.js';
 import { isOrgRole, type OrgRole, type ProjectRole } from './access.js';
 import { createUser, isEmail, normalizeEmail } from './identity.service.js';
@@ -175,16 +176,6 @@ async function organizationFor(ctx: AppContext, provider: OidcProviderConfig): P
   return id;
 }
 
-/** An open invite of the organization for the e-mail, if any. */
-function inviteFor(trx: Executor, orgId: string, email: string) {
-  return trx
-    .selectFrom('invites')
-    .select(['id', 'organization_role'])
-    .where('organization_id', '=', orgId)
-    .where('email', '=', email)
-    .executeTakeFirst();
-}
-
 const higher = (a: OrgRole, b: OrgRole | undefined): OrgRole => (b && ORG_RANK[b] > ORG_RANK[a] ? b : a);
 
 /**
@@ -211,7 +202,7 @@ async function accountFor(
     if (existing && existing.organization_id !== orgId) {
       throw new AppError('FORBIDDEN', `${who.email} belongs to another organization than this provider signs in to`);
     }
-    const invite = existing ? undefined : await inviteFor(trx, orgId, who.email);
+    const invite = existing ? undefined : await inviteRepo.findInvite(trx, orgId, who.email);
     const invited = invite !== undefined || existing?.joined_by_invite === 1;
     if (mapsNothing && !invited) {
       const refusal = groups.length
@@ -242,8 +233,8 @@ async function accountFor(
       });
       id = user.id;
       // The invite is used up, and with it its accept link; its project roles (keyed by e-mail) now apply.
-      await trx.deleteFrom('password_links').where('invite_id', '=', invite.id).execute();
-      await trx.deleteFrom('invites').where('id', '=', invite.id).execute();
+      await sessionRepo.deleteInviteLinks(trx, invite.id);
+      await inviteRepo.deleteInvites(trx, [invite.id]);
       await audit(trx, ctx.clock, actorOf(id), {
         operation: 'invite.accept',
         targetType: 'user',
@@ -273,14 +264,7 @@ async function accountFor(
       });
     }
     const projectIds = Object.keys(grants.projects);
-    const known = projectIds.length
-      ? await trx
-          .selectFrom('projects')
-          .select('id')
-          .where('id', 'in', projectIds)
-          .where('organization_id', '=', orgId)
-          .execute()
-      : [];
+    const known = await projectRepo.projectNamesInOrg(trx, orgId, projectIds);
     for (const { id: projectId } of known) {
       const role = grants.projects[projectId] as ProjectRole;
       await projectRepo.upsertMembers(trx, projectId, [{ email: who.email, role }], now);

@@ -6,6 +6,8 @@ import { conflict, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Executor } from '../../store/db.js';
 import * as identityRepo from '../../store/repositories/identity.repository.js';
+import * as inviteRepo from '../../store/repositories/invite.repository.js';
+import * as projectRepo from '../../store/repositories/project.repository.js';
 import * as repo from '../../store/repositories/session.repository.js';
 import type { PasswordLinkRow } from '../../store/schema.js';
 import { isOrgRole, type OrgRole } from './access.js';
@@ -77,16 +79,11 @@ interface InvitedProject {
 async function invitedProjects(db: Executor, orgId: string, stored: string): Promise<InvitedProject[]> {
   const assignments = JSON.parse(stored) as { projectId: string; projectRole: string }[];
   if (assignments.length === 0) return [];
-  const rows = await db
-    .selectFrom('projects')
-    .select(['id', 'name'])
-    .where('organization_id', '=', orgId)
-    .where(
-      'id',
-      'in',
-      assignments.map((a) => a.projectId),
-    )
-    .execute();
+  const rows = await projectRepo.projectNamesInOrg(
+    db,
+    orgId,
+    assignments.map((a) => a.projectId),
+  );
   const names = new Map(rows.map((r) => [r.id, r.name]));
   return assignments.flatMap((a) => {
     const name = names.get(a.projectId);
@@ -103,11 +100,7 @@ async function liveLink(db: Executor, ctx: AppContext, token: string): Promise<L
   const org = await identityRepo.findOrganization(db, row.organization_id);
   if (!org) throw gone;
   if (row.purpose === 'invite') {
-    const invite = await db
-      .selectFrom('invites')
-      .select(['organization_role', 'project_assignments'])
-      .where('id', '=', row.invite_id ?? '')
-      .executeTakeFirst();
+    const invite = await inviteRepo.findInviteById(db, row.invite_id ?? '');
     if (!invite) throw gone;
     return {
       row,
@@ -171,10 +164,7 @@ export async function usePasswordLink(
         ...(input.name ? { name: input.name } : {}),
       });
       userId = user.id;
-      await trx
-        .deleteFrom('invites')
-        .where('id', '=', row.invite_id ?? '')
-        .execute();
+      await inviteRepo.deleteInvites(trx, [row.invite_id ?? '']);
     }
     if (!userId) throw notFound('link (it may have expired or been used)');
     await repo.deleteUserSessions(trx, userId);

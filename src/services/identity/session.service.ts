@@ -2,7 +2,8 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { findUserById } from '../../store/repositories/identity.repository.js';
+import * as identityRepo from '../../store/repositories/identity.repository.js';
+import * as projectRepo from '../../store/repositories/project.repository.js';
 import * as repo from '../../store/repositories/session.repository.js';
 import { audit } from '../audit/audit.service.js';
 import { isOrgRole, type Principal } from './access.js';
@@ -51,7 +52,7 @@ export async function createSession(
   const id = newId(now);
   await repo.deleteExpiredSessions(ctx.store.db, userId, iso(now));
   await ctx.store.db.transaction().execute(async (trx) => {
-    const user = await findUserById(trx, userId);
+    const user = await identityRepo.findUserById(trx, userId);
     if (!user) throw notFound('user');
     await repo.insertSession(trx, {
       id,
@@ -104,20 +105,8 @@ export async function endSession(ctx: AppContext, p: Principal): Promise<boolean
 /** Who the caller is, for the console: user, organization, roles, and the session's CSRF token. */
 export async function sessionView(ctx: AppContext, p: Principal) {
   const db = ctx.store.db;
-  const user = await db
-    .selectFrom('users as u')
-    .innerJoin('organizations as o', 'o.id', 'u.organization_id')
-    .select(['u.id', 'u.email', 'u.name', 'o.id as org_id', 'o.name as org_name', 'o.plan'])
-    .where('u.id', '=', p.userId)
-    .executeTakeFirstOrThrow();
-  const projects = await db
-    .selectFrom('project_members as m')
-    .innerJoin('projects as pr', 'pr.id', 'm.project_id')
-    .select(['m.project_id', 'm.role'])
-    .where('m.email', '=', p.email)
-    .where('pr.organization_id', '=', p.orgId)
-    .orderBy('m.project_id')
-    .execute();
+  const user = await identityRepo.findUserWithOrganization(db, p.userId);
+  const projects = await projectRepo.memberRolesInOrg(db, p.orgId, p.email);
   return {
     user: { _id: user.id, email: user.email, name: user.name },
     organization: { _id: user.org_id, name: user.org_name, plan: user.plan },

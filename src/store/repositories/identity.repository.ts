@@ -132,3 +132,37 @@ export async function onlyOrganizationId(db: Executor): Promise<string | undefin
   const rows = await db.selectFrom('organizations').select('id').limit(2).execute();
   return rows.length === 1 ? rows[0]?.id : undefined;
 }
+
+/** Sets the organization's plan and its own rate limit; false when there is no such organization. */
+export async function setOrganizationPlan(
+  db: Executor,
+  orgId: string,
+  plan: string,
+  rateLimit: number | null,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('organizations')
+    .set({ plan, rate_limit: rateLimit })
+    .where('id', '=', orgId)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/** The user with their organization's name and plan, as the console shows who is signed in. */
+export async function findUserWithOrganization(db: Executor, userId: string) {
+  return db
+    .selectFrom('users as u')
+    .innerJoin('organizations as o', 'o.id', 'u.organization_id')
+    .select(['u.id', 'u.email', 'u.name', 'o.id as org_id', 'o.name as org_name', 'o.plan'])
+    .where('u.id', '=', userId)
+    .executeTakeFirstOrThrow();
+}
+
+/** Deletes the user's API keys, revoked ones included. */
+export async function deleteUserKeys(db: Executor, userId: string): Promise<void> {
+  await db.deleteFrom('api_keys').where('user_id', '=', userId).execute();
+}
+
+export async function deleteUser(db: Executor, userId: string): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', userId).execute();
+}

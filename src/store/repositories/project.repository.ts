@@ -190,6 +190,39 @@ export async function removeMembers(db: Executor, projectId: string, emails: str
   await db.deleteFrom('project_members').where('project_id', '=', projectId).where('email', 'in', emails).execute();
 }
 
+/** Those of the projects that belong to the organization, with their names. */
+export async function projectNamesInOrg(
+  db: Executor,
+  orgId: string,
+  ids: readonly string[],
+): Promise<{ id: string; name: string }[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('projects')
+    .select(['id', 'name'])
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** The e-mail's role on each project of the organization it has one on, in project id order. */
+export async function memberRolesInOrg(db: Executor, orgId: string, email: string) {
+  return db
+    .selectFrom('project_members as m')
+    .innerJoin('projects as pr', 'pr.id', 'm.project_id')
+    .select(['m.project_id', 'm.role'])
+    .where('m.email', '=', email)
+    .where('pr.organization_id', '=', orgId)
+    .orderBy('m.project_id')
+    .execute();
+}
+
+/** Takes every role the e-mail has on the organization's projects. */
+export async function removeMemberFromOrg(db: Executor, orgId: string, email: string): Promise<void> {
+  const projectIds = db.selectFrom('projects').select('id').where('organization_id', '=', orgId);
+  await db.deleteFrom('project_members').where('email', '=', email).where('project_id', 'in', projectIds).execute();
+}
+
 export async function listBatches(db: Executor, projectId: string) {
   return db
     .selectFrom('batches')

@@ -93,3 +93,8 @@ export async function deleteUserSignIn(db: Executor, userId: string): Promise<vo
   await db.deleteFrom('user_passwords').where('user_id', '=', userId).execute();
   await db.deleteFrom('password_links').where('user_id', '=', userId).execute();
 }
+
+/** Drops the accept link of an invite (the invite is used up). */
+export async function deleteInviteLinks(db: Executor, inviteId: string): Promise<void> {
+  await db.deleteFrom('password_links').where('invite_id', '=', inviteId).execute();
+}
