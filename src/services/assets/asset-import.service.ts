@@ -3,6 +3,8 @@ import { type AppError, invalid, invalidField, type FieldError } from '../../err
 import { newId } from '../../ids.js';
 import { describeError } from '../../log-safe.js';
 import { chunked, insertInChunks } from '../../store/chunks.js';
+import { setTaskPriorityOfAssets } from '../../store/repositories/asset.repository.js';
+import { addToAssetCount } from '../../store/repositories/project.repository.js';
 import { afterImport } from '../../store/statistics.js';
 import type { TaskRow } from '../../store/schema.js';
 import { startStage } from '../../workflow/graph.js';
@@ -164,14 +166,10 @@ export async function importAssetStream(
     if (finalPriority !== 0) {
       // Every task of these new assets (consensus copies too) is this import's.
       for (const ids of chunked(unsettled)) {
-        await trx.updateTable('tasks').set({ priority: finalPriority }).where('asset_id', 'in', ids).execute();
+        await setTaskPriorityOfAssets(trx, ids, finalPriority);
       }
     }
-    await trx
-      .updateTable('projects')
-      .set((eb) => ({ asset_count: eb('asset_count', '+', createdCount), updated_at: now }))
-      .where('id', '=', row.id)
-      .execute();
+    await addToAssetCount(trx, row.id, createdCount, now);
     if (createdCount > 0) {
       await audit(trx, ctx.clock, p, {
         operation: 'assets.import',

@@ -1,6 +1,8 @@
 import type { AppContext } from '../../context.js';
 import { invalidField } from '../../errors.js';
 import { chunked } from '../../store/chunks.js';
+import * as assetRepo from '../../store/repositories/asset.repository.js';
+import { addToAssetCount } from '../../store/repositories/project.repository.js';
 import type { Principal } from '../identity/access.js';
 import { batchResolver } from './asset.service.js';
 import { loadProject } from '../identity/project-access.js';
@@ -54,60 +56,20 @@ export async function listAssets(ctx: AppContext, p: Principal, projectId: strin
   const db = ctx.store.db;
   const { row } = await loadProject(db, p, projectId, 'readAll');
   const f = parseAssetFilters(q.filters);
-  let base = db.selectFrom('assets as a').where('a.project_id', '=', row.id).where('a.deleted', '=', 0);
-  if (f.ids) base = base.where('a.id', 'in', f.ids.length ? f.ids : ['']);
-  if (f.externalIds) base = base.where('a.external_id', 'in', f.externalIds.length ? f.externalIds : ['']);
-  if (f.isPreLabeled !== undefined) {
-    const flag = f.isPreLabeled ? 1 : 0;
-    base = base.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('tasks as t')
-          .select('t.id')
-          .whereRef('t.asset_id', '=', 'a.id')
-          .where('t.type', '=', 'default')
-          .where('t.is_pre_labeled', '=', flag),
-      ),
-    );
-  }
+  let batchIds: string[] | undefined;
   if (f.batches?.length) {
     const resolve = await batchResolver(db, row.id);
-    for (const ref of f.batches) {
-      const batchId = resolve(ref)?.id ?? ref;
-      base = base.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('asset_batches as ab')
-            .select('ab.asset_id')
-            .whereRef('ab.asset_id', '=', 'a.id')
-            .where('ab.batch_id', '=', batchId),
-        ),
-      );
-    }
+    batchIds = f.batches.map((ref) => resolve(ref)?.id ?? ref);
   }
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll('a')
-      .orderBy('a.created_at')
-      .orderBy('a.id')
-      .offset((q.page - 1) * q.limit)
-      .limit(q.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
+  const { rows, total } = await assetRepo.assetPage(
+    db,
+    row.id,
+    { ids: f.ids, externalIds: f.externalIds, isPreLabeled: f.isPreLabeled, batchIds },
+    { offset: (q.page - 1) * q.limit, limit: q.limit },
+  );
   const ids = rows.map((r) => r.id);
-  const links = ids.length
-    ? await db.selectFrom('asset_batches').select(['asset_id', 'batch_id']).where('asset_id', 'in', ids).execute()
-    : [];
-  const tasks = ids.length
-    ? await db
-        .selectFrom('tasks')
-        .select(['id', 'asset_id', 'is_pre_labeled'])
-        .where('asset_id', 'in', ids)
-        .where('type', '=', 'default')
-        .where('deleted', '=', 0)
-        .execute()
-    : [];
+  const links = await assetRepo.batchLinksOf(db, ids);
+  const tasks = await assetRepo.defaultTaskStates(db, ids);
   const taskByAsset = new Map(tasks.map((t) => [t.asset_id, t]));
   const batchesByAsset = new Map<string, string[]>();
   for (const l of links) batchesByAsset.set(l.asset_id, [...(batchesByAsset.get(l.asset_id) ?? []), l.batch_id]);
@@ -131,7 +93,7 @@ export async function listAssets(ctx: AppContext, p: Principal, projectId: strin
       createdBy: a.created_by,
     };
   });
-  return { assets, total: Number(count.n) };
+  return { assets, total };
 }
 
 /** DELETE /project/{id}/assets: soft-deletes the assets and their tasks (copies included). */
@@ -140,26 +102,9 @@ export async function deleteAssets(ctx: AppContext, p: Principal, projectId: str
     const { row } = await loadProject(trx, p, projectId, 'import');
     let deleted = 0;
     for (const ids of chunked([...new Set(assetIds)])) {
-      const res = await trx
-        .updateTable('assets')
-        .set({ deleted: 1 })
-        .where('project_id', '=', row.id)
-        .where('deleted', '=', 0)
-        .where('id', 'in', ids)
-        .executeTakeFirst();
-      deleted += Number(res.numUpdatedRows);
-      await trx
-        .updateTable('tasks')
-        .set({ deleted: 1 })
-        .where('project_id', '=', row.id)
-        .where('asset_id', 'in', ids)
-        .execute();
+      deleted += await assetRepo.softDeleteAssets(trx, row.id, ids);
     }
-    await trx
-      .updateTable('projects')
-      .set((eb) => ({ asset_count: eb('asset_count', '-', deleted) }))
-      .where('id', '=', row.id)
-      .execute();
+    await addToAssetCount(trx, row.id, -deleted);
     return { deletedCount: deleted };
   });
 }

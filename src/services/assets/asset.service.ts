@@ -3,6 +3,7 @@ import { type AppError, conflict, type FieldError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Executor } from '../../store/db.js';
 import { chunked } from '../../store/chunks.js';
+import { externalIdsInProject } from '../../store/repositories/asset.repository.js';
 import { assetSizeFacts } from '../../store/repositories/metrics-assets.repository.js';
 import { listBatches } from '../../store/repositories/project.repository.js';
 import type { AssetRow } from '../../store/schema.js';
@@ -190,14 +191,7 @@ export async function existingExternalId(
   for (const ids of chunked([...index.keys()])) {
     // `deleted` is checked here, not in SQL: with it there, SQLite searched by (project_id,
     // deleted) and read every asset of the project for each chunk of an import.
-    const clash = (
-      await db
-        .selectFrom('assets')
-        .select(['external_id', 'deleted'])
-        .where('project_id', '=', projectId)
-        .where('external_id', 'in', ids)
-        .execute()
-    ).find((r) => r.deleted === 0);
+    const clash = (await externalIdsInProject(db, projectId, ids)).find((r) => r.deleted === 0);
     if (clash) {
       const i = index.get(clash.external_id) ?? 0;
       return conflict(`an asset with externalId "${clash.external_id}" already exists in the project`, [

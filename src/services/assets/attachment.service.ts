@@ -3,6 +3,7 @@ import { invalid, type FieldError } from '../../errors.js';
 import type { AttachmentType } from '../../schemas/attachment.js';
 import { chunked } from '../../store/chunks.js';
 import type { Executor } from '../../store/db.js';
+import * as assetRepo from '../../store/repositories/asset.repository.js';
 import type { Principal } from '../identity/access.js';
 import { MAX_URL_LENGTH } from './asset.service.js';
 import { loadProject } from '../identity/project-access.js';
@@ -72,16 +73,8 @@ async function assetsBy(
 ): Promise<AssetRef[]> {
   const out: AssetRef[] = [];
   for (const part of chunked([...new Set(values)])) {
-    const query = trx
-      .selectFrom('assets')
-      .select(['id', 'external_id', 'data', 'attachments'])
-      .where('project_id', '=', projectId)
-      .where('deleted', '=', 0)
-      .where(column, 'in', part)
-      .orderBy('created_at')
-      .orderBy('id');
     // Locked so that two requests appending to one asset never lose each other's attachments.
-    out.push(...(await (engine === 'postgres' ? query.forUpdate() : query).execute()));
+    out.push(...(await assetRepo.lockAssetsBy(trx, engine, projectId, column, part)));
   }
   return out;
 }
@@ -146,11 +139,7 @@ export async function addAttachments(
     }
     if (errors.length) throw invalid(errors);
     for (const { ref, list } of changed.values()) {
-      await trx
-        .updateTable('assets')
-        .set({ attachments: JSON.stringify(list) })
-        .where('id', '=', ref.id)
-        .execute();
+      await assetRepo.setAttachments(trx, ref.id, JSON.stringify(list));
     }
     return { assets: changed.size, attachments: added, duplicates };
   });

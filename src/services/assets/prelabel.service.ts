@@ -4,6 +4,8 @@ import type { CategorySchema } from '../../schemas/category-schema.js';
 import { MAX_PRELABEL_ITEMS } from '../../schemas/prelabel.js';
 import { chunked } from '../../store/chunks.js';
 import type { Executor } from '../../store/db.js';
+import * as assetRepo from '../../store/repositories/asset.repository.js';
+import { liveTasksOf, writePreLabel } from '../../store/repositories/label-import.repository.js';
 import { framesOfAsset, validateAnswer } from '../../workflow/answer.js';
 import { startStage } from '../../workflow/graph.js';
 import type { TaskAnswer } from '../../workflow/types.js';
@@ -122,20 +124,15 @@ async function resolve(trx: Executor, engine: string, projectId: string, labels:
   const byId = new Set<string>();
   const byExternal = new Map<string, string>();
   const frames = new Map<string, number>();
-  const live = trx
-    .selectFrom('assets')
-    .select(['id', 'external_id', 'metadata'])
-    .where('project_id', '=', projectId)
-    .where('deleted', '=', 0);
   for (const part of chunked([...new Set(labels.flatMap((l) => (l.assetId ? [l.assetId] : [])))])) {
-    for (const a of await live.where('id', 'in', part).execute()) {
+    for (const a of await assetRepo.liveAssetsBy(trx, projectId, 'id', part)) {
       byId.add(a.id);
       const n = framesOfAsset(a.metadata);
       if (n !== undefined) frames.set(a.id, n);
     }
   }
   for (const part of chunked([...new Set(labels.flatMap((l) => (l.externalId ? [l.externalId] : [])))])) {
-    for (const a of await live.where('external_id', 'in', part).execute()) {
+    for (const a of await assetRepo.liveAssetsBy(trx, projectId, 'external_id', part)) {
       byExternal.set(a.external_id, a.id);
       const n = framesOfAsset(a.metadata);
       if (n !== undefined) frames.set(a.id, n);
@@ -148,14 +145,8 @@ async function resolve(trx: Executor, engine: string, projectId: string, labels:
   const tasks = new Map<string, TaskRef>();
   const assetIds = [...new Set(labels.flatMap((l) => assetOf(l) ?? []))];
   for (const part of chunked(assetIds)) {
-    const query = trx
-      .selectFrom('tasks')
-      .select(['id', 'asset_id', 'stage_id', 'type'])
-      .where('project_id', '=', projectId)
-      .where('deleted', '=', 0)
-      .where('asset_id', 'in', part);
     // Locked so that a concurrent forward cannot move a task out of Start under our write.
-    for (const t of await (engine === 'postgres' ? query.forUpdate() : query).execute()) {
+    for (const t of await liveTasksOf(trx, engine, projectId, part)) {
       const seen = tasks.get(t.asset_id);
       const n = frames.get(t.asset_id);
       if (!seen || (seen.type !== 'default' && t.type === 'default')) {
@@ -187,7 +178,7 @@ async function checkBrushes(
   const sent = labels.filter((l) => l[kind] !== undefined);
   const sizes = new Map<string, string | null>();
   for (const part of chunked([...new Set(sent.flatMap((l) => taskOf(l)?.asset_id ?? []))])) {
-    for (const a of await trx.selectFrom('assets').select(['id', 'metadata']).where('id', 'in', part).execute()) {
+    for (const a of await assetRepo.assetMetadata(trx, part)) {
       sizes.set(a.id, a.metadata);
     }
   }
@@ -283,11 +274,7 @@ export async function importLabels(
         const brush = brushes.has(l.index) ? { brush_data_url: brushes.get(l.index) ?? null } : {};
         const volume = volumes.has(l.index) ? { medical_brush_data_url: volumes.get(l.index) ?? null } : {};
         const layers = { ...brush, ...volume };
-        await trx
-          .updateTable('tasks')
-          .set({ answer: JSON.stringify(l.answer), is_pre_labeled: 1, updated_at: now, updated_by: p.email, ...layers })
-          .where('id', '=', task.id)
-          .execute();
+        await writePreLabel(trx, task.id, JSON.stringify(l.answer), layers, now, p.email);
       }
     }
     skipped.sort((a, b) => a.index - b.index);

@@ -48,24 +48,35 @@ export async function defaultTasksOf(
   return engine === 'postgres' ? query.forUpdate().execute() : query.execute();
 }
 
-/** Writes a pre-label (and its brush layer, when it has one) onto a task. */
+/** The layers a pre-label sets besides its answer (a layer left out keeps what the task has). */
+export interface PreLabelLayers {
+  brush_data_url?: string | null;
+  medical_brush_data_url?: string | null;
+}
+
+/** The live tasks of the assets, consensus copies included, locked on PostgreSQL. */
+export async function liveTasksOf(trx: Executor, engine: string, projectId: string, assetIds: readonly string[]) {
+  const query = trx
+    .selectFrom('tasks')
+    .select(['id', 'asset_id', 'stage_id', 'type'])
+    .where('project_id', '=', projectId)
+    .where('deleted', '=', 0)
+    .where('asset_id', 'in', assetIds);
+  return engine === 'postgres' ? query.forUpdate().execute() : query.execute();
+}
+
+/** Writes a pre-label (and the layers it brings) onto a task. */
 export async function writePreLabel(
   trx: Executor,
   taskId: string,
   answer: string,
-  brushDataUrl: string | undefined,
+  layers: PreLabelLayers,
   now: string,
   by: string,
 ): Promise<void> {
   await trx
     .updateTable('tasks')
-    .set({
-      answer,
-      is_pre_labeled: 1,
-      updated_at: now,
-      updated_by: by,
-      ...(brushDataUrl !== undefined ? { brush_data_url: brushDataUrl } : {}),
-    })
+    .set({ answer, is_pre_labeled: 1, updated_at: now, updated_by: by, ...layers })
     .where('id', '=', taskId)
     .execute();
 }

@@ -160,6 +160,18 @@ export async function updateProject(db: Executor, id: string, patch: ProjectPatc
   await db.updateTable('projects').set(patch).where('id', '=', id).execute();
 }
 
+/** Adds `delta` (negative to take away) to the project's asset count, and stamps its change time when given. */
+export async function addToAssetCount(db: Executor, id: string, delta: number, updatedAt?: string): Promise<void> {
+  await db
+    .updateTable('projects')
+    .set((eb) => ({
+      asset_count: eb('asset_count', '+', delta),
+      ...(updatedAt === undefined ? {} : { updated_at: updatedAt }),
+    }))
+    .where('id', '=', id)
+    .execute();
+}
+
 export async function listMembers(db: Executor, projectId: string) {
   return db
     .selectFrom('project_members')

@@ -212,7 +212,14 @@ export async function importLabelFile(
           else {
             const brush = await brushes.write(r.brush);
             const answer = `{"tools":[${r.tools}],"classifications":${JSON.stringify(r.classifications)},"relations":[]}`;
-            await writePreLabel(trx, task.id, answer, brush, now, p.email);
+            await writePreLabel(
+              trx,
+              task.id,
+              answer,
+              brush === undefined ? {} : { brush_data_url: brush },
+              now,
+              p.email,
+            );
             report.tasks++;
           }
         }
