@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, invalidField } from '../../errors.js';
 import { isId } from '../../ids.js';
 import type { IssueStatus } from '../../schemas/issue.js';
+import { issuePage } from '../../store/repositories/issue.repository.js';
 import { findTask } from '../../store/repositories/task.repository.js';
 import { can, type Principal } from '../identity/access.js';
 import { issueView } from './issue-rules.js';
@@ -20,7 +21,7 @@ export interface IssueListQuery {
   sort: string;
 }
 
-const SORT = { createdAt: 'i.created_at', updatedAt: 'i.updated_at' } as const;
+const SORT = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
 
 const taskNotFound = () =>
   new AppError('NOT_FOUND', 'task not found', [{ field: 'labelTask', message: 'no such task' }]);
@@ -47,37 +48,27 @@ export async function listIssues(ctx: AppContext, p: Principal, q: IssueListQuer
     if (q.project === undefined && err instanceof AppError && err.status === 404) throw taskNotFound();
     throw err;
   });
-  let base = db
-    .selectFrom('issues as i')
-    .innerJoin('tasks as t', 't.id', 'i.task_id')
-    .where('i.project_id', '=', row.id)
-    .where('i.deleted', '=', 0)
-    .where('t.deleted', '=', 0);
-  if (q.asset !== undefined) base = base.where('i.asset_id', '=', q.asset);
-  if (q.labelTask !== undefined) base = base.where('i.task_id', '=', q.labelTask);
+  let stageId: string | undefined;
   if (q.stage !== undefined) {
     // A stage by id, or else by its name.
     const stages = projectInfo(row).stages;
     const stage = stages.find((s) => s.id === q.stage) ?? stages.find((s) => s.name === q.stage);
-    base = base.where('i.stage_id', '=', stage?.id ?? q.stage);
-  }
-  if (q.createdBy !== undefined) base = base.where('i.created_by', '=', q.createdBy.trim().toLowerCase());
-  if (q.status !== undefined) base = base.where('i.status', '=', q.status);
-  if (!can(role, 'readAll')) {
-    base = base.where((eb) => eb.or([eb('i.created_by', '=', p.email), eb('t.assignee', '=', p.email)]));
+    stageId = stage?.id ?? q.stage;
   }
   const descending = q.sort.startsWith('-');
   const column = SORT[(descending ? q.sort.slice(1) : q.sort) as keyof typeof SORT] ?? SORT.createdAt;
-  const dir = descending ? 'desc' : 'asc';
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll('i')
-      .orderBy(column, dir)
-      .orderBy('i.id', dir)
-      .offset((q.page - 1) * q.limit)
-      .limit(q.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { issues: rows.map(issueView), total: Number(count.n) };
+  const { rows, total } = await issuePage(
+    db,
+    {
+      projectId: row.id,
+      assetId: q.asset,
+      taskId: q.labelTask,
+      stageId,
+      createdBy: q.createdBy?.trim().toLowerCase(),
+      status: q.status,
+      mineOnly: can(role, 'readAll') ? undefined : p.email,
+    },
+    { sort: column, dir: descending ? 'desc' : 'asc', offset: (q.page - 1) * q.limit, limit: q.limit },
+  );
+  return { issues: rows.map(issueView), total };
 }

@@ -1,6 +1,5 @@
 import type { FieldError } from '../../errors.js';
-import type { Executor, Engine } from '../../store/db.js';
-import type { IssueRow, TaskRow } from '../../store/schema.js';
+import type { IssueRow } from '../../store/schema.js';
 
 /**
  * The rules an issue's fields follow (DECISIONS section 6), its view, and the one way
@@ -110,29 +109,6 @@ export function checkErrorCodes(
     }
   });
   return out;
-}
-
-/** Reads a task for a change to its issues, locking its row on PostgreSQL so that concurrent
- * changes to the same task's issues count one after the other (the count is then exact). */
-export async function lockTask(trx: Executor, engine: Engine, taskId: string): Promise<TaskRow | undefined> {
-  const query = trx.selectFrom('tasks').selectAll().where('id', '=', taskId).where('deleted', '=', 0);
-  return (engine === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
-}
-
-/** Sets a task's `open_issues_count` from the issues table itself, never by increments. */
-export async function refreshOpenIssuesCount(trx: Executor, taskId: string): Promise<void> {
-  await trx
-    .updateTable('tasks')
-    .set((eb) => ({
-      open_issues_count: eb
-        .selectFrom('issues')
-        .select(eb.fn.countAll<number>().as('n'))
-        .where('issues.task_id', '=', taskId)
-        .where('issues.status', '=', 'Open')
-        .where('issues.deleted', '=', 0),
-    }))
-    .where('id', '=', taskId)
-    .execute();
 }
 
 export interface IssueComment {

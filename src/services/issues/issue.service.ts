@@ -3,6 +3,7 @@ import { AppError, badRequest, forbidden, invalid, notFound, type FieldError } f
 import { isId, newId } from '../../ids.js';
 import type { IssueStatus } from '../../schemas/issue.js';
 import type { Executor } from '../../store/db.js';
+import * as issueRepo from '../../store/repositories/issue.repository.js';
 import type { IssueRow } from '../../store/schema.js';
 import { can, type Principal, type ProjectRole } from '../identity/access.js';
 import {
@@ -11,9 +12,7 @@ import {
   type IssueComment,
   type IssueErrorCode,
   issueView,
-  lockTask,
   positionError,
-  refreshOpenIssuesCount,
 } from './issue-rules.js';
 import { type LoadedProject, loadProject } from '../identity/project-access.js';
 import { projectSettings } from '../projects/project-view.js';
@@ -51,7 +50,7 @@ export async function createIssue(ctx: AppContext, p: Principal, input: CreateIs
       }
       throw err;
     });
-    const task = await lockTask(trx, ctx.store.engine, input.labelTask);
+    const task = await issueRepo.lockIssueTask(trx, ctx.store.engine, input.labelTask);
     if (!task) throw new AppError('NOT_FOUND', 'task not found', [{ field: 'labelTask', message: 'no such task' }]);
     const errors: FieldError[] = [];
     const content = cleanContent(input.content, errors);
@@ -88,8 +87,8 @@ export async function createIssue(ctx: AppContext, p: Principal, input: CreateIs
       updated_at: now,
       deleted: 0,
     };
-    await trx.insertInto('issues').values(row).execute();
-    await refreshOpenIssuesCount(trx, task.id);
+    await issueRepo.insertIssue(trx, row);
+    await issueRepo.refreshOpenIssuesCount(trx, task.id);
     return { issue: issueView(row) };
   });
 }
@@ -116,18 +115,9 @@ async function loadIssue(
   issueId: string,
   projectId?: string,
 ): Promise<LoadedIssue> {
-  const ref = isId(issueId)
-    ? await trx
-        .selectFrom('issues')
-        .select('task_id')
-        .where('id', '=', issueId)
-        .where('deleted', '=', 0)
-        .executeTakeFirst()
-    : undefined;
-  const task = ref ? await lockTask(trx, ctx.store.engine, ref.task_id) : undefined;
-  const issue = task
-    ? await trx.selectFrom('issues').selectAll().where('id', '=', issueId).where('deleted', '=', 0).executeTakeFirst()
-    : undefined;
+  const taskId = isId(issueId) ? await issueRepo.issueTaskId(trx, issueId) : undefined;
+  const task = taskId ? await issueRepo.lockIssueTask(trx, ctx.store.engine, taskId) : undefined;
+  const issue = task ? await issueRepo.findLiveIssue(trx, issueId) : undefined;
   if (!task || !issue || (projectId !== undefined && projectId !== issue.project_id)) throw notFound('issue');
   const project = await loadProject(trx, p, issue.project_id, 'read').catch((err: unknown) => {
     if (err instanceof AppError && err.status === 404) throw notFound('issue');
@@ -175,8 +165,8 @@ export async function updateIssue(ctx: AppContext, p: Principal, issueId: string
     }
     if (input.pctDetails !== undefined) patch.pct_details = JSON.stringify(input.pctDetails);
     if (errors.length) throw invalid(errors);
-    await trx.updateTable('issues').set(patch).where('id', '=', loaded.issue.id).execute();
-    await refreshOpenIssuesCount(trx, loaded.issue.task_id);
+    await issueRepo.updateIssue(trx, loaded.issue.id, patch);
+    await issueRepo.refreshOpenIssuesCount(trx, loaded.issue.task_id);
     return { issue: issueView({ ...loaded.issue, ...patch }) };
   });
 }
@@ -192,7 +182,7 @@ export async function commentIssue(ctx: AppContext, p: Principal, issueId: strin
     const comment: IssueComment = { _id: newId(ctx.clock.now()), content: text, createdBy: p.email, createdAt: now };
     const comments = [...(JSON.parse(issue.comments) as IssueComment[]), comment];
     const patch = { comments: JSON.stringify(comments), updated_at: now };
-    await trx.updateTable('issues').set(patch).where('id', '=', issue.id).execute();
+    await issueRepo.updateIssue(trx, issue.id, patch);
     return { issue: issueView({ ...issue, ...patch }) };
   });
 }
@@ -203,8 +193,8 @@ export async function deleteIssue(ctx: AppContext, p: Principal, issueId: string
     const loaded = await loadIssue(ctx, trx, p, issueId, projectId);
     demandOwnerOrImport(loaded, p);
     const now = nowIso(ctx);
-    await trx.updateTable('issues').set({ deleted: 1, updated_at: now }).where('id', '=', loaded.issue.id).execute();
-    await refreshOpenIssuesCount(trx, loaded.issue.task_id);
+    await issueRepo.updateIssue(trx, loaded.issue.id, { deleted: 1, updated_at: now });
+    await issueRepo.refreshOpenIssuesCount(trx, loaded.issue.task_id);
     return { issue: { ...issueView({ ...loaded.issue, updated_at: now }), deleted: true } };
   });
 }
