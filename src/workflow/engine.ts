@@ -2,9 +2,9 @@ import { AppError } from '../errors.js';
 import type { Stage } from '../schemas/stage.js';
 import { BEHAVIORS } from './behaviors/index.js';
 import { stageById } from './graph.js';
-import { type ExitRecord, recordExit } from './stage-exit.js';
-import { type RoutingEnv, statusFor } from './stage-behavior.js';
-import type { TaskState } from './types.js';
+import { recordExit } from './stage-exit.js';
+import { type ExitOutcome, type ExitRequest, type RoutingEnv, statusFor } from './stage-behavior.js';
+import type { ExitRecord, TaskState } from './types.js';
 
 /** A workflow whose automatic stages send a task round in circles stops it after this many hops. */
 export const MAX_HOPS = 64;
@@ -52,6 +52,11 @@ export async function routeTask(task: TaskState, to: string, env: RoutingEnv): P
     'CONFLICT',
     `the workflow routed task ${task.row.id} through more than ${MAX_HOPS} automatic stages; check its Logic stages for a loop`,
   );
+}
+
+/** What the stage does with a request to leave it (its type's behaviour decides; nothing moves yet). */
+export function stageExit(stage: Stage, request: ExitRequest): ExitOutcome {
+  return BEHAVIORS[stage.type].exit(stage, request);
 }
 
 /** Leaves the current stage by `to`, recording the exit, then routes into `to`. */

@@ -1,18 +1,12 @@
 import type { Stage } from '../schemas/stage.js';
 import type { RoutingEnv } from './stage-behavior.js';
-import type { TaskState, Trigger } from './types.js';
+import type { ExitRecord, TaskState } from './types.js';
 
 /*
  * The history entry a task leaves behind in each stage. Its own module because both the engine
  * (every move) and the Consensus behaviour (a copy retired without moving) write one, and the
  * engine runs the behaviours: a shared helper below both keeps them out of a circle.
  */
-
-export interface ExitRecord {
-  trigger: Trigger;
-  reviewStatus?: string | null;
-  isSkipped?: boolean;
-}
 
 /**
  * Writes the history entry of the stage the task is leaving. The entry keeps the answer as it

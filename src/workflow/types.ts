@@ -6,6 +6,13 @@ import type { TaskHistoryRow, TaskRow } from '../store/schema.js';
 export type Trigger =
   'submit' | 'review' | 'auto' | 'webhook' | 'logic' | 'consensus' | 'forward' | 'plugin' | 'requeue' | 'skip';
 
+/** What a task's history entry says of how it left a stage. */
+export interface ExitRecord {
+  trigger: Trigger;
+  reviewStatus?: string | null;
+  isSkipped?: boolean;
+}
+
 export interface TaskAnswer {
   tools: Record<string, unknown>[];
   classifications: Record<string, unknown>[];

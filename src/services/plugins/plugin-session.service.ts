@@ -23,7 +23,7 @@ import type { Principal } from '../identity/access.js';
 import { loadProject } from '../identity/project-access.js';
 import type { StageWarning } from '../../workflow/stage-warning.js';
 import { parseJson } from '../../stored-json.js';
-import { currentStage, fullTaskView, moveAndSave, output, routingFor } from '../tasks/task-move.js';
+import { allowedExit, currentStage, fullTaskView, routingFor, takeExit } from '../tasks/task-move.js';
 import { loadTask } from '../tasks/task.service.js';
 
 /**
@@ -97,7 +97,7 @@ export async function pluginResponse(ctx: AppContext, p: Principal, body: Plugin
       updated_at: now,
       updated_by: p.email,
     };
-    const moved = await moveAndSave(run, trx, row, output(stage, 0), { trigger: 'plugin' });
+    const moved = await takeExit(run, trx, row, stage, allowedExit(stage, { kind: 'submit', byPlugin: true }));
     await repo.setCallStatus(trx, call.id, { status: 'answered', error: null, updated_at: now });
     await audit(trx, ctx.clock, p, {
       operation: 'plugin.response',

@@ -6,13 +6,13 @@ import { chunked } from '../../store/chunks.js';
 import type { TaskRow } from '../../store/schema.js';
 import { releaseConsensusParent } from '../../workflow/consensus/copies.js';
 import { stageById } from '../../workflow/graph.js';
-import { moveTask, routeTask } from '../../workflow/engine.js';
+import { moveTask, routeTask, stageExit } from '../../workflow/engine.js';
 import { saveTask } from '../../workflow/routing.js';
 import { EMPTY_ANSWER, type TaskState } from '../../workflow/types.js';
 import type { Principal } from '../identity/access.js';
 import { batchResolver } from '../assets/asset.service.js';
 import { loadProject } from '../identity/project-access.js';
-import { output, routingFor } from './task-move.js';
+import { routingFor } from './task-move.js';
 
 export interface TaskSelection {
   taskIds?: string[] | undefined;
@@ -83,9 +83,9 @@ export async function forwardTasks(
     const run = routingFor(trx, ctx, row, p.email);
     const stage = stageById(run.env.project.stages, input.stageId);
     if (!stage) throw invalidField('stageId', `no stage "${input.stageId}" in this project`);
-    if (stage.type !== 'Start' && stage.type !== 'Hold')
-      throw invalidField('stageId', 'only Start and Hold stages are forwarded');
-    const to = output(stage, 0);
+    const exit = stageExit(stage, { kind: 'forward' });
+    if (exit.kind === 'refuse') throw invalidField('stageId', exit.reason);
+    if (exit.kind === 'stay') throw new Error(`a ${stage.type} stage keeps forwarded tasks`);
     const ids = await selectTaskIds(
       trx,
       row.id,
@@ -94,7 +94,7 @@ export async function forwardTasks(
     );
     for (const task of await loadRows(trx, ids)) {
       const state: TaskState = { row: task, isNew: false };
-      await moveTask(state, to, run.env, { trigger: 'forward' });
+      await moveTask(state, exit.to, run.env, exit.record);
       await saveTask(trx, state.row);
     }
     await run.flushEffects();

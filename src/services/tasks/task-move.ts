@@ -4,10 +4,11 @@ import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
 import type { ProjectRow, TaskRow } from '../../store/schema.js';
 import { stageById } from '../../workflow/graph.js';
-import { moveTask } from '../../workflow/engine.js';
-import type { ExitRecord } from '../../workflow/stage-exit.js';
+import { moveTask, stageExit } from '../../workflow/engine.js';
+import type { ExitOutcome, ExitRequest } from '../../workflow/stage-behavior.js';
+import { recordExit } from '../../workflow/stage-exit.js';
 import { type RoutingRun, saveTask, startRouting } from '../../workflow/routing.js';
-import type { TaskState } from '../../workflow/types.js';
+import type { ExitRecord, TaskState } from '../../workflow/types.js';
 import { brushReader } from '../exports/datasets/brush-layers.js';
 import { projectInfo } from '../projects/project-view.js';
 import { loadTaskExtras, taskView, type TaskViewOptions } from './task-view.js';
@@ -38,6 +39,36 @@ export async function moveAndSave(
   await saveTask(trx, state.row);
   await run.flushEffects();
   return state.row;
+}
+
+/** An exit the stage allows. */
+export type AllowedExit = Exclude<ExitOutcome, { kind: 'refuse' }>;
+
+/**
+ * What the task's stage does with a request to leave it (a submit, a review decision, a skip),
+ * as that stage type's behaviour decides; a stage type that is not left this way answers 409.
+ * Nothing is written yet: `takeExit` does that, once the caller's other checks passed.
+ */
+export function allowedExit(stage: Stage, request: ExitRequest): AllowedExit {
+  const exit = stageExit(stage, request);
+  if (exit.kind === 'refuse') throw new AppError('CONFLICT', exit.reason);
+  return exit;
+}
+
+/** Takes an allowed exit: writes the task and the run's effects, moved on or kept in its stage. */
+export async function takeExit(
+  run: RoutingRun,
+  trx: Executor,
+  task: TaskRow,
+  stage: Stage,
+  exit: AllowedExit,
+): Promise<TaskRow> {
+  if (exit.kind === 'leave') return moveAndSave(run, trx, task, exit.to, exit.record);
+  // The stay is recorded without time: the time stays on the task until it leaves.
+  recordExit({ row: { ...task, duration: 0 }, isNew: false }, stage, run.env, exit.record);
+  await saveTask(trx, task);
+  await run.flushEffects();
+  return task;
 }
 
 /** The output a stage leaves by; a stage without it answers 409. */

@@ -2,7 +2,7 @@ import { type ExpressionBuilder, sql } from 'kysely';
 import { taskLinks } from './brush-layer.js';
 import { audit } from '../audit/audit.service.js';
 import type { AppContext } from '../../context.js';
-import { AppError, badRequest, forbidden, invalid, invalidField, notFound } from '../../errors.js';
+import { badRequest, forbidden, invalid, invalidField, notFound } from '../../errors.js';
 import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
 import type { Database, TaskRow } from '../../store/schema.js';
@@ -10,11 +10,10 @@ import { type AnswerInput, framesOfAsset, validateAnswer } from '../../workflow/
 import { pctRules } from '../../workflow/pct-answer.js';
 import { stageById } from '../../workflow/graph.js';
 import { saveTask } from '../../workflow/routing.js';
-import { recordExit } from '../../workflow/stage-exit.js';
 import { can, canWorkStage, type Principal, type ProjectRole } from '../identity/access.js';
 import { loadProject } from '../identity/project-access.js';
 import { cachedJson, projectSettings } from '../projects/project-view.js';
-import { currentStage, fullTaskView, moveAndSave, output, routingFor } from './task-move.js';
+import { allowedExit, currentStage, fullTaskView, routingFor, takeExit } from './task-move.js';
 import { loadTask } from './task.service.js';
 import { findLiveAsset } from '../../store/repositories/asset-media.repository.js';
 import { assetImageSize, checkBrushDataUrl, storeBrushLayer } from './brush-layer.js';
@@ -103,7 +102,8 @@ export async function annotate(
       await record(trx, project.row.id);
       return fullTaskView(trx, draft, run.env.project.stages, taskLinks(ctx));
     }
-    const moved = await submitOut(run, trx, row, stage, opts.isPlugin);
+    const exit = allowedExit(stage, { kind: 'submit', byPlugin: opts.isPlugin });
+    const moved = await takeExit(run, trx, row, stage, exit);
     await record(trx, project.row.id);
     return fullTaskView(trx, moved, run.env.project.stages, taskLinks(ctx));
   });
@@ -161,44 +161,16 @@ export async function taskToWork(ctx: AppContext, p: Principal, taskId: string) 
   return { task, project, asset };
 }
 
-async function submitOut(
-  run: ReturnType<typeof routingFor>,
-  trx: Executor,
-  row: TaskRow,
-  stage: Stage,
-  isPlugin: boolean,
-) {
-  switch (stage.type) {
-    case 'Label':
-      return moveAndSave(run, trx, row, output(stage, 0), { trigger: 'submit' });
-    case 'Hold':
-      return moveAndSave(run, trx, row, output(stage, 0), { trigger: 'forward' });
-    case 'Review':
-      return moveAndSave(run, trx, row, output(stage, 0), { trigger: 'review', reviewStatus: 'Accepted' });
-    case 'Plugin':
-      if (isPlugin) return moveAndSave(run, trx, row, output(stage, 0), { trigger: 'plugin' });
-      break;
-    default:
-      break;
-  }
-  throw new AppError(
-    'CONFLICT',
-    `a task in a ${stage.type} stage cannot be submitted${stage.type === 'Plugin' ? ' without isPlugin=true' : ''}`,
-  );
-}
-
 /** POST /review/{taskId}: Accepted leaves by next[0], Rejected by next[1]. */
 export async function review(ctx: AppContext, p: Principal, taskId: string, reviewStatus: 'Accepted' | 'Rejected') {
   return ctx.store.db.transaction().execute(async (trx) => {
     const { task, project } = await loadTask(trx, p, taskId);
     const run = routingFor(trx, ctx, project.row, p.email);
     const stage = currentStage(run, task);
-    if (stage.type !== 'Review')
-      throw new AppError('CONFLICT', `the task is in a ${stage.type} stage, not a Review stage`);
+    const exit = allowedExit(stage, { kind: 'review', decision: reviewStatus });
     demandWork(project.role, p, stage, task);
-    const to = output(stage, reviewStatus === 'Accepted' ? 0 : 1);
     const row = { ...task, updated_at: run.env.now(), updated_by: p.email };
-    const moved = await moveAndSave(run, trx, row, to, { trigger: 'review', reviewStatus });
+    const moved = await takeExit(run, trx, row, stage, exit);
     await audit(trx, ctx.clock, p, {
       operation: 'task.review',
       targetType: 'task',
@@ -224,8 +196,7 @@ export async function skip(ctx: AppContext, p: Principal, taskId: string) {
     if (settings.taskSkipEnabled !== true) throw badRequest('skipping is off for this project');
     const run = routingFor(trx, ctx, project.row, p.email);
     const stage = currentStage(run, task);
-    if (stage.type !== 'Label')
-      throw new AppError('CONFLICT', `the task is in a ${stage.type} stage; only Label tasks can be skipped`);
+    const exit = allowedExit(stage, { kind: 'skip' });
     if (task.assignee !== p.email) throw forbidden('only the person the task is assigned to can skip it');
     const now = run.env.now();
     const row: TaskRow = {
@@ -234,9 +205,7 @@ export async function skip(ctx: AppContext, p: Principal, taskId: string) {
       updated_at: now,
       updated_by: p.email,
     };
-    recordExit({ row: { ...row, duration: 0 }, isNew: false }, stage, run.env, { trigger: 'skip', isSkipped: true });
-    await saveTask(trx, row);
-    await run.flushEffects();
+    await takeExit(run, trx, row, stage, exit);
     await audit(trx, ctx.clock, p, {
       operation: 'task.skip',
       targetType: 'task',

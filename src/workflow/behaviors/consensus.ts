@@ -9,7 +9,7 @@ import { agreementScore, brushClasses } from '../consensus/score.js';
 import type { BrushClasses } from '../consensus/similarity.js';
 import { recordExit } from '../stage-exit.js';
 import { consensusSubStages } from '../graph.js';
-import { type RoutingEnv, type StageBehavior, WAIT } from '../stage-behavior.js';
+import { refuseExit, type RoutingEnv, type StageBehavior, WAIT } from '../stage-behavior.js';
 import type { TaskAnswer, TaskState } from '../types.js';
 
 /**
@@ -162,4 +162,6 @@ export const consensusBehavior: StageBehavior = {
     else await startRound(task, stage, env);
     return WAIT;
   },
+  // A parent leaves when its round is decided, a copy never: nobody sends either on.
+  exit: refuseExit,
 };

@@ -1,9 +1,9 @@
 import { AppError } from '../../errors.js';
 import { evaluateLogic } from '../logic.js';
-import type { StageBehavior } from '../stage-behavior.js';
+import { refuseExit, type StageBehavior } from '../stage-behavior.js';
 import type { TaskAnswer } from '../types.js';
 
-/** Logic routes the task at once: the first condition that holds picks the output. */
+/** Logic routes the task at once: the first condition that holds picks the output. No task rests there to leave. */
 export const logicBehavior: StageBehavior = {
   async enter(task, stage, env) {
     const to = await evaluateLogic(stage, {
@@ -16,4 +16,5 @@ export const logicBehavior: StageBehavior = {
     if (to === undefined) throw new AppError('CONFLICT', `Logic stage "${stage.id}" has no output`);
     return { kind: 'leave', to, trigger: 'logic', record: true };
   },
+  exit: refuseExit,
 };
