@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { conflict, type FieldError, invalid } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { type AssetBuilderTemplateRequest, COLUMN_TYPES, MEDIA_COLUMN_TYPES } from '../../schemas/asset-builder.js';
-import type { Executor } from '../../store/db.js';
+import { lockSettings, updateProject } from '../../store/repositories/project.repository.js';
 import type { Principal } from '../identity/access.js';
 import { loadProject } from '../identity/project-access.js';
 import { projectInfo } from './project-view.js';
@@ -114,13 +114,6 @@ function templateErrors(
   return errors;
 }
 
-/** The project's settings, read under a row lock on PostgreSQL so that two additions queue. */
-async function lockedSettings(trx: Executor, engine: AppContext['store']['engine'], projectId: string) {
-  const q = trx.selectFrom('projects').select('settings').where('id', '=', projectId);
-  const row = await (engine === 'postgres' ? q.forUpdate() : q).executeTakeFirstOrThrow();
-  return parseJson<Record<string, unknown>>(row.settings, {});
-}
-
 /**
  * POST /project/{id}/assetBuilderTemplates [client]: adds a template to the project's
  * `assetBuilderTemplates` (Manager). Names are unique in a project (409 on a clash).
@@ -137,7 +130,8 @@ export async function addAssetBuilderTemplate(
     const titles = new Set(projectInfo(row).categorySchema.classifications?.map((c) => c.title) ?? []);
     const errors = templateErrors(input, stored, titles);
     if (errors.length) throw invalid(errors);
-    const settings = await lockedSettings(trx, ctx.store.engine, row.id);
+    // Read under a row lock on PostgreSQL so that two additions queue.
+    const settings = parseJson<Record<string, unknown>>(await lockSettings(trx, ctx.store.engine, row.id), {});
     const existing = Array.isArray(settings.assetBuilderTemplates)
       ? (settings.assetBuilderTemplates as Record<string, unknown>[])
       : [];
@@ -150,11 +144,10 @@ export async function addAssetBuilderTemplate(
     const now = new Date(ctx.clock.now()).toISOString();
     const template = { _id: newId(ctx.clock.now()), ...stored, createdBy: p.email, createdAt: now };
     const assetBuilderTemplates = [...existing, template];
-    await trx
-      .updateTable('projects')
-      .set({ settings: JSON.stringify({ ...settings, assetBuilderTemplates }), updated_at: now })
-      .where('id', '=', row.id)
-      .execute();
+    await updateProject(trx, row.id, {
+      settings: JSON.stringify({ ...settings, assetBuilderTemplates }),
+      updated_at: now,
+    });
     return { assetBuilderTemplate: template, assetBuilderTemplates };
   });
 }

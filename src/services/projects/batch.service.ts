@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.js';
 import { AppError, conflict, invalidField } from '../../errors.js';
 import { isId } from '../../ids.js';
-import { listBatches } from '../../store/repositories/project.repository.js';
+import * as assetRepo from '../../store/repositories/asset.repository.js';
+import { findBatchByName, listBatches } from '../../store/repositories/project.repository.js';
 import { chunked } from '../../store/chunks.js';
 import type { Principal } from '../identity/access.js';
 import { type BatchInput, listBatchViews, upsertBatches } from './batches.js';
@@ -20,12 +21,7 @@ export async function postBatches(ctx: AppContext, p: Principal, projectId: stri
     const { row } = await loadProject(trx, p, projectId, 'import');
     if (typeof input === 'string') {
       const name = input.trim();
-      const clash = await trx
-        .selectFrom('batches')
-        .select('id')
-        .where('project_id', '=', row.id)
-        .where('name', '=', name)
-        .executeTakeFirst();
+      const clash = await findBatchByName(trx, row.id, name);
       if (clash) throw conflict(`a batch named "${name}" already exists`);
     }
     const batches = await upsertBatches(trx, ctx.clock, row.id, typeof input === 'string' ? [{ name: input }] : input);
@@ -47,19 +43,9 @@ export async function assignBatches(
     if (projectId === undefined) {
       // The project is the first asset's: an asset the caller cannot see (another organization,
       // a project without a role, deleted) answers exactly like one that does not exist.
-      const first = isId(assetIds[0])
-        ? await trx
-            .selectFrom('assets')
-            .innerJoin('projects', 'projects.id', 'assets.project_id')
-            .select('assets.project_id')
-            .where('assets.id', '=', assetIds[0])
-            .where('assets.deleted', '=', 0)
-            .where('projects.organization_id', '=', p.orgId)
-            .where('projects.deleted', '=', 0)
-            .executeTakeFirst()
-        : undefined;
+      const first = isId(assetIds[0]) ? await assetRepo.projectOfAsset(trx, assetIds[0], p.orgId) : undefined;
       if (!first) throw noSuchAsset;
-      projectId = first.project_id;
+      projectId = first;
     }
     const { row } = await loadProject(trx, p, projectId, 'import').catch((err: unknown) => {
       throw input.project === undefined && err instanceof AppError && err.code === 'NOT_FOUND' ? noSuchAsset : err;
@@ -72,24 +58,13 @@ export async function assignBatches(
     });
     const found = new Set<string>();
     for (const part of chunked(assetIds)) {
-      const rows = await trx
-        .selectFrom('assets')
-        .select('id')
-        .where('project_id', '=', row.id)
-        .where('deleted', '=', 0)
-        .where('id', 'in', part)
-        .execute();
-      for (const r of rows) found.add(r.id);
+      for (const id of await assetRepo.liveAssetIds(trx, row.id, part)) found.add(id);
     }
     const missing = assetIds.findIndex((id) => !found.has(id));
     if (missing >= 0) throw invalidField(`assets[${missing}]`, 'no such asset in this project');
     const links = assetIds.flatMap((asset_id) => resolved.map((b) => ({ asset_id, batch_id: b.id })));
     for (const part of chunked(links, 10_000)) {
-      await trx
-        .insertInto('asset_batches')
-        .values(part)
-        .onConflict((oc) => oc.columns(['asset_id', 'batch_id']).doNothing())
-        .execute();
+      await assetRepo.linkAssetsToBatches(trx, part);
     }
     return { assets: assetIds.length, batches: resolved.map((b) => ({ _id: b.id, name: b.name })) };
   });

@@ -2,7 +2,7 @@ import type { Clock } from '../../adapters/clock.js';
 import { conflict, invalidField } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
 import type { Executor } from '../../store/db.js';
-import { listBatches } from '../../store/repositories/project.repository.js';
+import { batchIdTaken, insertBatch, listBatches, renameBatch } from '../../store/repositories/project.repository.js';
 
 /*
  * A project's batches as rows: create, rename, list. Below project.service.ts, which writes the
@@ -52,7 +52,7 @@ export async function upsertBatches(
       if (known.name === name) continue;
       const clash = byName.get(name);
       if (clash && clash.id !== known.id) throw conflict(`a batch named "${name}" already exists`);
-      await db.updateTable('batches').set({ name }).where('id', '=', known.id).execute();
+      await renameBatch(db, known.id, name);
       byName.delete(known.name);
       known.name = name;
       byName.set(name, known);
@@ -61,10 +61,9 @@ export async function upsertBatches(
     if (byName.has(name)) throw conflict(`a batch named "${name}" already exists`);
     const id = item._id ?? newId(clock.now());
     if (item._id) {
-      const elsewhere = await db.selectFrom('batches').select('id').where('id', '=', id).executeTakeFirst();
-      if (elsewhere) throw conflict(`batch id ${id} belongs to another project`);
+      if (await batchIdTaken(db, id)) throw conflict(`batch id ${id} belongs to another project`);
     }
-    await db.insertInto('batches').values({ id, project_id: projectId, name, created_at: now }).execute();
+    await insertBatch(db, { id, project_id: projectId, name, created_at: now });
     const row = { id, name };
     byId.set(id, row);
     byName.set(name, row);

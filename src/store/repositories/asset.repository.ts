@@ -142,6 +142,42 @@ export async function externalIdsInProject(db: Executor, projectId: string, exte
     .execute();
 }
 
+/** The project of a live asset in a live project of the organization. */
+export async function projectOfAsset(db: Executor, assetId: string, orgId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('assets')
+    .innerJoin('projects', 'projects.id', 'assets.project_id')
+    .select('assets.project_id')
+    .where('assets.id', '=', assetId)
+    .where('assets.deleted', '=', 0)
+    .where('projects.organization_id', '=', orgId)
+    .where('projects.deleted', '=', 0)
+    .executeTakeFirst();
+  return row?.project_id;
+}
+
+/** Those of the ids that are live assets of the project. */
+export async function liveAssetIds(db: Executor, projectId: string, ids: readonly string[]): Promise<string[]> {
+  const rows = await db
+    .selectFrom('assets')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('deleted', '=', 0)
+    .where('id', 'in', ids)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Puts assets in batches; a link that exists already is kept. */
+export async function linkAssetsToBatches(db: Executor, links: readonly { asset_id: string; batch_id: string }[]) {
+  if (links.length === 0) return;
+  await db
+    .insertInto('asset_batches')
+    .values(links)
+    .onConflict((oc) => oc.columns(['asset_id', 'batch_id']).doNothing())
+    .execute();
+}
+
 /** Sets the priority of every task (consensus copies too) of the assets. */
 export async function setTaskPriorityOfAssets(db: Executor, assetIds: readonly string[], priority: number) {
   await db.updateTable('tasks').set({ priority }).where('asset_id', 'in', assetIds).execute();

@@ -245,6 +245,40 @@ export async function listBatches(db: Executor, projectId: string) {
     .execute();
 }
 
+/** The project's batch of that name, if any. */
+export async function findBatchByName(db: Executor, projectId: string, name: string) {
+  return db
+    .selectFrom('batches')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+}
+
+/** Whether a batch of any project has the id. */
+export async function batchIdTaken(db: Executor, id: string): Promise<boolean> {
+  const row = await db.selectFrom('batches').select('id').where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertBatch(
+  db: Executor,
+  row: { id: string; project_id: string; name: string; created_at: string },
+) {
+  await db.insertInto('batches').values(row).execute();
+}
+
+export async function renameBatch(db: Executor, id: string, name: string): Promise<void> {
+  await db.updateTable('batches').set({ name }).where('id', '=', id).execute();
+}
+
+/** The project's stored settings text, read under a row lock on PostgreSQL so that writers queue. */
+export async function lockSettings(db: Executor, engine: Engine, id: string): Promise<string> {
+  const q = db.selectFrom('projects').select('settings').where('id', '=', id);
+  const row = await (engine === 'postgres' ? q.forUpdate() : q).executeTakeFirstOrThrow();
+  return row.settings;
+}
+
 /** Projects whose stored stages text contains `fragment`, in id order, `limit` at a time after `afterId`. */
 export async function projectStagesContaining(
   db: Executor,
