@@ -1,14 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../helpers/stores.js';
 import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
 import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
 import { type AssetServer, serveAssets } from './helpers/editor-assets.js';
-import { canvasView, clickAt, dragFrom, signInWithKey, startStage } from './helpers/editor-page.js';
+import { encodeBars, shownIndex as shownBars } from './helpers/bar-video.js';
+import { clickAt, dragFrom, signInWithKey, startStage } from './helpers/editor-page.js';
 
 /*
  * The video editor with a real keyboard and mouse, on an H.264 MP4 ffmpeg makes here whose
@@ -26,30 +23,10 @@ const W = 320;
 const H = 240;
 const FRAMES = 60;
 
-/** Raw RGB frames: the frame's index in 8 bars over the top half, a grey floor under them. */
-function barFrames(): Buffer {
-  const frames = Buffer.alloc(W * H * 3 * FRAMES);
-  for (let n = 0; n < FRAMES; n++) {
-    for (let y = 0; y < H; y++) {
-      for (let x = 0; x < W; x++) {
-        const bit = Math.floor(x / 40);
-        const on = y < H / 2 ? (n >> bit) & 1 : 0;
-        const v = y < H / 2 ? (on ? 255 : 0) : 128;
-        frames.fill(v, ((n * H + y) * W + x) * 3, ((n * H + y) * W + x) * 3 + 3);
-      }
-    }
-  }
-  return frames;
-}
+const BARS = { width: W, height: H, frames: FRAMES, bits: 8 };
 
 function encode(name: string, args: string[]): Buffer {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'annotary-video-'));
-  const out = path.join(dir, name);
-  const input = ['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${W}x${H}`, '-r', '30', '-i', 'pipe:0'];
-  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', ...input, ...args, out], { input: barFrames() });
-  const body = fs.readFileSync(out);
-  fs.rmSync(dir, { recursive: true, force: true });
-  return body;
+  return encodeBars(BARS, name, args);
 }
 
 describe('the video editor', () => {
@@ -164,23 +141,7 @@ describe('the video editor', () => {
   });
 
   /** The frame index the canvas shows, read from its bar code's pixels on the screen. */
-  const shownIndex = async (page: Page): Promise<number> => {
-    const view = await canvasView(page);
-    const box = (await page.getByTestId('editor-canvas').boundingBox())!;
-    const points = Array.from({ length: 8 }, (_, bit) => view.screen([bit * 40 + 20, 60])).map(([x, y]) => [
-      x - box.x,
-      y - box.y,
-    ]);
-    return page.evaluate<number>(`(() => {
-      const canvas = document.querySelector('[data-testid="editor-canvas"] canvas');
-      const ratio = canvas.width / canvas.clientWidth;
-      const ctx = canvas.getContext('2d');
-      return ${JSON.stringify(points)}.reduce((n, [x, y], bit) => {
-        const [r] = ctx.getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data;
-        return r > 128 ? n | (1 << bit) : n;
-      }, 0);
-    })()`);
-  };
+  const shownIndex = (page: Page) => shownBars(page, BARS);
 
   const frameShown = (page: Page) => page.getByLabel('Frame shown').getAttribute('data-frame').then(Number);
 

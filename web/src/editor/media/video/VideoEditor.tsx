@@ -8,7 +8,7 @@ import { ClassificationsOnly } from '../../shell/ClassificationsOnly';
 import { ImageEditor, type PagedEditing } from '../image/ImageEditor';
 import type { FrameSource } from '../image/ImageCanvas';
 import { VideoFrames } from './mp4-frames';
-import { fetchMedia } from '../fetch-media';
+import { openSource } from './byte-source';
 import { useOpened } from '../useOpened';
 import { PartInput } from '../../shell/PartInput';
 import { Timeline } from './Timeline';
@@ -20,7 +20,7 @@ const SPEEDS = [0.25, 0.5, 1, 1.5, 2, 4];
  * shown, and a player under it (Frame input, stepping, play at a speed, the timeline of tracks).
  */
 export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorProps) {
-  const loading = useOpened(asset.url, async (url) => VideoFrames.open(await fetchMedia(url, 'video')), {
+  const loading = useOpened(asset.url, async (url) => VideoFrames.open(await openSource(url, 'video')), {
     missing: 'The task has no video.',
     failed: 'The video could not be opened.',
     close: (video) => video.close(),
@@ -33,6 +33,9 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
   const [frame, setFrame] = useState<FrameSource>({ canvas: null, width: 0, height: 0, version: 0 });
   const [frameError, setFrameError] = useState<string | undefined>(undefined);
   const canvas = useMemo(() => (video ? document.createElement('canvas') : null), [video]);
+  // The direction of play (or of the last step): the frames read ahead lie that way.
+  const direction = useRef<1 | -1>(1);
+  const lastPage = useRef(0);
   const editing = useRef<PagedEditing | undefined>(undefined);
   const total = video?.frameTotal ?? 1;
 
@@ -42,6 +45,8 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
   useEffect(() => {
     if (!video || !canvas) return;
     let live = true;
+    if (page !== lastPage.current) direction.current = page > lastPage.current ? 1 : -1;
+    lastPage.current = page;
     video
       .frame(page)
       .then((f) => {
@@ -52,7 +57,7 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
         setFrame((was) => ({ canvas, width: video.width, height: video.height, version: was.version + 1 }));
         setShownPage(page);
         setFrameError(undefined);
-        video.readAhead(page, 1);
+        video.readAhead(page, direction.current);
       })
       .catch((e: unknown) => live && setFrameError(e instanceof Error ? e.message : String(e)));
     return () => {
@@ -168,7 +173,12 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
                   Stop {q.title} from here
                 </button>
               ))}
-          <output aria-label="Frame shown" data-frame={shownPage}>
+          <output
+            aria-label="Frame shown"
+            data-frame={shownPage}
+            data-cached-frames={video?.cached}
+            data-received-bytes={video?.received}
+          >
             {shownPage >= 0 ? `frame ${shownPage + 1}` : ''}
           </output>
         </div>

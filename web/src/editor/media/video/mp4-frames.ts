@@ -1,10 +1,14 @@
 import { MediaError } from '../fetch-media';
-import { createFile, DataStream, Endianness, MP4BoxBuffer } from 'mp4box';
+import { createFile, DataStream, Endianness, type ISOFile, MP4BoxBuffer } from 'mp4box';
+import type { ByteSource } from './byte-source';
 import { looksLikeWebm, readWebmVideo, webmCodec } from './webm-demux';
 
 /** One coded frame of the stream, in decode order. */
 interface Coded {
-  data: Uint8Array;
+  /** The frame's bytes, when the whole file was read; otherwise read by range from `offset`. */
+  data?: Uint8Array;
+  offset: number;
+  size: number;
   /** Presentation time in microseconds (what the decoder hands back on the frame). */
   timestamp: number;
   duration: number;
@@ -28,6 +32,16 @@ export class CodecError extends VideoError {
 export const FRAME_CACHE_BYTES = 256 * 1024 * 1024;
 
 /**
+ * Coded bytes kept of groups read by range (a group of pictures from one keyframe to the next);
+ * the farthest from the playhead are dropped first. Ten minutes of 1080p H.264 is a few hundred
+ * MiB: never held whole.
+ */
+export const CODED_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** Groups of pictures read from the network ahead of the playhead, in the direction of play. */
+const GROUPS_AHEAD = 2;
+
+/**
  * A video's frames by index (0-based, in presentation order), decoded with WebCodecs: a frame
  * not in the cache is reached by decoding its group of pictures from the keyframe before it.
  * Decoded frames stay in a bounded cache; the farthest from the playhead are closed first.
@@ -44,6 +58,11 @@ export class VideoFrames {
    */
   readonly vfr: boolean;
   private readonly coded: Coded[];
+  /** The decode-order indexes where a group of pictures starts (a keyframe, and sample 0). */
+  private readonly groups: number[];
+  /** Each group's coded bytes, by group number, while read or held. */
+  private readonly groupBytes = new Map<number, { size: number; data: Promise<Uint8Array[]> }>();
+  private direction: 1 | -1 = 1;
   /** For each frame index, its coded sample's index (decode order). */
   private readonly order: number[];
   private readonly byTimestamp = new Map<number, number>();
@@ -59,6 +78,7 @@ export class VideoFrames {
     info: { width: number; height: number; codec: string; frameRate: number },
     private readonly config: VideoDecoderConfig,
     coded: Coded[],
+    private readonly source: ByteSource | undefined,
   ) {
     this.width = info.width;
     this.height = info.height;
@@ -68,6 +88,7 @@ export class VideoFrames {
     this.order = coded.map((_, i) => i).sort((a, b) => coded[a]!.timestamp - coded[b]!.timestamp);
     this.order.forEach((sample, index) => this.byTimestamp.set(coded[sample]!.timestamp, index));
     this.frameTotal = coded.length;
+    this.groups = coded.flatMap((c, i) => (i === 0 || c.key ? [i] : []));
     // The frames' durations in presentation order; the last may differ (the stream's end).
     // Uneven by more than a millisecond, the tick WebM timestamps are rounded to.
     const durations = this.order.slice(0, -1).map((i) => coded[i]!.duration);
@@ -78,16 +99,16 @@ export class VideoFrames {
 
   /**
    * Reads an MP4, MOV or WebM file's video track; refuses what is not one or what this browser
-   * cannot decode (a `CodecError`).
+   * cannot decode (a `CodecError`). An MP4's index (`moov`) is read first and its frames by
+   * range as they are needed; a WebM is read whole.
    */
-  static async open(bytes: ArrayBuffer): Promise<VideoFrames> {
-    const { info, config, coded } = looksLikeWebm(new Uint8Array(bytes, 0, Math.min(4, bytes.byteLength)))
-      ? demuxWebm(bytes)
-      : demuxMp4(bytes);
+  static async open(source: ByteSource): Promise<VideoFrames> {
+    const head = await source.read(0, 8);
+    const { info, config, coded } = looksLikeWebm(head) ? demuxWebm(await source.all()) : await demuxMp4(source);
     if (typeof VideoDecoder === 'undefined') throw new VideoError('This browser has no video decoder (WebCodecs).');
     const support = await VideoDecoder.isConfigSupported(config).catch(() => ({ supported: false }));
     if (!support.supported) throw new CodecError(info.codec);
-    return new VideoFrames(info, config, coded);
+    return new VideoFrames(info, config, coded, source);
   }
 
   private makeDecoder(): VideoDecoder {
@@ -137,33 +158,92 @@ export class VideoFrames {
     return got;
   }
 
-  /** Decodes, in the background, the group after the playhead's in the direction of play. */
+  /**
+   * Decodes, in the background, the group after the playhead's in the direction of play, and
+   * reads the coded bytes of the groups after it.
+   */
   readAhead(index: number, direction: 1 | -1) {
+    this.direction = direction;
     const ahead = Math.max(0, Math.min(this.frameTotal - 1, index + direction * Math.ceil(this.frameRate / 2)));
     if (!this.cache.has(ahead)) void this.decodeGroupOf(ahead).catch(() => undefined);
   }
 
+  /** The group of pictures (its number) that a sample (decode order) belongs to. */
+  private groupOf(sample: number): number {
+    let [lo, hi] = [0, this.groups.length - 1];
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.groups[mid]! <= sample) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** A group's coded frames: held, or read by one range request; the farthest groups are let go. */
+  private bytesOf(group: number): Promise<Uint8Array[]> {
+    const start = this.groups[group]!;
+    const end = this.groups[group + 1] ?? this.coded.length;
+    const samples = this.coded.slice(start, end);
+    if (samples.every((c) => c.data)) return Promise.resolve(samples.map((c) => c.data!));
+    const held = this.groupBytes.get(group);
+    if (held) return held.data;
+    const from = Math.min(...samples.map((c) => c.offset));
+    const to = Math.max(...samples.map((c) => c.offset + c.size));
+    const data = this.source!.read(from, to - from).then((bytes) =>
+      samples.map((c) => {
+        if (c.offset - from + c.size > bytes.length) {
+          throw new VideoError('The video file is cut short: some of its frames are not there.');
+        }
+        return bytes.subarray(c.offset - from, c.offset - from + c.size);
+      }),
+    );
+    this.groupBytes.set(group, { size: to - from, data });
+    data.catch(() => this.groupBytes.delete(group));
+    let total = 0;
+    for (const g of this.groupBytes.values()) total += g.size;
+    const here = this.groupOf(this.order[this.playhead]!);
+    while (total > CODED_CACHE_BYTES && this.groupBytes.size > 1) {
+      let farthest = group;
+      for (const g of this.groupBytes.keys()) {
+        if (Math.abs(g - here) > Math.abs(farthest - here)) farthest = g;
+      }
+      if (farthest === group) break;
+      total -= this.groupBytes.get(farthest)!.size;
+      this.groupBytes.delete(farthest);
+    }
+    return data;
+  }
+
+  /** Bytes received from the network so far. */
+  get received(): number {
+    return this.source?.received ?? 0;
+  }
+
   private decodeGroupOf(index: number): Promise<void> {
+    const sample = this.order[index]!;
+    const group = this.groupOf(sample);
     const run = async () => {
       if (this.closed || this.cache.has(index)) return;
       if (this.failure) throw this.failure;
-      const sample = this.order[index]!;
-      let start = sample;
-      while (start > 0 && !this.coded[start]!.key) start--;
-      let end = sample + 1;
-      while (end < this.coded.length && !this.coded[end]!.key) end++;
+      const data = await this.bytesOf(group);
+      // Read on while this group decodes: the next groups in the direction of play.
+      for (let k = 1; k <= GROUPS_AHEAD; k++) {
+        const next = group + k * this.direction;
+        if (next >= 0 && next < this.groups.length) void this.bytesOf(next).catch(() => undefined);
+      }
+      const start = this.groups[group]!;
       if (this.decoder.state === 'closed') this.decoder = this.makeDecoder();
-      for (let s = start; s < end; s++) {
-        const c = this.coded[s]!;
+      data.forEach((bytes, k) => {
+        const c = this.coded[start + k]!;
         this.decoder.decode(
           new EncodedVideoChunk({
             type: c.key ? 'key' : 'delta',
             timestamp: c.timestamp,
             duration: c.duration,
-            data: c.data,
+            data: bytes,
           }),
         );
-      }
+      });
       await this.decoder.flush();
       if (this.failure) throw this.failure;
     };
@@ -186,55 +266,114 @@ type Demuxed = {
   coded: Coded[];
 };
 
-/** An MP4 or MOV file's first video track, its samples in decode order. */
-function demuxMp4(bytes: ArrayBuffer): Demuxed {
+const NOT_MP4 = 'The file is not a video this editor can read (not an MP4 or MOV file).';
+const MP4_TOP = ['ftyp', 'moov', 'mdat', 'free', 'wide', 'skip', 'pdin', 'uuid', 'styp', 'sidx', 'moof'];
+
+/**
+ * The file's `ftyp` and `moov` boxes, found by walking its top-level boxes: a box's header is
+ * 16 bytes read where the box before it ends, so an index after the media data (`moov` at the
+ * end) costs one small read, not the media data.
+ */
+async function indexBoxes(source: ByteSource): Promise<{ ftyp?: Uint8Array; moov?: Uint8Array }> {
+  let ftyp: Uint8Array | undefined;
+  for (let at = 0, n = 0; n < 10_000; n++) {
+    const head = await source.read(at, 16);
+    if (head.length < 8) break;
+    const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+    const type = String.fromCharCode(...head.subarray(4, 8));
+    let size = view.getUint32(0);
+    if (n === 0 && !MP4_TOP.includes(type)) throw new VideoError(NOT_MP4);
+    if (size === 1 && head.length >= 16) size = view.getUint32(8) * 2 ** 32 + view.getUint32(12);
+    else if (size === 0 && source.length !== undefined) size = source.length - at;
+    if (size < 8) {
+      if (n === 0) throw new VideoError(NOT_MP4);
+      break;
+    }
+    if (type === 'moov') {
+      const moov = await source.read(at, size);
+      return moov.length < size ? { ftyp } : { ftyp, moov };
+    }
+    if (type === 'ftyp') ftyp = await source.read(at, size);
+    at += size;
+  }
+  return { ftyp };
+}
+
+type Mp4Track = { id: number; width: number; height: number; codec: string; frameRate: number };
+
+/** mp4box over some of a file's bytes (from its start): its first video track, its samples extracted or not. */
+function parseMp4(bytes: Uint8Array, extract: boolean): { file: ISOFile; track?: Mp4Track; coded: Coded[] } {
   const file = createFile();
-  let failed: string | undefined;
+  let failed = false;
+  let track: Mp4Track | undefined;
   const coded: Coded[] = [];
-  let ready: { id: number; width: number; height: number; codec: string; frameRate: number } | undefined;
-  file.onError = (_module: string, message: string) => {
-    failed = message;
+  file.onError = () => {
+    failed = true;
   };
   file.onReady = (movie) => {
-    const track = movie.videoTracks[0];
-    if (!track) return;
-    const seconds = track.duration / track.timescale;
-    ready = {
-      id: track.id,
-      width: track.video?.width ?? track.track_width,
-      height: track.video?.height ?? track.track_height,
-      codec: track.codec,
-      frameRate: seconds > 0 ? track.nb_samples / seconds : 30,
+    const t = movie.videoTracks[0];
+    if (!t) return;
+    const seconds = t.duration / t.timescale;
+    track = {
+      id: t.id,
+      width: t.video?.width ?? t.track_width,
+      height: t.video?.height ?? t.track_height,
+      codec: t.codec,
+      frameRate: seconds > 0 ? t.nb_samples / seconds : 30,
     };
-    file.setExtractionOptions(track.id, null, { nbSamples: Infinity });
+    if (!extract) return;
+    file.setExtractionOptions(t.id, null, { nbSamples: Infinity });
     file.start();
   };
   file.onSamples = (_id, _user, samples) => {
-    for (const s of samples) {
-      if (!s.data) continue;
-      coded.push({
-        data: s.data,
-        timestamp: Math.round((s.cts * 1e6) / s.timescale),
-        duration: Math.round((s.duration * 1e6) / s.timescale),
-        key: s.is_sync,
-      });
-    }
+    for (const s of samples) if (s.data) coded.push(codedOf(s, s.data));
   };
+  const copy = bytes.slice();
   try {
-    file.appendBuffer(MP4BoxBuffer.fromArrayBuffer(bytes, 0), true);
+    file.appendBuffer(MP4BoxBuffer.fromArrayBuffer(copy.buffer, 0), true);
     file.flush();
   } catch {
-    throw new VideoError('The file is not a video this editor can read (not an MP4 or MOV file).');
+    throw new VideoError(NOT_MP4);
   }
-  if (!ready) {
-    throw new VideoError(
-      failed || bytes.byteLength < 16 || !looksLikeMp4(bytes)
-        ? 'The file is not a video this editor can read (not an MP4 or MOV file).'
-        : 'The video has no picture track.',
-    );
+  if (!track) throw new VideoError(failed ? NOT_MP4 : 'The video has no picture track.');
+  return { file, track, coded };
+}
+
+function codedOf(
+  s: { offset: number; size: number; cts: number; duration: number; timescale: number; is_sync: boolean },
+  data?: Uint8Array,
+): Coded {
+  return {
+    ...(data ? { data } : {}),
+    offset: s.offset,
+    size: s.size,
+    timestamp: Math.round((s.cts * 1e6) / s.timescale),
+    duration: Math.round((s.duration * 1e6) / s.timescale),
+    key: s.is_sync,
+  };
+}
+
+/**
+ * An MP4 or MOV file's first video track, its samples in decode order: the index (`moov`) read
+ * and the samples' places taken from it, their bytes read later; a fragmented file (samples in
+ * `moof` boxes) is read whole.
+ */
+async function demuxMp4(source: ByteSource): Promise<Demuxed> {
+  const { ftyp, moov } = await indexBoxes(source);
+  if (!moov) throw new VideoError('The video file is cut short: its index (the moov box) is not there.');
+  const index = new Uint8Array((ftyp?.length ?? 0) + moov.length);
+  index.set(ftyp ?? [], 0);
+  index.set(moov, ftyp?.length ?? 0);
+  let { file, track, coded } = parseMp4(index, false);
+  const samples = file.getTrackById(track!.id)?.samples ?? [];
+  if (samples.length > 0) {
+    const end = source.length ?? Infinity;
+    coded = samples.filter((s) => s.offset + s.size <= end).map((s) => codedOf(s));
+  } else {
+    ({ file, track, coded } = parseMp4(await source.all(), true));
   }
   if (coded.length === 0) throw new VideoError('The video file is cut short: none of its frames are there.');
-  const info = ready;
+  const info = track!;
   const description = describe(file.getTrackById(info.id));
   const config: VideoDecoderConfig = {
     codec: info.codec,
@@ -246,11 +385,11 @@ function demuxMp4(bytes: ArrayBuffer): Demuxed {
 }
 
 /** A WebM file's first video track, its frames in decode order with their durations. */
-function demuxWebm(bytes: ArrayBuffer): Demuxed {
+function demuxWebm(bytes: Uint8Array): Demuxed {
   const notVideo = 'The file is not a video this editor can read (not a WebM file it can parse).';
   let video;
   try {
-    video = readWebmVideo(new Uint8Array(bytes));
+    video = readWebmVideo(bytes);
   } catch {
     throw new VideoError(notVideo);
   }
@@ -265,7 +404,8 @@ function demuxWebm(bytes: ArrayBuffer): Demuxed {
   const span = times.length > 1 ? (times.at(-1)! - times[0]!) / (times.length - 1) : (frameUs ?? 33_333);
   const coded = video.blocks.map((b) => {
     const after = next.get(b.timestamp);
-    return { ...b, duration: after === undefined ? Math.round(frameUs ?? span) : after - b.timestamp };
+    const duration = after === undefined ? Math.round(frameUs ?? span) : after - b.timestamp;
+    return { ...b, offset: 0, size: b.data.length, duration };
   });
   return {
     info: {
@@ -282,11 +422,6 @@ function demuxWebm(bytes: ArrayBuffer): Demuxed {
     },
     coded,
   };
-}
-
-function looksLikeMp4(bytes: ArrayBuffer): boolean {
-  const head = new TextDecoder('latin1').decode(new Uint8Array(bytes, 4, 4));
-  return ['ftyp', 'moov', 'mdat', 'free', 'wide', 'skip'].includes(head);
 }
 
 /** The decoder's description (avcC, hvcC, vpcC, av1C), as WebCodecs wants it: the box's body. */
