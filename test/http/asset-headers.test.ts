@@ -37,6 +37,20 @@ out = io.BytesIO(); Image.new('RGB', (300, 200), (200, 30, 30)).save(out, 'JPEG'
 sys.stdout.buffer.write(out.getvalue())`,
 ]);
 
+/** A TIFF of three 600 x 400 pages (uncompressed: each page's directory lies after the page before). */
+const threePages = execFileSync(
+  '/usr/bin/python3',
+  [
+    '-c',
+    `import io, sys
+from PIL import Image
+pages = [Image.new('RGB', (600, 400), c) for c in [(200, 0, 0), (0, 200, 0), (0, 0, 200)]]
+out = io.BytesIO(); pages[0].save(out, 'TIFF', save_all=True, append_images=pages[1:])
+sys.stdout.buffer.write(out.getvalue())`,
+  ],
+  { maxBuffer: 16 * 1024 * 1024 },
+);
+
 interface Served {
   url: string;
   ranges: string[];
@@ -68,6 +82,12 @@ async function serveMedia(): Promise<Served> {
         return ranged(photo, 'image/png');
       case '/turned.jpg':
         return ranged(turnedJpeg, 'image/jpeg');
+      case '/pages.tif':
+        return ranged(threePages, 'image/tiff');
+      case '/cut.tif': // ends in the second page's pixels: the third page's directory is not there
+        return ranged(threePages.subarray(0, 1_000_000), 'image/tiff');
+      case '/pages-no-ranges.tif':
+        return res.writeHead(200, { 'content-type': 'image/tiff' }).end(threePages);
       case '/moved.png':
         return res.writeHead(302, { location: '/photo.png' }).end();
       case '/lost.png': // a redirect to no address at all
@@ -122,6 +142,9 @@ const NAMES = [
   'endless.jpg',
   'silent.png',
   'lost.png',
+  'pages.tif',
+  'cut.tif',
+  'pages-no-ranges.tif',
 ] as const;
 
 describe.each(ENGINES)("assets' sizes read from their headers on %s", (engine) => {
@@ -189,6 +212,18 @@ describe.each(ENGINES)("assets' sizes read from their headers on %s", (engine) =
     // A size the client gave is kept, and its file is never fetched.
     expect(assets['sized.png']?.metadata).toEqual({ width: 10, height: 20 });
     expect(media.ranges.some((r) => r.startsWith('/photo.png?sized'))).toBe(false);
+  });
+
+  it("counts a TIFF's pages from its directories, read by ranges where they lie", () => {
+    expect(assets['pages.tif']?.metadata).toEqual({ width: 600, height: 400, pageTotal: 3 });
+    expect(assets['pages.tif']?.mediaWarning).toBeNull();
+    // The header, then each later page's directory where the one before says it is (a few bytes each).
+    const reads = media.ranges.filter((r) => r.startsWith('/pages.tif ')).map((r) => r.split(' ')[1]);
+    expect(reads).toEqual(expect.arrayContaining(['bytes=0-524287', 'bytes=720152-720153', 'bytes=1440296-1440297']));
+    expect(assets['cut.tif']?.mediaWarning).toBe('the file is cut short before its page 3');
+    expect(assets['cut.tif']?.metadata?.pageTotal).toBeUndefined();
+    // A later directory cannot be reached without ranges: said in words.
+    expect(assets['pages-no-ranges.tif']?.mediaWarning).toMatch(/does not answer range requests/);
   });
 
   it('leaves a warning in words for what cannot be read, and ends every read', () => {

@@ -1,5 +1,6 @@
 import { imageSize } from 'image-size';
 import { type Head, HeadReadError, readHead } from '../../adapters/media/head-reader.js';
+import { tiffPageTotal } from '../../adapters/media/tiff-pages.js';
 import { readMp4, readWebm, type VideoFacts } from '../../adapters/media/video-header.js';
 import { checkPointCount, PointCloudError, readCloudPoints } from '../../shared/pointcloud/index.js';
 import type { AppContext } from '../../context.js';
@@ -31,7 +32,8 @@ import { signObjectUrl } from '../storages/storage.service.js';
  * the first bytes (HEADER_BYTES, over an http Range request, or from the file store), never the
  * whole picture. A video gets its size, frame count and rate the same way (and `vfr: true` when
  * its frames are unevenly spaced); an MP4 whose index is at its end costs a second range read of
- * the index alone. What cannot be read leaves a warning in words on the asset (`mediaWarning`)
+ * the index alone. A TIFF gets its page count (`pageTotal`) from its chain of directories, each
+ * read by a range of a few bytes where the one before says it is. What cannot be read leaves a warning in words on the asset (`mediaWarning`)
  * instead of a stuck job, and the editor, which decodes the image anyway, fills a size still
  * missing when the task is first opened (PUT /v2/asset/{id}/size).
  */
@@ -43,6 +45,7 @@ const CONCURRENCY = 8;
 /** Assets per job: a large import becomes many small jobs that workers share. */
 const PER_JOB = 500;
 const IMAGE_TYPES = new Set(['png', 'jpg', 'jpeg', 'jfif', 'gif', 'webp', 'bmp', 'avif', 'tif', 'tiff', 'heic', 'ico']);
+const TIFF_TYPES = new Set(['tif', 'tiff']);
 const MP4_TYPES = new Set(['mp4', 'mov', 'm4v']);
 const WEBM_TYPES = new Set(['webm', 'mkv']);
 const VIDEO_FACTS = ['width', 'height', 'frameTotal', 'frameRate'] as const;
@@ -59,10 +62,11 @@ function metadataOf(text: string | null): Record<string, unknown> {
   }
 }
 
-type Medium = 'image' | 'mp4' | 'webm';
+type Medium = 'image' | 'tiff' | 'mp4' | 'webm';
 
 function mediumOf(data: string): Medium | undefined {
   const type = fileTypeOf(data);
+  if (TIFF_TYPES.has(type)) return 'tiff';
   if (IMAGE_TYPES.has(type)) return 'image';
   if (MP4_TYPES.has(type)) return 'mp4';
   if (WEBM_TYPES.has(type)) return 'webm';
@@ -84,6 +88,7 @@ function needsSize(data: string, metadata: string | null): boolean {
   if (!medium) return false;
   const m = metadataOf(metadata);
   if (medium === 'image') return !(positive(m.width) && positive(m.height));
+  if (medium === 'tiff') return !(positive(m.width) && positive(m.height) && positive(m.pageTotal));
   return !VIDEO_FACTS.every((k) => positive(m[k]));
 }
 
@@ -193,6 +198,21 @@ async function videoFacts(
   return { warning: 'problem' in read ? read.problem : 'the video file has no index (moov)' };
 }
 
+/** A TIFF's size (its first page's) and page count, or why not. */
+async function tiffFacts(
+  ctx: AppContext,
+  asset: HeaderAsset,
+): Promise<{ width: number; height: number; pageTotal: number } | { warning: string }> {
+  const head = await headOf(ctx, asset);
+  const size = sizeFromHeader(head);
+  if ('warning' in size) return size;
+  const read = await tiffPageTotal(
+    head.bytes,
+    async (offset, bytes) => (await headOf(ctx, asset, offset, bytes)).bytes,
+  );
+  return 'problem' in read ? { warning: read.problem } : { ...size, pageTotal: read.pages };
+}
+
 /** Bytes read of each lidar frame for its header (a .bin frame's count comes from its length). */
 const CLOUD_HEADER_BYTES = 64 * 1024;
 
@@ -247,7 +267,8 @@ async function measure(ctx: AppContext, asset: HeaderAsset): Promise<void> {
         // Marked only when the frames are unevenly spaced.
         found = vfr ? { ...facts, vfr } : facts;
       }
-    } else found = sizeFromHeader(await headOf(ctx, asset));
+    } else if (medium === 'tiff') found = await tiffFacts(ctx, asset);
+    else found = sizeFromHeader(await headOf(ctx, asset));
   } catch (err) {
     // Anything else (a storage that can no longer sign, a file store error) is this asset's
     // problem, not the other assets' of the job: said in general words, logged without details.
