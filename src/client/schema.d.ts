@@ -1939,6 +1939,11 @@ export interface components {
       queueVersion?: number;
       /** @enum {string} */
       role?: 'Manager' | 'Lead' | 'Labeler' | 'Reviewer';
+      /**
+       * @description an extension: whether segmentation objects of one image (one frame or page) may overlap: `allow` (the default), `later-wins` (the object drawn later keeps the shared area) or `earlier-wins` (the one drawn first keeps it); the editor applies it as objects are drawn and the server repairs saved answers by it
+       * @enum {string}
+       */
+      segmentationOverlap?: 'allow' | 'later-wins' | 'earlier-wins';
       stages: components['schemas']['Stage'][];
       tags?: string[];
       taskSkipEnabled?: boolean;
@@ -5040,6 +5045,11 @@ export interface operations {
             [key: string]: unknown;
           } | null;
           queueCountsEnabled?: boolean | null;
+          /**
+           * @description an extension: whether segmentation objects of one image (one frame or page) may overlap: `allow` (the default), `later-wins` (the object drawn later keeps the shared area) or `earlier-wins` (the one drawn first keeps it); the editor applies it as objects are drawn and the server repairs saved answers by it
+           * @enum {string|null}
+           */
+          segmentationOverlap?: 'allow' | 'later-wins' | 'earlier-wins' | null;
           stages?:
             | ({
                 assignedTo?: string[] | null;

@@ -3,6 +3,12 @@ import { CategorySchema } from './category-schema.js';
 import { FreeObject, Id, KEEP_UNKNOWN, OptionalField, StringEnum } from './common.js';
 import { Success } from './envelope.js';
 import { Stage } from './stage.js';
+import { OVERLAP_RULES } from '../shared/overlap.js';
+
+const SEGMENTATION_OVERLAP =
+  'an extension: whether segmentation objects of one image (one frame or page) may overlap: `allow` (the default), ' +
+  '`later-wins` (the object drawn later keeps the shared area) or `earlier-wins` (the one drawn first keeps it); ' +
+  'the editor applies it as objects are drawn and the server repairs saved answers by it';
 
 export const PROJECT_TYPES = ['standard', 'pct', 'iframe'] as const;
 export type ProjectType = (typeof PROJECT_TYPES)[number];
@@ -102,6 +108,7 @@ export const ProjectUpdateRequest = Type.Object({
   ),
   tags: OptionalField(Type.Array(Type.String())),
   queueCountsEnabled: OptionalField(Type.Boolean()),
+  segmentationOverlap: OptionalField(StringEnum(OVERLAP_RULES, { description: SEGMENTATION_OVERLAP })),
   assetBuilderTemplates: OptionalField(Type.Array(FreeObject)),
   pctConfig: OptionalField(PctConfig),
   deleted: OptionalField(Type.Boolean()),
@@ -147,6 +154,7 @@ export const Project = Type.Object({
   gcSyncEnabled: Type.Optional(Type.Boolean()),
   tags: Type.Optional(Type.Array(Type.String())),
   queueCountsEnabled: Type.Optional(Type.Boolean()),
+  segmentationOverlap: Type.Optional(StringEnum(OVERLAP_RULES, { description: SEGMENTATION_OVERLAP })),
   assetBuilderTemplates: Type.Optional(Type.Array(FreeObject)),
   pctConfig: Type.Optional(PctConfig),
   role: Type.Optional(StringEnum(PROJECT_ROLES)),

@@ -4,6 +4,7 @@ import type { CategorySchema, Classification } from '../schemas/category-schema.
 import type { TaskAnswer } from './types.js';
 import { checkSegmentation } from './zones.js';
 import { checkOverlaps, checkPctEntry, checkPointLabels, type PctRules } from './pct-answer.js';
+import { type OverlapRule, settleOverlaps, type ZonesValue } from '../shared/overlap.js';
 
 export interface AnswerInput {
   tools?: unknown[] | undefined;
@@ -145,6 +146,32 @@ function objectsOf(list: unknown[] | undefined, field: string, errors: FieldErro
 }
 
 /**
+ * The project's `segmentationOverlap` on the answer's segmentation objects (in their order, the
+ * order they were drawn): each overlap is repaired by cutting the losing object; an object left
+ * with nothing is refused, naming it and the object that covers it.
+ */
+function settleZones(
+  zoned: { obj: Record<string, unknown>; field: string }[],
+  rule: OverlapRule,
+  errors: FieldError[],
+) {
+  const layered = zoned.map(({ obj }) => ({
+    value: obj.segmentation as ZonesValue,
+    page: typeof obj.page === 'number' ? obj.page : undefined,
+  }));
+  settleOverlaps(layered, rule).forEach((s, i) => {
+    const { obj, field } = zoned[i]!;
+    if (s.covered) {
+      const other = zoned[s.by!]!.field;
+      errors.push({
+        field: `${field}.segmentation`,
+        message: `lies entirely under ${other}, which wins where they overlap (the project's segmentationOverlap is ${rule}); remove one of them`,
+      });
+    } else if (s.cut) obj.segmentation = s.value;
+  });
+}
+
+/**
  * Checks an answer against the ontology: each schemaId exists with the right kind and
  * geometry. With `submit`, required tools and classifications must be answered. With `frames`
  * (the asset's frame or page count), entries' `page` must lie within it.
@@ -152,7 +179,7 @@ function objectsOf(list: unknown[] | undefined, field: string, errors: FieldErro
 export function validateAnswer(
   input: AnswerInput,
   schema: CategorySchema,
-  opts: { submit: boolean; frames?: number | undefined; pct?: PctRules | undefined },
+  opts: { submit: boolean; frames?: number | undefined; pct?: PctRules | undefined; overlap?: OverlapRule | undefined },
   base = 'answer',
 ): { value: TaskAnswer; errors: FieldError[] } {
   const errors: FieldError[] = [];
@@ -163,6 +190,7 @@ export function validateAnswer(
   const toolKinds = new Map((schema.tools ?? []).map((t) => [t.schemaId, t.tool]));
   const markingTools = new Map((schema.tools ?? []).map((t) => [t.schemaId, t.markingTools ?? undefined]));
   const pctEntries: { obj: Record<string, unknown>; field: string }[] = [];
+  const zoned: { obj: Record<string, unknown>; field: string }[] = [];
   const relationIds = new Set((schema.relations ?? []).map((r) => r.schemaId));
   const classIds = classificationIds(schema);
 
@@ -176,6 +204,7 @@ export function validateAnswer(
     if (kind === 'segmentation') {
       const checked = checkSegmentation(obj.segmentation, `${toolField}[${i}].segmentation`);
       if (checked.value) obj.segmentation = checked.value;
+      if (checked.value) zoned.push({ obj, field: `${toolField}[${i}]` });
       errors.push(...checked.errors);
     }
     if (kind === 'pct') {
@@ -211,6 +240,7 @@ export function validateAnswer(
     }
   });
   if (opts.pct && !opts.pct.allowOverlapping) checkOverlaps(pctEntries, errors);
+  if (opts.overlap && opts.overlap !== 'allow' && !errors.length) settleZones(zoned, opts.overlap, errors);
   const pctTools = new Set((schema.tools ?? []).filter((t) => t.tool === 'pct').map((t) => t.schemaId));
   const pointLabels = checkPointLabels(
     input.pointLabels,

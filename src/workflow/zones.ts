@@ -1,5 +1,6 @@
 import polygonClipping, { type Polygon, type Ring } from 'polygon-clipping';
 import type { FieldError } from '../errors.js';
+import { openRing } from '../shared/overlap.js';
 
 /*
  * Segmentation objects: `{zones: [{region: [[x, y], ...], holes: [[[x, y], ...], ...]}]}` in image
@@ -21,19 +22,6 @@ export const MAX_RING_POINTS = 100_000;
 
 function isPoint(v: unknown): v is Point {
   return Array.isArray(v) && v.length === 2 && v.every((n) => typeof n === 'number' && Number.isFinite(n));
-}
-
-/** The ring without repeated consecutive points and without a closing copy of the first. */
-function openRing(points: Point[]): Point[] {
-  const out: Point[] = [];
-  for (const p of points) {
-    const last = out[out.length - 1];
-    if (!last || last[0] !== p[0] || last[1] !== p[1]) out.push(p);
-  }
-  const first = out[0];
-  const last = out[out.length - 1];
-  if (out.length > 1 && first && last && first[0] === last[0] && first[1] === last[1]) out.pop();
-  return out;
 }
 
 function cross(o: Point, a: Point, b: Point): number {

@@ -6,7 +6,7 @@ import { ENGINES } from '../helpers/stores.js';
 import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
 import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
 import { type AssetServer, serveAssets, streetPng } from './helpers/editor-assets.js';
-import { canvasView, signInWithKey, startStage, type Vec } from './helpers/editor-page.js';
+import { canvasView, signInWithKey, startStage, strokeThrough, type Vec } from './helpers/editor-page.js';
 
 /*
  * The brush, with a real mouse and keyboard on a generated picture: a stroke paints the class's
@@ -54,14 +54,7 @@ describe('the brush', () => {
     return c.every((v, i) => Math.abs(v - SKY[i]!) <= 3);
   };
 
-  const stroke = async (points: Vec[], button: 'left' | 'right' = 'left') => {
-    const view = await canvasView(page);
-    const [first, ...rest] = points.map((p) => view.screen(p));
-    await page.mouse.move(first![0], first![1]);
-    await page.mouse.down({ button });
-    for (const [x, y] of rest) await page.mouse.move(x, y, { steps: 6 });
-    await page.mouse.up({ button });
-  };
+  const stroke = (points: Vec[], button: 'left' | 'right' = 'left') => strokeThrough(page, points, button);
 
   beforeAll(async () => {
     assets = await serveAssets({ '/field.png': { type: 'image/png', body: streetPng(IMAGE.width, IMAGE.height) } });

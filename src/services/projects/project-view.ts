@@ -35,6 +35,8 @@ export const SETTINGS_DEFAULTS = {
   // On unless a project turned it off: a Labeler's queue that shows no waiting count reads as
   // empty ("0 assigned to you" while tasks wait). Stored settings keep an explicit false.
   queueCountsEnabled: true,
+  // An extension: segmentation objects of one image may overlap unless this says which one wins.
+  segmentationOverlap: 'allow',
   assetBuilderTemplates: [],
 } as const satisfies Record<string, unknown>;
 

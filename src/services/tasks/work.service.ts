@@ -8,6 +8,7 @@ import type { Executor } from '../../store/db.js';
 import type { Database, TaskRow } from '../../store/schema.js';
 import { type AnswerInput, framesOfAsset, validateAnswer } from '../../workflow/answer.js';
 import { pctRules } from '../../workflow/pct-answer.js';
+import { isOverlapRule } from '../../shared/overlap.js';
 import { stageById } from '../../workflow/graph.js';
 import { saveTask } from '../../workflow/routing.js';
 import { can, canWorkStage, type Principal, type ProjectRole } from '../identity/access.js';
@@ -79,7 +80,13 @@ export async function annotate(
     const assetMetadata = (await findLiveAsset(trx, task.asset_id))?.metadata;
     const frames = framesOfAsset(assetMetadata);
     const pct = pctRules(project.row.type, project.row.pct_config, assetMetadata);
-    const checked = validateAnswer(answer, run.env.project.categorySchema, { submit: opts.nextStage, frames, pct });
+    const overlap = run.env.project.settings.segmentationOverlap;
+    const checked = validateAnswer(answer, run.env.project.categorySchema, {
+      submit: opts.nextStage,
+      frames,
+      pct,
+      overlap: isOverlapRule(overlap) ? overlap : undefined,
+    });
     if (checked.errors.length) throw invalid(checked.errors);
     const org = project.row.organization_id;
     const brush = await layerOf(ctx, trx, task, org, input, 'brushDataUrl', opts.linkBases);

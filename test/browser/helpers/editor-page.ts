@@ -47,6 +47,16 @@ export async function dragFrom(page: Page, from: Vec, to: Vec): Promise<void> {
   await page.mouse.up();
 }
 
+/** A brush stroke through image pixels, pressed with `button`, a few steps between points. */
+export async function strokeThrough(page: Page, points: Vec[], button: 'left' | 'right' = 'left'): Promise<void> {
+  const view = await canvasView(page);
+  const [first, ...rest] = points.map((p) => view.screen(p));
+  await page.mouse.move(first![0], first![1]);
+  await page.mouse.down({ button });
+  for (const [x, y] of rest) await page.mouse.move(x, y, { steps: 6 });
+  await page.mouse.up({ button });
+}
+
 /** "Start" on the work queue for a stage of a project; answers the task id that opened. */
 export async function startStage(page: Page, stage: string, project: string): Promise<string> {
   await page.goto('/work');

@@ -410,6 +410,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
             pct: task.asset.pct,
           }}
           pctConfig={project.pctConfig as Record<string, unknown> | undefined}
+          segmentationOverlap={project.segmentationOverlap}
           pins={pins}
           onPick={picking ? setSpot : undefined}
           brushUrl={task.brushDataUrl}

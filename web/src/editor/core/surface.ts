@@ -40,6 +40,12 @@ export interface SurfaceEditorProps {
     /** A point cloud's sensors and cameras with their calibration (the asset's `metadata.pct`). */
     pct?: unknown;
   };
+  /**
+   * The project's `segmentationOverlap`: segmentation objects of one image that overlap are cut by
+   * it as they are drawn (the later or the earlier one wins), and with `earlier-wins` a brush class
+   * does not paint over another's pixels.
+   */
+  segmentationOverlap?: 'allow' | 'later-wins' | 'earlier-wins' | undefined;
   /** A point-cloud project's settings (`pctConfig`): overlapping cuboids, segmentation... */
   pctConfig?: Record<string, unknown> | undefined;
   initial: EditorAnswer;

@@ -3,10 +3,17 @@ import { type FormEvent, useState } from 'react';
 import { useOutletContext } from 'react-router';
 import { useUpdateProject } from '../../api/projects';
 import type { Project } from '../../api/types';
-import { CheckboxField, NumberField, TextField } from '../../components/Field';
+import { CheckboxField, NumberField, SelectField, TextField } from '../../components/Field';
 import { errorLookup, fieldErrorsOf } from '../../components/field-errors';
 import { BenchmarkSettings } from './BenchmarkSettings';
 import { ProjectMembers } from './ProjectMembers';
+
+type Overlap = NonNullable<Project['segmentationOverlap']>;
+const OVERLAP_OPTIONS: { value: Overlap; label: string }[] = [
+  { value: 'allow', label: 'May overlap' },
+  { value: 'later-wins', label: 'Do not overlap: the one drawn later wins' },
+  { value: 'earlier-wins', label: 'Do not overlap: the one drawn first wins' },
+];
 
 /** Name, description and the project settings a manager changes most; then the members. */
 export default function ProjectSettingsPage() {
@@ -16,6 +23,7 @@ export default function ProjectSettingsPage() {
   const [taskSkipEnabled, setTaskSkip] = useState(project.taskSkipEnabled ?? false);
   const [unassignSkippedTask, setUnassignSkipped] = useState(project.unassignSkippedTask ?? false);
   const [queueCountsEnabled, setQueueCounts] = useState(project.queueCountsEnabled ?? true);
+  const [segmentationOverlap, setOverlap] = useState<Overlap>(project.segmentationOverlap ?? 'allow');
   const [idleTimeout, setIdleTimeout] = useState<number | undefined>(project.idleTimeout);
   const update = useUpdateProject(project._id);
   const errorOf = errorLookup(fieldErrorsOf(update.error));
@@ -27,6 +35,7 @@ export default function ProjectSettingsPage() {
       taskSkipEnabled,
       unassignSkippedTask,
       queueCountsEnabled,
+      segmentationOverlap,
       ...(idleTimeout !== undefined ? { idleTimeout } : {}),
     });
   };
@@ -61,6 +70,14 @@ export default function ProjectSettingsPage() {
             checked={queueCountsEnabled}
             onChange={setQueueCounts}
             error={errorOf('queueCountsEnabled')}
+          />
+          <SelectField
+            label="Overlapping segmentation objects"
+            hint="Whether segmentation objects of one image may overlap, and which keeps the shared area; with the earlier kept, brush classes do not paint over each other either."
+            value={segmentationOverlap}
+            options={OVERLAP_OPTIONS}
+            onChange={setOverlap}
+            error={errorOf('segmentationOverlap')}
           />
           <NumberField
             label="Idle timeout (seconds)"

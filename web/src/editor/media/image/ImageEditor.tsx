@@ -4,6 +4,7 @@ import { merge, subtract, zonesOfMask, type Segmentation } from '../../tools/seg
 import { imagePixels, wandMask } from '../../tools/segmentation/wand';
 import { SegmentationModes, type SegmentationMode } from '../../tools/segmentation/SegmentationModes';
 import { AssistControls, drawCandidate, useAssist } from '../../tools/segmentation/assist';
+import { type OverlapRule, settleAnswer } from '../../tools/segmentation/overlap';
 import { answersAt, mergeShown, objectsOnPage, setKeyframe } from '../../core/tracks';
 import { mergePage, objectsOfPage } from '../../core/pages';
 import type { KeyRow } from '../../shell/editor-keys';
@@ -44,6 +45,8 @@ export interface ImageEditorProps {
   onBrushChange?(layer: BrushLayer): void;
   /** The organization's Assist plugin: segmentation and brush tools offer Assist. */
   assist?: AssistClient | undefined;
+  /** The project's rule for segmentation objects (and brush classes) that overlap. */
+  segmentationOverlap?: OverlapRule | undefined;
   /**
    * A medium of many parts shown one part at a time (a video's frames): the part's picture, its
    * index, and the player drawn under it. Objects are tracks: drawn on a part they start there,
@@ -139,6 +142,14 @@ export function ImageEditor(props: ImageEditorProps) {
     for (const t of brushTools) if (t.shortcutKey) all.set(t.shortcutKey.toLowerCase(), t.schemaId);
     return all;
   }, [shortcuts, ontology]);
+
+  // Overlaps are settled as objects are drawn on an image or a separate page; a video's tracks are
+  // settled by the server when the answer is saved.
+  const overlap = page === undefined || separate ? props.segmentationOverlap : undefined;
+  const settle = (next: EditorAnswer, objectId: string) => settleAnswer(next, objectId, overlap);
+  useEffect(() => {
+    if (brushLayer) brushLayer.keepOthers = props.segmentationOverlap === 'earlier-wins';
+  }, [brushLayer, props.segmentationOverlap]);
 
   const hasBrush = brushTools.length > 0 || !!props.brushUrl;
   useEffect(() => {
@@ -260,7 +271,7 @@ export function ImageEditor(props: ImageEditorProps) {
         const value = (modifiers.alt ? subtract : merge)(target.geometry.value, geometry.value);
         change(
           value.zones.length
-            ? updateGeometry(answer, target.objectId, { kind: 'segmentation', value })
+            ? settle(updateGeometry(answer, target.objectId, { kind: 'segmentation', value }), target.objectId)
             : deleteObject(answer, target.objectId),
         );
         return;
@@ -268,13 +279,17 @@ export function ImageEditor(props: ImageEditorProps) {
     }
     // On separate pages a tool of one object (`multiple: false`) has one per page: the page's is replaced.
     const added = addObject(separate ? shown : answer, activeTool, geometry);
-    const placed =
+    const placed = settle(
       page === undefined
         ? added.answer
         : {
             ...added.answer,
             objects: added.answer.objects.map((o) => (o.objectId === added.objectId ? { ...o, where: { page } } : o)),
-          };
+          },
+      added.objectId,
+    );
+    // Drawn wholly under objects that win over it: nothing is added.
+    if (!placed.objects.some((o) => o.objectId === added.objectId)) return;
     change(separate ? mergePage(answer, shown, placed) : placed);
     // A new segmentation stays selected: its holes are cut next.
     if (activeTool.classifications?.length || geometry.kind === 'segmentation') setSelectedId(added.objectId);
@@ -457,7 +472,7 @@ export function ImageEditor(props: ImageEditorProps) {
           onChange={(id, g) =>
             change(
               page === undefined || separate
-                ? updateGeometry(answer, id, g)
+                ? settle(updateGeometry(answer, id, g), id)
                 : { ...answer, objects: setKeyframe(answer.objects, id, page, (e) => ({ ...e, geometry: g })) },
             )
           }

@@ -35,6 +35,11 @@ export class BrushLayer implements PaintedLayer {
   private last: Vec | null = null;
   /** Changes since the layer was made or loaded (nothing to save while false). */
   dirty = false;
+  /**
+   * The project's `segmentationOverlap: earlier-wins`: a class paints only pixels that are
+   * transparent or already its own, never over another class (the eraser still clears them).
+   */
+  keepOthers = false;
 
   constructor(width: number, height: number) {
     this.width = Math.max(1, Math.round(width));
@@ -118,6 +123,8 @@ export class BrushLayer implements PaintedLayer {
     const bytes = new Uint8ClampedArray([r, g, b, color ? 255 : 0]);
     const paint = new Uint32Array(bytes.buffer)[0]!;
     if (paint === target) return null;
+    // Another class's area is not filled over when earlier paint wins.
+    if (color && this.keepOthers && new Uint8ClampedArray(new Uint32Array([target]).buffer)[3]) return null;
     // Scanline flood fill over the packed pixels.
     let minX = x0;
     let maxX = x0;
@@ -183,7 +190,9 @@ export class BrushLayer implements PaintedLayer {
     for (let y = 0; y < rect[3]; y++)
       for (let x = 0; x < rect[2]; x++) {
         if (!mask[(y + minY) * w + x + minX]) continue;
-        img.data.set([r, g, b, 255], (y * rect[2] + x) * 4);
+        const at = (y * rect[2] + x) * 4;
+        if (this.keepOthers && this.other(img.data, at, r, g, b)) continue;
+        img.data.set([r, g, b, 255], at);
       }
     this.ctx.putImageData(img, minX, minY);
     this.dirty = true;
@@ -219,6 +228,11 @@ export class BrushLayer implements PaintedLayer {
     const data = this.ctx.getImageData(0, 0, this.width, this.height).data;
     for (let i = 3; i < data.length; i += 4) if (data[i]) return false;
     return true;
+  }
+
+  /** Whether the pixel at byte `i` is painted in a colour other than (r, g, b). */
+  private other(d: Uint8ClampedArray, i: number, r: number, g: number, b: number): boolean {
+    return d[i + 3] !== 0 && (d[i] !== r || d[i + 1] !== g || d[i + 2] !== b);
   }
 
   private travel(from: Patch[], to: Patch[]): boolean {
@@ -273,6 +287,7 @@ export class BrushLayer implements PaintedLayer {
     const dy = b[1] - a[1];
     const len2 = dx * dx + dy * dy;
     const r2 = r * r;
+    const keep = color !== null && this.keepOthers;
     let i = 0;
     for (let y = y1; y < y2; y++) {
       const py = y + 0.5 - a[1];
@@ -282,6 +297,7 @@ export class BrushLayer implements PaintedLayer {
         const ex = px - t * dx;
         const ey = py - t * dy;
         if (ex * ex + ey * ey > r2) continue;
+        if (keep && this.other(d, i, cr, cg, cb)) continue;
         d[i] = cr;
         d[i + 1] = cg;
         d[i + 2] = cb;
