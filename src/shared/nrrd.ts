@@ -135,14 +135,19 @@ export function nrrdSamples(header: NrrdHeader, data: Uint8Array): ArrayLike<num
 }
 
 /**
- * The header of a segmentation volume of `sizes` (x, y, z), one unsigned byte per voxel holding
- * the class number, gzip-encoded: what the editor writes as a task's `.seg.nrrd`.
+ * The header of a segmentation volume of `sizes` (x, y, z), one unsigned byte (or short, for
+ * class numbers above 255) per voxel holding the class number, gzip-encoded: what the editor
+ * writes as a task's `.seg.nrrd`.
  */
-export function segmentationHeader(sizes: readonly [number, number, number], spacings?: readonly number[]): string {
+export function segmentationHeader(
+  sizes: readonly [number, number, number],
+  spacings?: readonly number[],
+  type: 'uint8' | 'uint16' = 'uint8',
+): string {
   return (
     'NRRD0004\n' +
     '# a segmentation: each voxel holds its class number, 0 for none\n' +
-    'type: uint8\n' +
+    `type: ${type}\n` +
     'dimension: 3\n' +
     `sizes: ${sizes.join(' ')}\n` +
     (spacings ? `spacings: ${spacings.join(' ')}\n` : '') +

@@ -4,13 +4,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../helpers/stores.js';
 import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
 import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
 import { type AssetServer, serveAssets } from './helpers/editor-assets.js';
-import { canvasView, dragFrom, signInWithKey, startStage } from './helpers/editor-page.js';
+import {
+  canvasView,
+  colorAt,
+  dragFrom,
+  holdInLabel,
+  LABEL_STAGES,
+  signInWithKey,
+  sliceShown,
+  startStage,
+} from './helpers/editor-page.js';
 
 /*
  * Volumes with a real mouse and keyboard: a CT series of three DICOM files made by pydicom (their
@@ -125,11 +133,7 @@ describe('the editor of volumes', () => {
         tools: [{ schemaId: 'nodule', title: 'Nodule', tool: 'bounding-box', color: '#f79009' }],
         classifications: [],
       },
-      stages: [
-        { id: 'Start', type: 'Start', next: ['Label'] },
-        { id: 'Label', name: 'Label', type: 'Label', next: ['Complete'] },
-        { id: 'Complete', type: 'Complete', next: [] },
-      ],
+      stages: LABEL_STAGES,
     });
     await api('POST', `/v2/project/${projectId}/assigned`, { assignees: ['labeler@example.com'], role: 'Labeler' });
     const ct = (names: string[]) => names.map((n) => `${assets.url}/ct/${n}`);
@@ -156,26 +160,10 @@ describe('the editor of volumes', () => {
     await assets?.close();
   });
 
-  const holdForLabeler = async (taskId: string | undefined) => {
-    const task = (await api('GET', `/v2/task/${taskId}`)).task as Json;
-    await api('POST', '/v2/task/assign', {
-      project: task.project,
-      tasks: [taskId],
-      stage: 'Label',
-      user: 'labeler@example.com',
-    });
-  };
+  const holdForLabeler = (taskId: string | undefined) => holdInLabel(server, taskId, 'labeler@example.com');
 
   /** The grey shown at a voxel of the slice, read from the screen. */
-  const greyAt = async (page: Page, at: [number, number]): Promise<number> => {
-    const view = await canvasView(page);
-    const [x, y] = view.screen(at);
-    const shot = PNG.sync.read(
-      await page.screenshot({ clip: { x: Math.round(x), y: Math.round(y), width: 1, height: 1 } }),
-    );
-    return shot.data[0] ?? -1;
-  };
-  const sliceShown = (page: Page) => page.getByLabel('Slice shown').getAttribute('data-slice').then(Number);
+  const greyAt = async (page: Page, at: [number, number]): Promise<number> => (await colorAt(page, at))[0];
   const near = (want: number) => (got: number) => Math.abs(got - want) <= 2;
 
   it('opens a series sorted by position, turns slices with the wheel and the arrows, and sets the window', async () => {

@@ -1,5 +1,8 @@
 import type { Page } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { expect } from 'vitest';
+import type { ConsoleServer } from './console-server.js';
+import { apiAs } from './project-data.js';
 
 /** An image pixel or a screen point. */
 export type Vec = [number, number];
@@ -63,4 +66,30 @@ export async function startStage(page: Page, stage: string, project: string): Pr
   await page.getByRole('button', { name: `Start ${stage} in ${project}` }).click();
   await page.waitForURL(/\/work\/tasks\//);
   return /\/work\/tasks\/([^/?]+)/.exec(page.url())?.[1] ?? '';
+}
+
+/** The colour shown on the screen at an image pixel (a slice's voxel, a page's point). */
+export async function colorAt(page: Page, p: Vec): Promise<[number, number, number]> {
+  const [sx, sy] = await screenOf(page, p);
+  const shot = PNG.sync.read(
+    await page.screenshot({ clip: { x: Math.round(sx), y: Math.round(sy), width: 1, height: 1 } }),
+  );
+  return [shot.data[0]!, shot.data[1]!, shot.data[2]!];
+}
+
+/** The slice a volume's editor shows, 0-based. */
+export const sliceShown = (page: Page) => page.getByLabel('Slice shown').getAttribute('data-slice').then(Number);
+
+/** A one-stage labelling workflow (Start, Label, Complete) for a project's settings. */
+export const LABEL_STAGES = [
+  { id: 'Start', type: 'Start', next: ['Label'] },
+  { id: 'Label', name: 'Label', type: 'Label', next: ['Complete'] },
+  { id: 'Complete', type: 'Complete', next: [] },
+];
+
+/** Gives a task of the Label stage to `user`, so the editor opens it for them. */
+export async function holdInLabel(server: ConsoleServer, taskId: string | undefined, user: string): Promise<void> {
+  const api = apiAs(server);
+  const { task } = await api<{ task: { project: string } }>('GET', `/v2/task/${taskId}`);
+  await api('POST', '/v2/task/assign', { project: task.project, tasks: [taskId], stage: 'Label', user });
 }

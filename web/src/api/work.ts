@@ -41,6 +41,8 @@ export interface WorkTask {
   answer?: TaskAnswerBody;
   /** A signed link to the task's brush layer (a PNG of the image's size), or null. */
   brushDataUrl?: string | null;
+  /** A signed link to the task's voxel layer (a `.seg.nrrd` of the volume's size), or null. */
+  medicalBrushDataUrl?: string | null;
   updatedAt: string;
   updatedBy?: string | null;
 }
@@ -166,15 +168,11 @@ export async function annotate(
   answer: TaskAnswerBody,
   durationMs: number,
   submit: boolean,
-  /** The brush layer saved with the answer: a link from uploadBrush ("" removes it); undefined leaves it. */
-  brushDataUrl?: string,
+  /** The painted layer saved with the answer: a link from uploadLayer ("" removes it); undefined leaves it. */
+  layer?: LayerLink,
 ): Promise<WorkTask> {
   // The editor's answer is the stored shape, typed more loosely than the document's.
-  const body = {
-    answer,
-    duration: durationMs,
-    ...(brushDataUrl === undefined ? {} : { brushDataUrl }),
-  } as AnnotateBody;
+  const body = { answer, duration: durationMs, ...layer } as AnnotateBody;
   return (
     await unwrap<{ task: WorkTask }>(
       'POST',
@@ -313,25 +311,38 @@ export function useQueuePosition(task: Pick<WorkTask, '_id' | 'project' | 'stage
  * A draft sent while the page goes away (pagehide): a keepalive fetch outlives the page, which
  * the typed client's fetch does not promise. It carries the session cookie and the CSRF token.
  */
+/** A painted layer's link as annotate saves it: the brush layer's, or a volume's voxel layer's. */
+export type LayerLink = { brushDataUrl: string } | { medicalBrushDataUrl: string };
+
 /**
- * The task's brush layer stored as one PNG (POST /task/{id}/brush, the PNG's bytes as the body);
- * answers the link annotate takes as `brushDataUrl`. The task itself does not change.
+ * The task's painted layer stored as one file: the brush layer's PNG (POST /task/{id}/brush) or
+ * the voxel layer's `.seg.nrrd` (POST /task/{id}/medical-brush), the file's bytes as the body.
+ * Answers the link annotate takes. The task itself does not change.
  */
-export async function uploadBrush(taskId: string, png: Blob): Promise<string> {
+export async function uploadLayer(
+  taskId: string,
+  file: Blob,
+  field: 'brushDataUrl' | 'medicalBrushDataUrl' = 'brushDataUrl',
+): Promise<LayerLink> {
   const csrf = currentCsrfToken();
-  const res = await fetch(`/v2/task/${encodeURIComponent(taskId)}/brush`, {
+  const volume = field === 'medicalBrushDataUrl';
+  const res = await fetch(`/v2/task/${encodeURIComponent(taskId)}/${volume ? 'medical-brush' : 'brush'}`, {
     method: 'POST',
     credentials: 'same-origin',
-    headers: { 'content-type': 'image/png', ...(csrf ? { 'x-csrf-token': csrf } : {}) },
-    body: png,
+    headers: {
+      'content-type': volume ? 'application/octet-stream' : 'image/png',
+      ...(csrf ? { 'x-csrf-token': csrf } : {}),
+    },
+    body: file,
   });
   const json = (await res.json().catch(() => null)) as {
-    data?: { brushDataUrl?: string };
+    data?: Record<string, string | undefined>;
     message?: string;
   } | null;
-  const url = json?.data?.brushDataUrl;
-  if (!res.ok || !url) throw new Error(json?.message ?? `The brush layer could not be saved (${res.status}).`);
-  return url;
+  const url = json?.data?.[field];
+  const what = volume ? 'voxel layer' : 'brush layer';
+  if (!res.ok || !url) throw new Error(json?.message ?? `The ${what} could not be saved (${res.status}).`);
+  return volume ? { medicalBrushDataUrl: url } : { brushDataUrl: url };
 }
 
 export function saveDraftOnLeave(taskId: string, answer: TaskAnswerBody, durationMs: number, csrf: string | undefined) {

@@ -6,7 +6,7 @@ import type { Project } from '../api/types';
 import {
   fillAssetSize,
   annotate,
-  uploadBrush,
+  uploadLayer,
   review,
   skipTask,
   takeNext,
@@ -102,14 +102,17 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
 
   const answer = useRef<EditorAnswer>(start.value);
   const clock = useWorkClock(project.idleTimeout, task._id);
-  // The brush layer, once the editor has one: uploaded when it changed, its link sent with the answer.
+  // The painted layer (an image's brush layer, a volume's voxels), once the editor has one: uploaded
+  // when it changed, its link sent with the answer.
   const brushLayer = useRef<PaintedLayer | null>(null);
   const brushUrl = useCallback(async () => {
     const layer = brushLayer.current;
     if (!layer?.dirty) return undefined;
     layer.dirty = false;
     try {
-      return layer.empty() ? '' : await uploadBrush(task._id, await layer.toBlob());
+      const field = layer.field ?? 'brushDataUrl';
+      if (layer.empty()) return field === 'brushDataUrl' ? { brushDataUrl: '' } : { medicalBrushDataUrl: '' };
+      return await uploadLayer(task._id, await layer.toBlob(), field);
     } catch (err) {
       layer.dirty = true;
       throw err;
@@ -414,6 +417,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
           pins={pins}
           onPick={picking ? setSpot : undefined}
           brushUrl={task.brushDataUrl}
+          medicalBrushUrl={task.medicalBrushDataUrl}
           onBrushChange={onBrushChange}
           assist={assist}
         />

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { annotate, saveDraftOnLeave, type TaskAnswerBody } from '../api/work';
+import { annotate, type LayerLink, saveDraftOnLeave, type TaskAnswerBody } from '../api/work';
 import type { SessionView } from '../auth/session-api';
 import { SESSION_KEY } from '../auth/useSession';
 import { DRAFT_DELAY_MS, type DraftState, unsentWork } from '../editor/core/drafts';
@@ -19,8 +19,8 @@ export function useDrafts(
   taskId: string,
   clock: Clock,
   enabled: boolean,
-  /** The brush layer's link when it changed since the last save (uploaded then), else undefined. */
-  brushUrl: () => Promise<string | undefined> = async () => undefined,
+  /** The painted layer's link when it changed since the last save (uploaded then), else undefined. */
+  brushUrl: () => Promise<LayerLink | undefined> = async () => undefined,
 ) {
   const queryClient = useQueryClient();
   const pending = useRef<TaskAnswerBody | null>(null);

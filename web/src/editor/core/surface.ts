@@ -65,6 +65,8 @@ export interface SurfaceEditorProps {
   brushUrl?: string | null | undefined;
   /** The brush layer changed (a stroke, a fill, an undo): drafts and the submit save it. */
   onBrushChange?(layer: PaintedLayer): void;
+  /** The task's voxel layer as stored (a link to a `.seg.nrrd` of the volume's size), for volumes. */
+  medicalBrushUrl?: string | null | undefined;
   /** Set when the organization has an Assist plugin: segmentation and brush tools offer Assist. */
   assist?: AssistClient | undefined;
 }
@@ -90,10 +92,15 @@ export interface AssistClient {
 
 /** A raster layer painted over the medium, as the work page saves it. */
 export interface PaintedLayer {
+  /**
+   * The answer's field it is saved as: `brushDataUrl` (a PNG, the default) or, for a volume's
+   * voxels, `medicalBrushDataUrl` (a `.seg.nrrd`).
+   */
+  readonly field?: 'brushDataUrl' | 'medicalBrushDataUrl';
   /** Changed since it was last saved (the saver clears it, and sets it again when a save fails). */
   dirty: boolean;
   empty(): boolean;
-  /** One PNG of the medium's size. */
+  /** The layer's file: one PNG of the medium's size, or a `.seg.nrrd` of the volume's. */
   toBlob(): Promise<Blob>;
 }
 

@@ -43,6 +43,11 @@ export interface ImageEditorProps {
   brushUrl?: string | null | undefined;
   /** The brush layer changed (a stroke, a fill, an undo): drafts and the submit save it. */
   onBrushChange?(layer: BrushLayer): void;
+  /**
+   * A brush layer the medium owns (a volume's slice, filled from its voxels) instead of one the
+   * editor makes and loads from `brushUrl`.
+   */
+  brushLayer?: BrushLayer | undefined;
   /** The organization's Assist plugin: segmentation and brush tools offer Assist. */
   assist?: AssistClient | undefined;
   /** The project's rule for segmentation objects (and brush classes) that overlap. */
@@ -153,6 +158,10 @@ export function ImageEditor(props: ImageEditorProps) {
 
   const hasBrush = brushTools.length > 0 || !!props.brushUrl;
   useEffect(() => {
+    if (props.brushLayer) {
+      setBrushLayer(props.brushLayer);
+      return;
+    }
     if (!hasBrush || !imageSize) return;
     const layer = new BrushLayer(imageSize.width, imageSize.height);
     setBrushLayer(layer);
@@ -170,7 +179,7 @@ export function ImageEditor(props: ImageEditorProps) {
     return () => {
       live = false;
     };
-  }, [hasBrush, imageSize, props.brushUrl]);
+  }, [hasBrush, imageSize, props.brushUrl, props.brushLayer]);
 
   const brushChanged = () => {
     setBrushVersion((v) => v + 1);

@@ -10,6 +10,10 @@ import { useOpened } from '../useOpened';
 import { PartInput } from '../../shell/PartInput';
 import { openDicom } from './dicom';
 import { CT_PRESETS, firstWindow, openNrrd, renderSlice, type Volume, type WindowPreset } from './volume';
+import { toolColor, type Ontology } from '../../core/ontology';
+import { BrushLayer, rgbOf } from '../../tools/brush/layer';
+import { MediaError } from '../fetch-media';
+import { VoxelLayer, type VoxelClass } from './voxels';
 
 const nameOf = (url: string) => {
   try {
@@ -32,12 +36,46 @@ async function openVolume(key: string): Promise<Volume> {
 }
 
 /**
+ * The `medical-brush` classes as brush classes of the slice, each in a colour of its own (a
+ * colour two classes share is nudged), so a painted pixel says its class.
+ */
+function voxelClasses(ontology: Ontology): { classes: VoxelClass[]; painting: Ontology } {
+  const taken = new Set<string>();
+  const classes: VoxelClass[] = [];
+  const tools = (ontology.tools ?? []).map((t, i) => {
+    if (t.tool !== 'medical-brush') return t;
+    const [r, g, first] = rgbOf(toolColor(t, i));
+    let b = first;
+    let color = '';
+    for (let k = 0; ; k++) {
+      color = `#${[r, g, b].map((c) => c.toString(16).padStart(2, '0')).join('')}`;
+      if (!taken.has(color) || k > 255) break;
+      b = (b + 1) % 256;
+    }
+    taken.add(color);
+    classes.push({ value: Number(t.schemaId), color });
+    return { ...t, tool: 'brush', color };
+  });
+  return { classes, painting: { ...ontology, tools } };
+}
+
+/**
  * The editor of a volume (DICOM, NRRD): the image editor's tools on the axial slice shown, an
  * object belonging to its slice (`page`, counted from 0). The wheel and ArrowUp/ArrowDown turn
  * the slices; dragging with the right button changes the window (left-right its width, up-down
  * its centre), and presets set it.
  */
-export function VolumeSurfaceEditor({ asset, onPick, pins, ...props }: SurfaceEditorProps) {
+export function VolumeSurfaceEditor({
+  asset,
+  onPick,
+  pins,
+  ontology,
+  brushUrl: _brushUrl,
+  onBrushChange,
+  medicalBrushUrl,
+  assist: _assist,
+  ...props
+}: SurfaceEditorProps) {
   const urls = useMemo(
     () => (asset.pages?.length ? asset.pages : asset.url ? [asset.url] : []),
     [asset.pages, asset.url],
@@ -54,6 +92,34 @@ export function VolumeSurfaceEditor({ asset, onPick, pins, ...props }: SurfaceEd
   const canvas = useMemo(() => (volume ? document.createElement('canvas') : null), [volume]);
   const surfaceRef = useRef<HTMLDivElement>(null);
 
+  // The voxel layer: painted one axial slice at a time on a brush layer in the classes' colours.
+  const { classes, painting } = useMemo(() => voxelClasses(ontology), [ontology]);
+  const paints = classes.length > 0 || !!medicalBrushUrl;
+  const voxels = useMemo(
+    () =>
+      volume && paints ? new VoxelLayer(volume.width, volume.height, volume.depth, classes, volume.spacing) : undefined,
+    [volume, paints, classes],
+  );
+  const brush = useMemo(() => (voxels ? new BrushLayer(voxels.width, voxels.height) : undefined), [voxels]);
+  const [voxelsRead, setVoxelsRead] = useState(0);
+  const [voxelProblem, setVoxelProblem] = useState<string | undefined>(undefined);
+  const [filled, setFilled] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    if (!voxels || !medicalBrushUrl) return;
+    let live = true;
+    setVoxelProblem(undefined);
+    fetchMedia(medicalBrushUrl, 'voxel layer')
+      .then((buffer) => voxels.load(buffer))
+      .then(
+        () => live && setVoxelsRead((n) => n + 1),
+        (err: unknown) =>
+          live && setVoxelProblem(err instanceof MediaError ? err.message : 'The saved voxel layer could not be read.'),
+      );
+    return () => {
+      live = false;
+    };
+  }, [voxels, medicalBrushUrl]);
+
   const go = useCallback((to: number) => setSlice(Math.max(0, Math.min(total - 1, Math.round(to)))), [total]);
 
   // The middle slice and the file's own window first.
@@ -69,10 +135,42 @@ export function VolumeSurfaceEditor({ asset, onPick, pins, ...props }: SurfaceEd
     canvas.height = volume.height;
     const ctx = canvas.getContext('2d')!;
     const out = ctx.createImageData(volume.width, volume.height);
-    renderSlice(volume, 'axial', Math.min(slice, volume.depth - 1), win, out);
+    const z = Math.min(slice, volume.depth - 1);
+    renderSlice(volume, 'axial', z, win, out);
     ctx.putImageData(out, 0, 0);
+    if (voxels && brush) {
+      // The slice's voxels into the brush layer (its undo starts again on each slice).
+      const painted = new ImageData(volume.width, volume.height);
+      voxels.drawSlice(z, painted);
+      const sheet = document.createElement('canvas');
+      sheet.width = volume.width;
+      sheet.height = volume.height;
+      sheet.getContext('2d')!.putImageData(painted, 0, 0);
+      brush.load(sheet);
+    }
     setFrame((was) => ({ canvas, width: volume.width, height: volume.height, version: was.version + 1 }));
-  }, [volume, canvas, slice, win]);
+  }, [volume, canvas, slice, win, voxels, brush, voxelsRead]);
+
+  /** A stroke, a fill or an undo on the slice: its voxels taken back from the brush layer. */
+  const sliceChanged = (layer: BrushLayer) => {
+    if (!voxels) return;
+    const painted = layer.canvas.getContext('2d')!.getImageData(0, 0, layer.width, layer.height);
+    if (voxels.takeSlice(slice, painted)) onBrushChange?.(voxels);
+    setFilled(undefined);
+  };
+  const fillBetween = () => {
+    if (!voxels) return;
+    const slices = voxels.fillBetween();
+    setFilled(
+      slices.length
+        ? `Filled ${slices.length} slice${slices.length === 1 ? '' : 's'} (${slices[0]! + 1} to ${slices[slices.length - 1]! + 1}).`
+        : 'Nothing to fill: paint a class on two slices with slices between them.',
+    );
+    if (slices.length) {
+      setVoxelsRead((n) => n + 1);
+      onBrushChange?.(voxels);
+    }
+  };
 
   useEffect(() => {
     const handler = (e: KeyboardEvent) => {
@@ -134,7 +232,7 @@ export function VolumeSurfaceEditor({ asset, onPick, pins, ...props }: SurfaceEd
   if (loading.status === 'error') {
     return (
       <ClassificationsOnly
-        ontology={{ ...props.ontology, tools: [] }}
+        ontology={{ ...ontology, tools: [] }}
         initial={props.initial}
         onChange={props.onChange}
         problems={props.problems}
@@ -184,6 +282,25 @@ export function VolumeSurfaceEditor({ asset, onPick, pins, ...props }: SurfaceEd
           C {Math.round(win?.center ?? 0)} W {Math.round(win?.width ?? 0)}
         </output>
       </div>
+      {voxels && !props.readOnly && (
+        <div className="video-controls">
+          <button
+            type="button"
+            onClick={fillBetween}
+            title="Each class painted on two slices fills the slices between them, blending the two shapes"
+          >
+            Fill between slices
+          </button>
+          <output aria-label="Slices filled" role="status">
+            {filled}
+          </output>
+        </div>
+      )}
+      {voxelProblem && (
+        <p role="alert" className="form-error">
+          {voxelProblem}
+        </p>
+      )}
       {volume && volume.tags.length > 0 && (
         <dl className="volume-tags" aria-label="Patient and study">
           {volume.tags.map((t) => (
@@ -201,6 +318,9 @@ export function VolumeSurfaceEditor({ asset, onPick, pins, ...props }: SurfaceEd
     <div ref={surfaceRef} className="contents">
       <ImageEditor
         {...props}
+        ontology={painting}
+        brushLayer={brush}
+        onBrushChange={sliceChanged}
         // The slice is drawn from `frame`; the address only tells the canvas when to fit the view.
         imageUrl={urls[0]}
         onPick={
