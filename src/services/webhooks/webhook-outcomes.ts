@@ -6,9 +6,9 @@ import type { Claim, Refill, RefillClaim } from '../../jobs/claims.js';
 import type { ProjectRow, TaskRow } from '../../store/schema.js';
 import { insertInChunks } from '../../store/chunks.js';
 import type { Engine, Executor } from '../../store/db.js';
-import { engineOf, idList, inIdList, preparedQuery } from '../../store/prepared-query.js';
 import {
   deleteFailures,
+  lockTasksById,
   type NewWebhookLog,
   upsertFailure,
   type WebhookFailureRow,
@@ -87,24 +87,13 @@ async function writeAll(
   });
 }
 
-// Every group of delivered tasks reads its rows with this: compiled once, the ids one parameter.
-const deliveredTasks = preparedQuery(['ids'], (db, a) => {
-  const q = db
-    .selectFrom('tasks')
-    .selectAll()
-    .where(inIdList(db, 'id', a.ids))
-    .orderBy('id');
-  // Locks the rows: a requeue committing meanwhile waits, or is seen, never lost.
-  return engineOf(db) === 'postgres' ? q.forUpdate() : q;
-});
-
 /** Moves the delivered tasks still waiting on their visit; answers the ids moved. */
 async function moveDelivered(ctx: AppContext, trx: Executor, delivered: Delivered[]): Promise<Set<string>> {
-  const ids = idList(
+  const tasks = await lockTasksById(
     trx,
     delivered.map((r) => r.subject.task.id),
   );
-  const current = new Map((await deliveredTasks(trx, { ids })).map((t) => [t.id, t]));
+  const current = new Map(tasks.map((t) => [t.id, t]));
   const runs = new Map<string, RoutingRun>();
   const runFor = (project: ProjectRow) => {
     const run = runs.get(project.id) ?? routingFor(trx, ctx, project, null);

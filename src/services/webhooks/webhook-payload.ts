@@ -6,7 +6,11 @@ import type { WebhookDeliveryJob } from '../../jobs/kinds.js';
 import type { TaskAnswer } from '../../workflow/types.js';
 import { parseJson } from '../../stored-json.js';
 import { type ProjectView, ProjectViews } from './webhook-project-views.js';
-import { type DeliveryTask, type HistoryMeta, readSubjectRows } from './webhook-subject-reads.js';
+import {
+  type DeliveryTask,
+  type HistoryMeta,
+  readSubjectRows,
+} from '../../store/repositories/webhook-subject.repository.js';
 
 /** Everything a delivery sends, read from the store when the attempt starts. */
 export interface DeliverySubject {
@@ -25,7 +29,7 @@ export type { DeliveryTask, HistoryMeta };
 export type LoadedSubject =
   { kind: 'ready'; subject: DeliverySubject } | { kind: 'dropped'; reason: string; task?: DeliveryTask };
 
-export { HISTORY_META, TASK_COLUMNS } from './webhook-subject-reads.js';
+export { HISTORY_META, TASK_COLUMNS } from '../../store/repositories/webhook-subject.repository.js';
 
 /**
  * Reads the tasks of many deliveries and what their payloads need, in one query per table

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../store/db.js';
-import { engineOf, idList, inIdList, preparedQuery } from '../../store/prepared-query.js';
-import type { ProjectRow, TaskRow } from '../../store/schema.js';
+import type { Executor } from '../db.js';
+import { engineOf, idList, inIdList, preparedQuery } from '../prepared-query.js';
+import type { ProjectRow, TaskRow } from '../schema.js';
 
 /** The task columns a delivery reads: its visit, and what the payload carries. */
 export const TASK_COLUMNS = [

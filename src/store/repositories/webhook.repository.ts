@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../db.js';
-import { idList, inIdList, preparedQuery } from '../prepared-query.js';
-import type { WebhookFailureTable, WebhookLogTable } from '../schema.js';
+import { engineOf, idList, inIdList, preparedQuery } from '../prepared-query.js';
+import type { TaskRow, WebhookFailureTable, WebhookLogTable } from '../schema.js';
 
 export type WebhookLogRow = Selectable<WebhookLogTable>;
 export type NewWebhookLog = Insertable<WebhookLogTable>;
@@ -98,4 +98,20 @@ export async function tasksWaitingIn(db: Executor, projectId: string, stageIds: 
     .orderBy('created_at')
     .orderBy('id')
     .execute();
+}
+
+// Every group of delivered tasks reads its rows with this: compiled once, the ids one parameter.
+const tasksToMove = preparedQuery(['ids'], (db, a) => {
+  const q = db
+    .selectFrom('tasks')
+    .selectAll()
+    .where(inIdList(db, 'id', a.ids))
+    .orderBy('id');
+  // Locks the rows: a requeue committing meanwhile waits, or is seen, never lost.
+  return engineOf(db) === 'postgres' ? q.forUpdate() : q;
+});
+
+/** The tasks in id order, locked on PostgreSQL: the delivered ones a group of outcomes moves. */
+export async function lockTasksById(db: Executor, ids: readonly string[]): Promise<TaskRow[]> {
+  return tasksToMove(db, { ids: idList(db, ids) });
 }
