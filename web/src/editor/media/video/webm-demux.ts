@@ -1,7 +1,9 @@
 /**
  * A WebM (Matroska) reader for the browser: the first video track's codec, picture size and
- * coded frames with their timestamps, ready for WebCodecs. Blocks carrying laced frames (audio
- * does that, video does not) are skipped.
+ * coded frames with their timestamps, ready for WebCodecs. A block may carry several frames
+ * (lacing: Xiph, EBML or fixed-size, as muxers do for audio and seldom for video): each is a
+ * frame of its own, timed by the track's frame duration. Clusters (and the segment) of unknown
+ * size, as a live recorder writes them, end where the next cluster or top-level element starts.
  */
 
 const EBML_HEADER = 0x1a45dfa3;
@@ -70,6 +72,50 @@ function uint(b: Uint8Array, at: number, n: number): number {
   return v;
 }
 
+/**
+ * The frames of a block's body from `from` to `to`: one, or those of its lace (1 Xiph, 2 fixed
+ * size, 3 EBML); undefined when the lace's sizes do not fit the block.
+ */
+function laced(b: Uint8Array, from: number, to: number, lacing: number): Uint8Array[] | undefined {
+  if (lacing === 0) return [b.subarray(from, to)];
+  if (from >= to) return undefined;
+  const count = b[from]! + 1;
+  let at = from + 1;
+  const sizes: number[] = [];
+  if (lacing === 1) {
+    for (let i = 0; i < count - 1; i++) {
+      let size = 0;
+      let byte: number;
+      do {
+        byte = b[at++] ?? 0;
+        size += byte;
+      } while (byte === 255 && at < to);
+      sizes.push(size);
+    }
+  } else if (lacing === 3) {
+    for (let i = 0; i < count - 1; i++) {
+      const v = vint(b, at, false);
+      if (!v || v.value < 0) return undefined;
+      at += v.length;
+      // After the first, each size is the one before plus a signed difference (biased by half the range).
+      sizes.push(i === 0 ? v.value : sizes[i - 1]! + v.value - (2 ** (7 * v.length - 1) - 1));
+    }
+  } else {
+    const each = (to - at) / count;
+    if (!Number.isInteger(each)) return undefined;
+    sizes.push(...Array.from({ length: count - 1 }, () => each));
+  }
+  const last = to - at - sizes.reduce((n, x) => n + x, 0);
+  if (last < 0 || sizes.some((x) => x < 0)) return undefined;
+  sizes.push(last);
+  const frames: Uint8Array[] = [];
+  for (const size of sizes) {
+    frames.push(b.subarray(at, at + size));
+    at += size;
+  }
+  return frames;
+}
+
 export function looksLikeWebm(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && uint(bytes, 0, 4) === EBML_HEADER;
 }
@@ -89,12 +135,14 @@ export function readWebmVideo(bytes: Uint8Array): WebmVideo | undefined {
     if (!track || track.value !== videoTrack || !video) return;
     const at = body + track.length;
     const flags = bytes[at + 2]!;
-    if (flags & 0x06) return;
+    const frames = laced(bytes, at + 3, end, (flags >> 1) & 3);
+    // Frames of a lace after the first have no time of their own: the track's frame duration says it.
+    if (!frames || (frames.length > 1 && !video.frameNs)) return;
     const ticks = clusterTime + view.getInt16(at);
-    video.blocks.push({
-      data: bytes.subarray(at + 3, end),
-      timestamp: Math.round((ticks * scale) / 1000),
-      key: simple ? (flags & 0x80) !== 0 : !referenced,
+    const key = simple ? (flags & 0x80) !== 0 : !referenced;
+    frames.forEach((data, i) => {
+      const ns = ticks * scale + i * (video!.frameNs ?? 0);
+      video!.blocks.push({ data, timestamp: Math.round(ns / 1000), key });
     });
   };
 
@@ -121,9 +169,13 @@ export function readWebmVideo(bytes: Uint8Array): WebmVideo | undefined {
       if (!id || !size) return;
       const body = at + id.length + size.length;
       const end = size.value < 0 ? to : Math.min(to, body + size.value);
+      if (MASTERS.has(id.value) && size.value < 0 && (id.value === CLUSTER || id.value === SEGMENT)) {
+        // Unknown size: its children are read as if they followed it, up to the next cluster.
+        at = body;
+        continue;
+      }
       if (MASTERS.has(id.value)) {
         if (id.value === TRACK_ENTRY) entry = {};
-        // A cluster of unknown size ends where the next cluster starts: read its children flat.
         walk(body, end);
         if (id.value === TRACK_ENTRY && entry.type === 1 && !video && entry.number !== undefined) {
           videoTrack = entry.number;
