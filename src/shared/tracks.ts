@@ -202,3 +202,28 @@ export function framesShown(entries: readonly WireEntry[], lastFrame: number): n
   }
   return shown;
 }
+
+const wholeCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0;
+
+/**
+ * Whether an asset's objects are tracks over frames, and how many frames: a video's
+ * `metadata.frameTotal`; null for a video whose metadata has no frame count yet (its tracks go
+ * to the last frame any entry names); undefined for assets whose objects stand alone (still
+ * images, and paged assets: a page of a document is no moment of a motion).
+ */
+export function videoFrameTotal(asset: {
+  metadata: string | null;
+  dataset: string | null;
+  data: string;
+}): number | null | undefined {
+  let m: { frameTotal?: unknown; pageTotal?: unknown } = {};
+  try {
+    const parsed = asset.metadata ? (JSON.parse(asset.metadata) as unknown) : {};
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) m = parsed as typeof m;
+  } catch {
+    // Metadata that is no JSON object says nothing about frames.
+  }
+  if (wholeCount(m.frameTotal)) return m.frameTotal;
+  const paged = wholeCount(m.pageTotal) || (asset.dataset ?? '[]') !== '[]' || /\.tiff?(?:[?#]|$)/i.test(asset.data);
+  return paged ? undefined : null;
+}

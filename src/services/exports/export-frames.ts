@@ -1,4 +1,12 @@
-import { expandTrack, objectKey, pageOf, questionKey, wireTracks, type WireEntry } from '../../shared/tracks.js';
+import {
+  expandTrack,
+  objectKey,
+  pageOf,
+  questionKey,
+  videoFrameTotal,
+  wireTracks,
+  type WireEntry,
+} from '../../shared/tracks.js';
 import type { TaskPageRow } from '../../store/repositories/export.repository.js';
 import type { JsonSink } from './export-item-json.js';
 import type { AnswerLists } from './export-readable.js';
@@ -14,27 +22,13 @@ import type { AnswerLists } from './export-readable.js';
 /** Entries written between two hand-overs of the export's chunks (some 200 KB of JSON). */
 const PART_ENTRIES = 1000;
 
-type Metadata = { frameTotal?: unknown; pageTotal?: unknown };
-
-const whole = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0;
-
 /**
- * The frame count of a task's asset when its tracks are to be expanded: a video's
- * `metadata.frameTotal`; null for a video whose metadata has no frame count yet (expanded to the
- * last frame any entry names); undefined for assets whose entries are exported as stored (still
- * images, paged assets: a page of a document is no moment of a motion).
+ * The frame count of a task's asset when its tracks are to be expanded (`videoFrameTotal`): a
+ * number for a video, null for a video without its frame count yet (expanded to the last frame
+ * any entry names), undefined for assets whose entries are exported as stored.
  */
 export function videoFrames(row: Pick<TaskPageRow, 'metadata' | 'dataset' | 'data'>): number | null | undefined {
-  let m: Metadata = {};
-  try {
-    const parsed = row.metadata ? (JSON.parse(row.metadata) as unknown) : {};
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) m = parsed as Metadata;
-  } catch {
-    // Metadata that is no JSON object says nothing about frames.
-  }
-  if (whole(m.frameTotal)) return m.frameTotal;
-  const paged = whole(m.pageTotal) || (row.dataset ?? '[]') !== '[]' || /\.tiff?(?:[?#]|$)/i.test(row.data);
-  return paged ? undefined : null;
+  return videoFrameTotal(row);
 }
 
 /** Whether an answer has any entry on a frame (otherwise it is written as stored). */

@@ -7,6 +7,7 @@ import { bySubmission, makeCopy, retireCopies, roundCopies, subStageFor } from '
 import { agreementItems } from '../consensus/agreement-items.js';
 import { agreementScore, brushClasses } from '../consensus/score.js';
 import type { BrushClasses } from '../consensus/similarity.js';
+import { pageOf, videoFrameTotal, type WireEntry } from '../../shared/tracks.js';
 import { recordExit } from '../stage-exit.js';
 import { consensusSubStages } from '../graph.js';
 import { refuseExit, type RoutingEnv, type StageBehavior, WAIT } from '../stage-behavior.js';
@@ -93,6 +94,24 @@ async function leave(parent: TaskRow, stage: Stage, index: number, env: RoutingE
 /** Rows per insert of a round's measures: far under SQLite's bound parameter limit. */
 const MEASURE_ROWS_PER_INSERT = 50;
 
+/**
+ * The last frame (from 0) of the task's video, whose objects are compared as tracks; undefined
+ * for a still image or a paged asset. A video without its frame count yet goes to the last
+ * frame any copy names, as its export does.
+ */
+async function lastFrameOf(parent: TaskRow, answers: TaskAnswer[], env: RoutingEnv): Promise<number | undefined> {
+  const asset = await env.trx
+    .selectFrom('assets')
+    .select(['data', 'metadata', 'dataset'])
+    .where('id', '=', parent.asset_id)
+    .executeTakeFirst();
+  const frames = asset ? videoFrameTotal(asset) : undefined;
+  if (frames !== null) return frames === undefined ? undefined : frames - 1;
+  const pages = answers.flatMap((a) => a.tools.map((e) => pageOf(e as WireEntry) ?? -1));
+  const last = Math.max(-1, ...pages);
+  return last < 0 ? undefined : last;
+}
+
 /** What the round measured per ontology item, kept for the Quality page. */
 async function keepMeasures(
   parent: TaskRow,
@@ -100,9 +119,10 @@ async function keepMeasures(
   layers: (BrushClasses | undefined)[],
   stage: Stage,
   env: RoutingEnv,
+  lastFrame: number | undefined,
 ): Promise<void> {
   const decidedAt = env.now();
-  const rows = agreementItems(answers, env.project.categorySchema, layers).map((item) => ({
+  const rows = agreementItems(answers, env.project.categorySchema, layers, lastFrame).map((item) => ({
     id: env.newId(),
     project_id: parent.project_id,
     parent_task_id: parent.id,
@@ -130,8 +150,9 @@ async function decide(parent: TaskRow, copies: TaskRow[], stage: Stage, env: Rou
   const layers = brushClasses(schema).length
     ? await Promise.all(copies.map((c) => env.readBrush(c.brush_data_url)))
     : [];
-  await keepMeasures(parent, answers, layers, stage, env);
-  const score = stored(agreementScore(answers, schema, layers));
+  const lastFrame = await lastFrameOf(parent, answers, env);
+  await keepMeasures(parent, answers, layers, stage, env, lastFrame);
+  const score = stored(agreementScore(answers, schema, layers, lastFrame));
   parent.answer = JSON.stringify(adjudicate(config.method, answers, schema));
   parent.consensus_score = score;
   parent.updated_at = env.now();

@@ -36,6 +36,7 @@ export function agreementItems(
   copies: readonly TaskAnswer[],
   schema: CategorySchema,
   layers: readonly (BrushClasses | undefined)[] = [],
+  lastFrame?: number,
 ): AgreementItem[] {
   if (copies.length < 2) return [];
   const items: AgreementItem[] = [];
@@ -59,7 +60,7 @@ export function agreementItems(
       kind: 'tool',
       answerA: '',
       answerB: '',
-      value: toolAgreement(tool.tool, perCopy),
+      value: toolAgreement(tool.tool, perCopy, lastFrame),
     });
   }
   for (const { schemaId, value } of brushClasses(schema)) {

@@ -6,6 +6,7 @@ import {
   isScoredKind,
   matchedShare,
   matchObjects,
+  matchTracks,
   paintsClass,
 } from './similarity.js';
 
@@ -19,6 +20,9 @@ import {
  *   least one copy used scores the mean, over every pair of copies, of their best match: objects
  *   are matched one to one, most alike first, and the matched similarities are summed and divided
  *   by the larger object count (an unmatched object counts 0; two copies without objects agree);
+ * - on a video (`lastFrame` given), objects are tracks: a tool's tracks are matched one to one
+ *   the same way, two tracks scoring the mean of their objects' similarity over the frames
+ *   either shows (keyframes expanded as exports expand them), over the larger track count;
  * - each brush class that at least one copy's brush layer paints scores the mean, over every
  *   pair of copies, of the IoU of the pixels both painted in that class (given the layers);
  * - the score is the mean of those items; with nothing to compare, copies agree fully (1).
@@ -72,18 +76,23 @@ export function shareAgreeing(values: readonly (string | null)[]): number {
   return Math.max(...counts.values()) / values.length;
 }
 
-/** Agreement of two copies' objects of one tool: matched similarities summed over the larger count. */
-export function pairAgreement(kind: string, a: readonly unknown[], b: readonly unknown[]): number {
-  return matchedShare(matchObjects(kind, a, b) ?? [], a.length, b.length);
+/**
+ * Agreement of two copies' objects of one tool: matched similarities summed over the larger
+ * count; on a video (`lastFrame`, its last frame counted from 0), of their tracks.
+ */
+export function pairAgreement(kind: string, a: readonly unknown[], b: readonly unknown[], lastFrame?: number): number {
+  if (lastFrame === undefined) return matchedShare(matchObjects(kind, a, b) ?? [], a.length, b.length);
+  const tracks = matchTracks(kind, a, b, lastFrame);
+  return tracks ? matchedShare(tracks.matches, tracks.a, tracks.b) : 0;
 }
 
-/** Mean pairwise agreement of every copy's objects of one tool. */
-export function toolAgreement(kind: string, perCopy: readonly (readonly unknown[])[]): number {
+/** Mean pairwise agreement of every copy's objects of one tool (tracks on a video: `lastFrame`). */
+export function toolAgreement(kind: string, perCopy: readonly (readonly unknown[])[], lastFrame?: number): number {
   let sum = 0;
   let pairs = 0;
   for (let i = 0; i < perCopy.length; i += 1) {
     for (let j = i + 1; j < perCopy.length; j += 1) {
-      sum += pairAgreement(kind, perCopy[i] ?? [], perCopy[j] ?? []);
+      sum += pairAgreement(kind, perCopy[i] ?? [], perCopy[j] ?? [], lastFrame);
       pairs += 1;
     }
   }
@@ -125,12 +134,14 @@ export function ontologyQuestions(schema: CategorySchema): string[] {
 
 /**
  * The agreement score of the copies' answers against the ontology (see the file comment);
- * `layers`: each copy's brush layer read as class numbers, in the copies' order.
+ * `layers`: each copy's brush layer read as class numbers, in the copies' order; `lastFrame`:
+ * the asset's last frame when it is a video (its objects are tracks).
  */
 export function agreementScore(
   copies: readonly TaskAnswer[],
   schema: CategorySchema,
   layers: readonly (BrushClasses | undefined)[] = [],
+  lastFrame?: number,
 ): number {
   if (copies.length < 2) return 1;
   const items: number[] = [];
@@ -142,7 +153,7 @@ export function agreementScore(
   for (const tool of schema.tools ?? []) {
     if (!isScoredKind(tool.tool)) continue;
     const perCopy = copies.map((c) => c.tools.filter((o) => o.schemaId === tool.schemaId));
-    if (perCopy.some((list) => list.length > 0)) items.push(toolAgreement(tool.tool, perCopy));
+    if (perCopy.some((list) => list.length > 0)) items.push(toolAgreement(tool.tool, perCopy, lastFrame));
   }
   for (const { value } of brushClasses(schema)) {
     const agreed = brushAgreement(

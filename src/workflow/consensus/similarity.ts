@@ -1,4 +1,5 @@
 import polygonClipping, { type Polygon, type Ring } from 'polygon-clipping';
+import { expandTrack, objectKey, pageOf, type WireEntry, wireTracks } from '../../shared/tracks.js';
 import { multiPolygonArea } from '../zones.js';
 import {
   boxIoU,
@@ -314,6 +315,47 @@ function nearby(list: readonly (Prepared<unknown> | undefined)[], reach: number)
     const [lo, hi] = [b[0] - reach - widest, b[2] + reach];
     return order.slice(from(lo - slack(lo)), from(hi + slack(hi)));
   };
+}
+
+/** A track's frames shown (stop entries and the frames after them left out), each object prepared once. */
+function trackFrames(measure: KindMeasure<unknown>, entries: readonly WireEntry[], lastFrame: number) {
+  const frames = new Map<number, Prepared<unknown> | undefined>();
+  for (const e of expandTrack(entries, lastFrame)) {
+    if (e.interpolationStopped !== true) frames.set(pageOf(e) as number, prepare(measure, e));
+  }
+  return frames;
+}
+
+/**
+ * Best one-to-one matching of two video answers' tracks of one tool (entries grouped by
+ * `objectId`, keyframes expanded to every frame up to `lastFrame` as exports expand them): two
+ * tracks are as alike as the mean, over the frames either shows, of their objects' similarity on
+ * each frame (a frame only one shows counts 0). An entry without `page` is a track from frame
+ * 0. Answers the matches and the two track counts; undefined for kinds without a measure.
+ */
+export function matchTracks(
+  kind: string | undefined,
+  a: readonly unknown[],
+  b: readonly unknown[],
+  lastFrame: number,
+): { matches: Match[]; a: number; b: number } | undefined {
+  const measure = kind !== undefined && Object.hasOwn(MEASURES, kind) ? MEASURES[kind] : undefined;
+  if (!measure) return undefined;
+  const tracksOf = (list: readonly unknown[]) => {
+    const entries = list.filter(isRec).map((e) => (pageOf(e) === undefined ? { ...e, page: 0 } : e));
+    return wireTracks(entries, objectKey).tracks.map((t) => trackFrames(measure, t.entries, lastFrame));
+  };
+  const [ta, tb] = [tracksOf(a), tracksOf(b)];
+  const matches = bestMatch(ta, tb, (x, y) => {
+    let shared = 0;
+    let either = x.size;
+    for (const [frame, py] of y) {
+      if (!x.has(frame)) either += 1;
+      else shared += compare(measure, x.get(frame), py);
+    }
+    return either === 0 ? 0 : shared / either;
+  });
+  return { matches, a: ta.length, b: tb.length };
 }
 
 /** The matched similarities of two object lists summed over the larger count (1 when both are empty). */
