@@ -2,6 +2,7 @@ import type { Clock } from '../../adapters/clock.js';
 import { newId } from '../../ids.js';
 import type { Executor } from '../../store/db.js';
 import { insertAuditRecord } from '../../store/repositories/audit.repository.js';
+import type { AuditLogTable } from '../../store/schema.js';
 import type { Principal } from '../identity/access.js';
 
 /** Who made a change: a caller (key or session), or someone signing in (no key yet). */
@@ -31,14 +32,11 @@ export function actorOf(p: Principal): AuditActor {
   return { orgId: p.orgId, userId: p.userId, keyId: p.keyId, address: p.address ?? null };
 }
 
-/**
- * Appends one record. Call it with the transaction that makes the change, so the change and
- * its record commit together or not at all.
- */
-export async function audit(db: Executor, clock: Clock, who: Principal | AuditActor, e: AuditEntry): Promise<void> {
+/** The row of one record, made now. */
+export function auditRow(clock: Clock, who: Principal | AuditActor, e: AuditEntry): AuditLogTable {
   const actor = 'email' in who ? actorOf(who) : who;
   const now = clock.now();
-  await insertAuditRecord(db, {
+  return {
     id: newId(now),
     organization_id: actor.orgId,
     at: new Date(now).toISOString(),
@@ -50,5 +48,13 @@ export async function audit(db: Executor, clock: Clock, who: Principal | AuditAc
     target_id: e.targetId,
     project_id: e.projectId ?? null,
     fields: JSON.stringify([...(e.fields ?? [])].sort()),
-  });
+  };
+}
+
+/**
+ * Appends one record. Call it with the transaction that makes the change, so the change and
+ * its record commit together or not at all (on PostgreSQL the record is sent with the COMMIT).
+ */
+export async function audit(db: Executor, clock: Clock, who: Principal | AuditActor, e: AuditEntry): Promise<void> {
+  await insertAuditRecord(db, auditRow(clock, who, e));
 }

@@ -1,8 +1,10 @@
 import type { Executor } from '../db.js';
+import { executeAtCommit } from '../pg-callback-queries.js';
 import type { AuditLogTable } from '../schema.js';
 
+/** In a transaction on PostgreSQL, the row is sent with the COMMIT, in its round trip. */
 export async function insertAuditRecord(db: Executor, row: AuditLogTable): Promise<void> {
-  await db.insertInto('audit_log').values(row).execute();
+  await executeAtCommit(db, db.insertInto('audit_log').values(row));
 }
 
 export interface AuditFilter {
