@@ -13,6 +13,8 @@ export interface LogicInputs {
   facts: TaskFacts;
   /** [0, 1) draw for a key. */
   random: (key: string) => number;
+  /** The schemaIds of the brush classes the task's brush layer paints (read only when asked). */
+  brushClasses?: () => Promise<Set<string>>;
 }
 
 const answered = (v: unknown) => !(v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0));
@@ -48,9 +50,17 @@ export function parseToolFilter(filter: string): { exists: boolean; schemaId: st
   return { exists: kind === 'exists', schemaId };
 }
 
-/** AnnotationType: every filter of every `tools` entry holds on the answer. */
-export function annotationTypeHolds(condition: LogicCondition, answer: TaskAnswer): boolean {
+/**
+ * AnnotationType: every filter of every `tools` entry holds on the answer. A brush class exists
+ * when the task's brush layer paints at least one pixel in it (`painted`).
+ */
+export function annotationTypeHolds(
+  condition: LogicCondition,
+  answer: TaskAnswer,
+  painted: ReadonlySet<string> = new Set(),
+): boolean {
   const present = schemaIdsIn(answer);
+  for (const id of painted) present.add(id);
   const entries = condition.value?.tools ?? [];
   if (entries.length === 0) return false;
   return entries.every((entry) =>
@@ -76,7 +86,7 @@ async function holds(
   const value = condition.value ?? {};
   switch (type) {
     case 'AnnotationType':
-      return annotationTypeHolds(condition, input.answer);
+      return annotationTypeHolds(condition, input.answer, await input.brushClasses?.());
     case 'Annotator': {
       const who = (await input.facts.lastLabelSubmitter())?.trim().toLowerCase();
       return who !== undefined && (value.emails ?? []).some((e) => e.trim().toLowerCase() === who);

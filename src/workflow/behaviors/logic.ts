@@ -12,6 +12,16 @@ export const logicBehavior: StageBehavior = {
       answer: JSON.parse(task.row.answer) as TaskAnswer,
       facts: env.facts(task),
       random: env.random,
+      brushClasses: async () => {
+        const brushes = (env.project.categorySchema.tools ?? []).filter((t) => t.tool === 'brush');
+        if (!brushes.length || !task.row.brush_data_url) return new Set();
+        const layer = await env.readBrush(task.row.brush_data_url);
+        if (!layer) return new Set();
+        const seen = new Uint8Array(256);
+        for (const v of layer.data) seen[v] = 1;
+        // Class k is the k-th brush tool of the ontology (consensus/similarity.ts, BrushClasses).
+        return new Set(brushes.filter((_, k) => seen[k + 1] === 1).map((t) => t.schemaId));
+      },
     });
     if (to === undefined) throw new AppError('CONFLICT', `Logic stage "${stage.id}" has no output`);
     return { kind: 'leave', to, trigger: 'logic', record: true };
