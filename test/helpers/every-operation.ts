@@ -303,7 +303,7 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
   await call('POST', `/v2/project/${pid}/benchmarks`, { tasks: [a1] });
   await get(`/v2/project/${pid}/benchmarks/${a1}`);
   await get(`/v2/project/${pid}/benchmarkSubmissions`);
-  await call('POST', `/v2/project/${pid}/benchmarks/resume`, { labeler: 'nobody@example.com' });
+  await call('POST', `/v2/project/${pid}/benchmarks/resume`, { labeler: 'lead@example.com' });
   await call('DELETE', `/v2/project/${pid}/benchmarks`, { tasks: [a1] });
   await get(`/v2/project/${pid}/tasks?page=1&limit=10&includeAnswer=true`);
   await get(`/v2/project/${pid}/tasks?status[eq]=Completed`);

@@ -144,10 +144,40 @@ describe.each(ENGINES)('the benchmark queue on %s', (engine) => {
       key: people.bob?.key ?? null,
     });
     expect(bobSelf.statusCode).toBe(403);
-    const resumed = await t.call('POST', `/v2/project/${projectId}/benchmarks/resume`, {
-      body: { labeler: people.bob?.email },
+    // Someone neither of the project nor with a benchmark in it: refused, naming the field.
+    const nobody = await t.call('POST', `/v2/project/${projectId}/benchmarks/resume`, {
+      body: { labeler: `nobody-${engine}@example.com` },
     });
-    expect(resumed.statusCode).toBe(200);
+    expect(nobody.statusCode).toBe(400);
+    expect(nobody.json()).toMatchObject({ errors: [{ field: 'labeler' }] });
+    const resumed = await t.call('POST', `/v2/project/${projectId}/benchmarks/resume`, {
+      body: { labeler: people.bob?.email?.toUpperCase() },
+    });
+    expect(resumed.statusCode, resumed.body).toBe(200);
+    // One audit record, the refused resumes none: the Manager's key id (never the key), the
+    // labeler as the target.
+    const audit = await t.call('GET', `/v2/organization/${t.orgId}/audit?operation=benchmark.resume`);
+    expect(audit.statusCode, audit.body).toBe(200);
+    const records = audit.json().data.records as Record<string, unknown>[];
+    const ownerKeyId = await t.store.db
+      .selectFrom('api_keys')
+      .innerJoin('users', 'users.id', 'api_keys.user_id')
+      .select(['api_keys.id', 'users.id as userId'])
+      .where('users.email', '=', t.ownerEmail)
+      .where('api_keys.revoked_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    expect(records).toEqual([
+      expect.objectContaining({
+        operation: 'benchmark.resume',
+        userId: ownerKeyId.userId,
+        actor: ownerKeyId.id,
+        target: { type: 'member', id: people.bob?.email },
+        projectId,
+        fields: [],
+      }),
+    ]);
+    expect(audit.body).not.toContain(t.ownerKey);
+    expect(audit.body).not.toContain(people.bob?.key);
     const after = await next('bob');
     expect(fresh).toContain(after.task?._id);
     expect(after.reason).toBeUndefined();

@@ -1,6 +1,8 @@
 import type { AppContext } from '../../context.js';
-import { putResume } from '../../store/repositories/benchmark-queue.repository.js';
+import { invalidField } from '../../errors.js';
+import { labelerRecord, putResume } from '../../store/repositories/benchmark-queue.repository.js';
 import { listSubmissions } from '../../store/repositories/benchmark.repository.js';
+import { memberRolesOf } from '../../store/repositories/project.repository.js';
 import { audit } from '../audit/audit.service.js';
 import type { Principal } from '../identity/access.js';
 import { loadProject } from '../identity/project-access.js';
@@ -23,11 +25,16 @@ export async function benchmarkSubmissions(ctx: AppContext, p: Principal, projec
 
 /**
  * POST /project/{id}/benchmarks/resume: a labeler stopped by the cutoff gets tasks again; their
- * average counts only benchmarks submitted from now on.
+ * average counts only benchmarks submitted from now on. Someone who is neither a member of the
+ * project nor submitted a benchmark in it is refused: a 400 naming `labeler`, nothing written.
  */
 export async function resumeLabeler(ctx: AppContext, p: Principal, projectId: string, labeler: string) {
   const email = labeler.toLowerCase();
   const { row } = await loadProject(ctx.store.db, p, projectId, 'manage');
+  const member = (await memberRolesOf(ctx.store.db, [row.id], email)).has(row.id);
+  if (!member && (await labelerRecord(ctx.store.db, row.id, email, '')).count === 0) {
+    throw invalidField('labeler', `${email} is not a member of this project and submitted no benchmark in it`);
+  }
   const at = new Date(ctx.clock.now()).toISOString();
   await ctx.store.db.transaction().execute(async (trx) => {
     await putResume(trx, row.id, email, at, p.email);
