@@ -5823,7 +5823,7 @@ export interface operations {
               [key: string]: unknown;
             }[];
             contextData?: unknown;
-            /** @description http(s) URL of the file (at most 4096 characters); with uploadLocal the content itself */
+            /** @description http(s) URL of the file (at most 4096 characters); with uploadLocal the content itself; for a pct asset in a storage folder, `<bucket>/<folder>` with `storage` (docs/api.md, Point clouds) */
             data: string;
             /** @description an asset made of several images: their http(s) URLs in page order (`data` is the first page, shown in lists and named by exports); `metadata.pageTotal` is set to its length */
             dataset?: string[];

@@ -7,7 +7,8 @@ export const AssetInput = Type.Object({
   data: Type.String({
     minLength: 1,
     maxLength: 1_048_576,
-    description: 'http(s) URL of the file (at most 4096 characters); with uploadLocal the content itself',
+    description:
+      'http(s) URL of the file (at most 4096 characters); with uploadLocal the content itself; for a pct asset in a storage folder, `<bucket>/<folder>` with `storage` (docs/api.md, Point clouds)',
   }),
   externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
   dataset: Type.Optional(

@@ -3,15 +3,8 @@ import { setStorageTestOverrides } from '../../src/adapters/storage/index.js';
 import { buildJobRegistry } from '../../src/job-handlers.js';
 import { JobWorker } from '../../src/jobs/index.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
-import {
-  AZURITE_ACCOUNT,
-  AZURITE_KEY,
-  fillBucket,
-  fillContainer,
-  S3RVER_KEYS,
-  startAzurite,
-  startS3rver,
-} from '../helpers/emulators.js';
+import { createEmulatorStorages, createStorage } from '../helpers/emulator-storages.js';
+import { fillBucket, fillContainer, startAzurite, startS3rver } from '../helpers/emulators.js';
 import { type FakeGcs, makeServiceAccount, startFakeGcs } from '../helpers/fake-servers.js';
 import { ENGINES } from '../helpers/stores.js';
 import { waitFor } from '../helpers/wait.js';
@@ -72,26 +65,8 @@ describe.each(ENGINES)('file explorer on %s', (engine) => {
       env: { ANNOTARY_DEFAULT_PLAN: 'enterprise', ANNOTARY_STORAGE_ALLOW_PRIVATE: 'true' },
     });
     setStorageTestOverrides(t.ctx, { retry: { baseDelayMs: 1, maxDelayMs: 4, maxAttempts: 3 } });
-    const create = async (body: Record<string, unknown>) => {
-      const res = await t.call('POST', '/v2/storages', { body });
-      expect(res.statusCode, res.body).toBe(201);
-      return res.json().data.storage._id as string;
-    };
-    storages.s3 = await create({
-      name: 's3',
-      provider: 'CUSTOM_S3',
-      host: s3.url,
-      publicKey: S3RVER_KEYS.accessKeyId,
-      privateKey: S3RVER_KEYS.secretAccessKey,
-    });
-    storages.azure = await create({
-      name: 'azure',
-      provider: 'AZURE',
-      publicKey: AZURITE_ACCOUNT,
-      privateKey: AZURITE_KEY,
-      host: azurite.serviceUrl,
-    });
-    storages.gcs = await create({ name: 'gcs', provider: 'GCP', credentials: sa.credentials, host: gcs.url });
+    Object.assign(storages, await createEmulatorStorages(t, s3, azurite));
+    storages.gcs = await createStorage(t, { name: 'gcs', provider: 'GCP', credentials: sa.credentials, host: gcs.url });
     pid = (await t.call('POST', '/v2/project', { body: { name: 'Explorer' } })).json().data.project._id;
   });
   afterAll(() => t.close());

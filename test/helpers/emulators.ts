@@ -93,7 +93,11 @@ export async function startS3rver(): Promise<Emulator & { client: S3Client; dir:
   };
 }
 
-export async function fillBucket(client: S3Client, bucket: string, objects: Record<string, string>): Promise<void> {
+export async function fillBucket(
+  client: S3Client,
+  bucket: string,
+  objects: Record<string, string | Buffer>,
+): Promise<void> {
   await client.send(new CreateBucketCommand({ Bucket: bucket }));
   for (const [key, body] of Object.entries(objects)) {
     await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
@@ -170,7 +174,7 @@ export function selfSignedCert(): { certFile: string; keyFile: string; cert: str
 export async function fillContainer(
   client: BlobServiceClient,
   container: string,
-  objects: Record<string, string>,
+  objects: Record<string, string | Buffer>,
 ): Promise<void> {
   const c = client.getContainerClient(container);
   await c.create();

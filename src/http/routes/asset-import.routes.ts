@@ -91,8 +91,13 @@ export const assetImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         };
         let count: number;
         try {
-          count = await importAssetStream(ctx, p, projectId, source, (part) =>
-            entries.addJson(part.map(entry).join(',')),
+          count = await importAssetStream(
+            ctx,
+            p,
+            projectId,
+            source,
+            (part) => entries.addJson(part.map(entry).join(',')),
+            linkBase(ctx, req),
           );
         } catch (err) {
           await entries.discard();

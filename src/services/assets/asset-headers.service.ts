@@ -121,6 +121,21 @@ const judgeBy = (allowPrivate: boolean) => (address: string) => {
 const judgePublicOnly = judgeBy(false);
 const judgeWithPrivate = judgeBy(true);
 
+/** The first `maxBytes` of an object of the organization's storage, under the storages' address rule. */
+export async function readObjectHead(
+  ctx: AppContext,
+  orgId: string,
+  storageId: string,
+  ref: { bucket: string; key: string },
+  maxBytes: number,
+): Promise<Head> {
+  return readHead(await signObjectUrl(ctx, orgId, storageId, ref), {
+    maxBytes,
+    timeoutMs: ctx.config.mediaReadTimeoutMs,
+    judge: ctx.config.storageAllowPrivate ? judgeWithPrivate : judgePublicOnly,
+  });
+}
+
 /** The first bytes of the asset's file (or `maxBytes` from `start`), wherever it is. */
 async function headOf(
   ctx: AppContext,

@@ -16,6 +16,7 @@ import { loadProject } from '../identity/project-access.js';
 import { projectInfo } from '../projects/project-view.js';
 import { unknownStorageErrors } from '../storages/storage-references.js';
 import { queueSizeReads } from './asset-headers.service.js';
+import { expandPctFolders } from './pct-folder.js';
 import {
   type AssetInput,
   batchResolver,
@@ -68,6 +69,8 @@ export async function importAssetStream(
   projectId: string,
   source: ImportSource,
   onCreated: (part: CreatedAsset[]) => void | Promise<void>,
+  /** The address storage links of pct folders start with (http/link-base.ts). */
+  linkBase = ctx.config.publicUrl,
 ): Promise<number> {
   const created = await ctx.store.db.transaction().execute(async (trx) => {
     const { row } = await loadProject(trx, p, projectId, 'import');
@@ -149,7 +152,10 @@ export async function importAssetStream(
 
     let part: AssetInput[] = [];
     let from = 0;
-    for await (const asset of source.assets) {
+    // Storage folders are listed and read with the transaction's connection: SQLite has one,
+    // and a read beside the open transaction would wait for it forever.
+    const inTrx: AppContext = { ...ctx, store: { ...ctx.store, db: trx } };
+    for await (const asset of expandPctFolders(inTrx, p, source.assets, linkBase)) {
       part.push(asset);
       if (part.length < IMPORT_CHUNK) continue;
       await writeChunk(part, from);
