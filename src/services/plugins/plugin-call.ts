@@ -6,6 +6,7 @@ import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
 import * as repo from '../../store/repositories/plugin.repository.js';
 import type { PluginRow } from '../../store/repositories/plugin.repository.js';
+import { projectById, taskById } from '../../store/repositories/row-by-id.repository.js';
 import type { ProjectRow, TaskRow } from '../../store/schema.js';
 import type { PluginCallJob } from '../../jobs/kinds.js';
 import { stageById } from '../../workflow/graph.js';
@@ -33,9 +34,9 @@ interface Subject {
 }
 
 async function loadSubject(db: Executor, job: PluginCallJob): Promise<Subject | string> {
-  const project = await db.selectFrom('projects').selectAll().where('id', '=', job.projectId).executeTakeFirst();
+  const project = await projectById(db, job.projectId);
   if (!project || project.deleted === 1) return 'the project was deleted';
-  const task = await db.selectFrom('tasks').selectAll().where('id', '=', job.taskId).executeTakeFirst();
+  const task = await taskById(db, job.taskId);
   if (!task || task.deleted === 1) return 'the task was deleted';
   if (task.stage_id !== job.stageId || task.stage_entered_at !== job.enteredAt) return 'the task left the stage';
   const stage = stageById(parseJson<Stage[]>(project.stages, []), job.stageId);

@@ -15,6 +15,8 @@ import { chunked } from '../../store/chunks.js';
 import type { Executor } from '../../store/db.js';
 import * as repo from '../../store/repositories/plugin.repository.js';
 import type { PluginCallRow, PluginLogRow } from '../../store/repositories/plugin.repository.js';
+import { lockExistingTask } from '../../store/repositories/row-by-id.repository.js';
+import { tasksWaitingIn } from '../../store/repositories/webhook.repository.js';
 import { validateAnswer } from '../../workflow/answer.js';
 import { PLUGIN_CALL_JOB, type PluginCallJob } from '../../jobs/kinds.js';
 import { stageById } from '../../workflow/graph.js';
@@ -48,9 +50,7 @@ export async function pluginResponse(ctx: AppContext, p: Principal, body: Plugin
     const call = await loadCall(trx, body.session);
     const { project } = await loadTask(trx, p, call.task_id, 'import');
     // Locked on PostgreSQL: of two answers at once, the second sees the task already moved on.
-    let q = trx.selectFrom('tasks').selectAll().where('id', '=', call.task_id);
-    if (ctx.store.engine === 'postgres') q = q.forUpdate();
-    const task = await q.executeTakeFirstOrThrow();
+    const task = await lockExistingTask(trx, ctx.store.engine, call.task_id);
     const visit = task.deleted === 0 && task.stage_id === call.stage_id && task.stage_entered_at === call.entered_at;
     if (!visit) throw conflict(`the task has left the Plugin stage "${call.stage_id}" of this session`);
     if (call.status === 'answered') throw conflict('this session was already answered');
@@ -196,17 +196,7 @@ export async function rerunPlugin(
     }
     const stageIds = chosen.map((s) => s.id);
     const pending = await tasksWithPendingStageEntry(trx, PLUGIN_CALL_JOB, row.id);
-    const waiting = stageIds.length
-      ? await trx
-          .selectFrom('tasks')
-          .select(['id', 'stage_id', 'stage_entered_at'])
-          .where('project_id', '=', row.id)
-          .where('deleted', '=', 0)
-          .where('stage_id', 'in', stageIds)
-          .orderBy('created_at')
-          .orderBy('id')
-          .execute()
-      : [];
+    const waiting = await tasksWaitingIn(trx, row.id, stageIds);
     const resend = waiting.filter((t) => !pending.has(t.id));
     const now = new Date(ctx.clock.now()).toISOString();
     for (const part of chunked(

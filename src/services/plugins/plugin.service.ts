@@ -10,6 +10,7 @@ import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
 import * as repo from '../../store/repositories/plugin.repository.js';
 import type { PluginRow } from '../../store/repositories/plugin.repository.js';
+import { liveProjectStagesContaining } from '../../store/repositories/project.repository.js';
 import { demandOrgAdmin, type Principal } from '../identity/access.js';
 import { parseJson } from '../../stored-json.js';
 
@@ -102,13 +103,7 @@ export async function listPlugins(ctx: AppContext, p: Principal, q: { page?: num
 
 /** Plugin stages of every live project of the organization that name `pluginId`. */
 async function projectsUsing(db: Executor, orgId: string, pluginId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('projects')
-    .select(['id', 'stages'])
-    .where('organization_id', '=', orgId)
-    .where('deleted', '=', 0)
-    .where('stages', 'like', `%${pluginId}%`)
-    .execute();
+  const rows = await liveProjectStagesContaining(db, orgId, pluginId);
   return rows
     .filter((r) => parseJson<Stage[]>(r.stages, []).some((s) => s.type === 'Plugin' && s.pluginId === pluginId))
     .map((r) => r.id);

@@ -279,6 +279,17 @@ export async function lockSettings(db: Executor, engine: Engine, id: string): Pr
   return row.settings;
 }
 
+/** The organization's live projects whose stored stages text contains `fragment`. */
+export async function liveProjectStagesContaining(db: Executor, orgId: string, fragment: string) {
+  return db
+    .selectFrom('projects')
+    .select(['id', 'stages'])
+    .where('organization_id', '=', orgId)
+    .where('deleted', '=', 0)
+    .where('stages', 'like', `%${fragment}%`)
+    .execute();
+}
+
 /** Projects whose stored stages text contains `fragment`, in id order, `limit` at a time after `afterId`. */
 export async function projectStagesContaining(
   db: Executor,
