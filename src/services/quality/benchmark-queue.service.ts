@@ -3,6 +3,7 @@ import { taskLinks } from '../tasks/brush-layer.js';
 import type { AppContext } from '../../context.js';
 import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
+import { taskById } from '../../store/repositories/row-by-id.repository.js';
 import {
   deleteHandout,
   findHandout,
@@ -90,7 +91,7 @@ export async function benchmarkTurn(
   const handout = await findHandout(db, row.id, email);
   if (handout) {
     if (handout.stage_id !== stage.id) return undefined;
-    const task = await db.selectFrom('tasks').selectAll().where('id', '=', handout.task_id).executeTakeFirst();
+    const task = await taskById(db, handout.task_id);
     if (task && task.type === 'benchmark' && task.deleted === 0) {
       return { task: await fullTaskView(db, asHandedOut(task, stage, email), stages, taskLinks(ctx)) };
     }

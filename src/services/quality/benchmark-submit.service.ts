@@ -11,6 +11,7 @@ import {
   insertSubmission,
 } from '../../store/repositories/benchmark-queue.repository.js';
 import { findReference } from '../../store/repositories/benchmark.repository.js';
+import { existingTask } from '../../store/repositories/row-by-id.repository.js';
 import { type AnswerInput, validateAnswer } from '../../workflow/answer.js';
 import { scoreBenchmark } from '../../workflow/consensus/benchmark-score.js';
 import { EMPTY_ANSWER, type TaskAnswer } from '../../workflow/types.js';
@@ -37,7 +38,7 @@ export async function workHandedOutBenchmark(
   const handout = await findHandoutOfTask(trx, taskId, p.email);
   if (!handout) return undefined;
   const { row } = await loadProject(trx, p, handout.project_id, 'read');
-  const task = await trx.selectFrom('tasks').selectAll().where('id', '=', taskId).executeTakeFirstOrThrow();
+  const task = await existingTask(trx, taskId);
   const stages = parseJson<Stage[]>(row.stages, []);
   const stage = stages.find((s) => s.id === handout.stage_id);
   const schema = parseJson<CategorySchema>(row.category_schema, { tools: [], classifications: [], relations: [] });
