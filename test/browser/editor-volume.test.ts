@@ -232,6 +232,27 @@ describe('the editor of volumes', () => {
     await expect.poll(() => greyAt(page, [16, 12])).toSatisfy(near(191));
     await screenshot(page, 'editor-volume-nrrd');
 
+    // Coronal: 32 across and the 5 slices of 2 mm over voxels of 1 mm, shown 10 rows high, the
+    // last slice (400, white) on top and the first (0, black) at the bottom; 24 coronal slices.
+    // Another plane offers no drawing tools.
+    expect(await page.getByRole('button', { name: /^Nodule tool/ }).count()).toBe(1);
+    await page.getByLabel('View', { exact: true }).selectOption('coronal');
+    await expect.poll(() => page.getByLabel('Slice shown').getAttribute('data-plane')).toBe('coronal');
+    expect(await sliceShown(page)).toBe(12);
+    expect(await page.getByText('of 24', { exact: true }).count()).toBe(1);
+    await expect.poll(() => greyAt(page, [16, 0.5])).toSatisfy(near(255));
+    expect(await greyAt(page, [16, 9.5])).toSatisfy(near(0));
+    expect(await greyAt(page, [16, 5.5])).toSatisfy(near(128));
+    expect(await page.getByRole('button', { name: /^Nodule tool/ }).count()).toBe(0);
+    await screenshot(page, 'editor-volume-coronal');
+    // Sagittal: 24 across, 32 slices; back to axial on the slice left.
+    await page.getByLabel('View', { exact: true }).selectOption('sagittal');
+    await expect.poll(() => page.getByText('of 32', { exact: true }).count()).toBe(1);
+    expect(await greyAt(page, [12, 0.5])).toSatisfy(near(255));
+    await page.getByLabel('View', { exact: true }).selectOption('axial');
+    await expect.poll(() => sliceShown(page)).toBe(3);
+    await expect.poll(() => greyAt(page, [16, 12])).toSatisfy(near(191));
+
     await holdForLabeler(tasks.rle);
     await page.goto(`/work/tasks/${tasks.rle}`);
     // Four frames of 0, 100, 200, 300 HU; the middle one (200) through centre 100, width 400.

@@ -9,7 +9,18 @@ import { fetchMedia } from '../fetch-media';
 import { useOpened } from '../useOpened';
 import { PartInput } from '../../shell/PartInput';
 import { openDicom } from './dicom';
-import { CT_PRESETS, firstWindow, openNrrd, renderSlice, type Volume, type WindowPreset } from './volume';
+import {
+  CT_PRESETS,
+  firstWindow,
+  openNrrd,
+  planesOf,
+  planeSize,
+  renderSlice,
+  shownSize,
+  type Plane,
+  type Volume,
+  type WindowPreset,
+} from './volume';
 import { toolColor, type Ontology } from '../../core/ontology';
 import { BrushLayer, rgbOf } from '../../tools/brush/layer';
 import { MediaError } from '../fetch-media';
@@ -85,8 +96,13 @@ export function VolumeSurfaceEditor({
     failed: 'The volume could not be opened.',
   });
   const volume = loading.status === 'ready' ? loading.value : undefined;
-  const total = volume?.depth ?? 1;
+  // Axial slices are drawn on; coronal and sagittal ones are looked at (where the volume has slices).
+  const [plane, setPlane] = useState<Plane>('axial');
+  const axial = plane === 'axial';
+  const total = volume ? planeSize(volume, plane).count : 1;
   const [slice, setSlice] = useState(0);
+  // The axial slice, kept while another plane is looked at.
+  const axialSlice = useRef(0);
   const [win, setWin] = useState<WindowPreset | undefined>(undefined);
   const [frame, setFrame] = useState<FrameSource>({ canvas: null, width: 0, height: 0, version: 0 });
   const canvas = useMemo(() => (volume ? document.createElement('canvas') : null), [volume]);
@@ -95,12 +111,17 @@ export function VolumeSurfaceEditor({
   // The voxel layer: painted one axial slice at a time on a brush layer in the classes' colours.
   const { classes, painting } = useMemo(() => voxelClasses(ontology), [ontology]);
   const paints = classes.length > 0 || !!medicalBrushUrl;
+  const noTools = useMemo(() => ({ ...painting, tools: [] }), [painting]);
   const voxels = useMemo(
     () =>
       volume && paints ? new VoxelLayer(volume.width, volume.height, volume.depth, classes, volume.spacing) : undefined,
     [volume, paints, classes],
   );
-  const brush = useMemo(() => (voxels ? new BrushLayer(voxels.width, voxels.height) : undefined), [voxels]);
+  const brush = useMemo(() => {
+    if (!voxels || !volume) return undefined;
+    const size = shownSize(volume, plane);
+    return new BrushLayer(size.width, size.height);
+  }, [voxels, volume, plane]);
   const [voxelsRead, setVoxelsRead] = useState(0);
   const [voxelProblem, setVoxelProblem] = useState<string | undefined>(undefined);
   const [filled, setFilled] = useState<string | undefined>(undefined);
@@ -129,31 +150,39 @@ export function VolumeSurfaceEditor({
     setWin(firstWindow(volume));
   }, [volume]);
 
+  const look = (next: Plane) => {
+    if (!volume || next === plane) return;
+    if (axial) axialSlice.current = slice;
+    setPlane(next);
+    setSlice(next === 'axial' ? axialSlice.current : Math.floor(planeSize(volume, next).count / 2));
+  };
+
   useEffect(() => {
     if (!volume || !canvas || !win) return;
-    canvas.width = volume.width;
-    canvas.height = volume.height;
+    const { width, height } = shownSize(volume, plane);
+    canvas.width = width;
+    canvas.height = height;
     const ctx = canvas.getContext('2d')!;
-    const out = ctx.createImageData(volume.width, volume.height);
-    const z = Math.min(slice, volume.depth - 1);
-    renderSlice(volume, 'axial', z, win, out);
+    const out = ctx.createImageData(width, height);
+    const at = Math.min(slice, planeSize(volume, plane).count - 1);
+    renderSlice(volume, plane, at, win, out);
     ctx.putImageData(out, 0, 0);
-    if (voxels && brush) {
+    if (voxels && brush && brush.width === width && brush.height === height) {
       // The slice's voxels into the brush layer (its undo starts again on each slice).
-      const painted = new ImageData(volume.width, volume.height);
-      voxels.drawSlice(z, painted);
+      const painted = new ImageData(width, height);
+      voxels.drawSlice(plane, at, painted);
       const sheet = document.createElement('canvas');
-      sheet.width = volume.width;
-      sheet.height = volume.height;
+      sheet.width = width;
+      sheet.height = height;
       sheet.getContext('2d')!.putImageData(painted, 0, 0);
       brush.load(sheet);
     }
-    setFrame((was) => ({ canvas, width: volume.width, height: volume.height, version: was.version + 1 }));
-  }, [volume, canvas, slice, win, voxels, brush, voxelsRead]);
+    setFrame((was) => ({ canvas, width, height, version: was.version + 1 }));
+  }, [volume, canvas, plane, slice, win, voxels, brush, voxelsRead]);
 
   /** A stroke, a fill or an undo on the slice: its voxels taken back from the brush layer. */
   const sliceChanged = (layer: BrushLayer) => {
-    if (!voxels) return;
+    if (!voxels || !axial) return;
     const painted = layer.canvas.getContext('2d')!.getImageData(0, 0, layer.width, layer.height);
     if (voxels.takeSlice(slice, painted)) onBrushChange?.(voxels);
     setFilled(undefined);
@@ -257,9 +286,21 @@ export function VolumeSurfaceEditor({
         <button type="button" onClick={() => go(slice + 1)} aria-keyshortcuts="ArrowUp" disabled={slice >= total - 1}>
           Next slice
         </button>
-        <output aria-label="Slice shown" data-slice={slice}>
+        <output aria-label="Slice shown" data-slice={slice} data-plane={plane}>
           slice {slice + 1}
         </output>
+        {volume && planesOf(volume).length > 1 && (
+          <>
+            <label htmlFor="volume-plane">View</label>
+            <select id="volume-plane" value={plane} onChange={(e) => look(e.target.value as Plane)}>
+              {planesOf(volume).map((p) => (
+                <option key={p} value={p}>
+                  {p === 'axial' ? 'Axial' : p === 'coronal' ? 'Coronal' : 'Sagittal'}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
         <label htmlFor="volume-window">Window</label>
         <select
           id="volume-window"
@@ -282,7 +323,12 @@ export function VolumeSurfaceEditor({
           C {Math.round(win?.center ?? 0)} W {Math.round(win?.width ?? 0)}
         </output>
       </div>
-      {voxels && !props.readOnly && (
+      {!axial && (
+        <p className="muted" role="note">
+          The {plane} view is for looking: objects and the voxel brush are drawn on axial slices.
+        </p>
+      )}
+      {voxels && axial && !props.readOnly && (
         <div className="video-controls">
           <button
             type="button"
@@ -318,18 +364,20 @@ export function VolumeSurfaceEditor({
     <div ref={surfaceRef} className="contents">
       <ImageEditor
         {...props}
-        ontology={painting}
+        // Another plane than axial offers no tools (the questions stay).
+        ontology={axial ? painting : noTools}
         brushLayer={brush}
         onBrushChange={sliceChanged}
         // The slice is drawn from `frame`; the address only tells the canvas when to fit the view.
-        imageUrl={urls[0]}
+        imageUrl={`${urls[0]}#${plane}`}
         onPick={
-          onPick
+          onPick && axial
             ? (position, objectId) => onPick(objectId ? { objectId, page: slice } : { position, page: slice })
             : undefined
         }
-        pins={pinsOnPage(pins, slice)}
-        paged={{ page: slice, frame, separate: true, keys: VOLUME_KEYS, player }}
+        pins={axial ? pinsOnPage(pins, slice) : []}
+        // Objects belong to axial slices: another plane shows none (page -1).
+        paged={{ page: axial ? slice : -1, frame, separate: true, keys: VOLUME_KEYS, player }}
       />
     </div>
   );

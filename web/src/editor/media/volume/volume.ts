@@ -64,30 +64,57 @@ export function planesOf(v: Volume): Plane[] {
   return v.depth > 1 ? ['axial', 'coronal', 'sagittal'] : ['axial'];
 }
 
-/** Draws slice `index` of `plane` through the window into `out` (RGBA, the plane's size). */
+/**
+ * The size a plane's slice is shown at: a coronal or sagittal slice's rows (the volume's slices)
+ * stretched by the slice spacing over the in-plane spacing, so the anatomy keeps its proportions
+ * (at most 8 rows a slice).
+ */
+export function shownSize(v: Volume, plane: Plane): { width: number; height: number } {
+  const { width, height } = planeSize(v, plane);
+  if (plane === 'axial') return { width, height };
+  const across = plane === 'coronal' ? v.spacing[0] : v.spacing[1];
+  const stretch = Math.max(1, Math.min(8, v.spacing[2] / (across || 1)));
+  return { width, height: Math.round(height * stretch) };
+}
+
+/**
+ * The voxel of the volume behind each pixel of slice `index` of `plane` shown at `out` rows:
+ * calls `each(pixel, voxel)` row by row. Coronal and sagittal: the top of the picture is the
+ * last slice.
+ */
+export function planeVoxels(
+  v: Volume | { width: number; height: number; depth: number },
+  plane: Plane,
+  index: number,
+  rows: number,
+  each: (pixel: number, voxel: number) => void,
+): void {
+  const { width: vw, height: vh, depth: vd } = v;
+  if (plane === 'axial') {
+    const base = index * vw * vh;
+    for (let i = 0; i < vw * vh; i++) each(i, base + i);
+    return;
+  }
+  const w = plane === 'coronal' ? vw : vh;
+  for (let row = 0; row < rows; row++) {
+    const z = vd - 1 - Math.min(vd - 1, Math.floor((row * vd) / rows));
+    for (let col = 0; col < w; col++) {
+      const at = plane === 'coronal' ? z * vw * vh + index * vw + col : z * vw * vh + col * vw + index;
+      each(row * w + col, at);
+    }
+  }
+}
+
+/** Draws slice `index` of `plane` through the window into `out` (RGBA, the plane's shown size). */
 export function renderSlice(v: Volume, plane: Plane, index: number, win: WindowPreset, out: ImageData): void {
-  const { width: w, height: h } = planeSize(v, plane);
   const px = new Uint32Array(out.data.buffer);
   const low = win.center - win.width / 2;
   const scale = 255 / Math.max(1e-6, win.width);
-  const grey = (x: number) => {
-    const g = Math.max(0, Math.min(255, Math.round((x - low) * scale)));
-    return 0xff000000 | (g << 16) | (g << 8) | g;
-  };
-  const { width: vw, height: vh, depth: vd, data } = v;
-  if (plane === 'axial') {
-    const base = index * vw * vh;
-    for (let i = 0; i < w * h; i++) px[i] = grey(data[base + i]!);
-    return;
-  }
-  // Coronal and sagittal: the top of the picture is the last slice.
-  for (let row = 0; row < h; row++) {
-    const z = vd - 1 - row;
-    for (let col = 0; col < w; col++) {
-      const at = plane === 'coronal' ? z * vw * vh + index * vw + col : z * vw * vh + col * vw + index;
-      px[row * w + col] = grey(data[at]!);
-    }
-  }
+  const data = v.data;
+  planeVoxels(v, plane, index, out.height, (i, at) => {
+    const g = Math.max(0, Math.min(255, Math.round((data[at]! - low) * scale)));
+    px[i] = 0xff000000 | (g << 16) | (g << 8) | g;
+  });
 }
 
 export async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {

@@ -2,7 +2,7 @@ import { NrrdError, nrrdSamples, parseNrrdHeader, segmentationHeader } from '../
 import type { PaintedLayer } from '../../core/surface';
 import { rgbOf } from '../../tools/brush/layer';
 import { MediaError } from '../fetch-media';
-import { gunzip } from './volume';
+import { gunzip, planeVoxels, type Plane } from './volume';
 
 /** A class of the voxel layer: its number (the `medical-brush` tool's schemaId) and the colour it is shown in. */
 export interface VoxelClass {
@@ -63,14 +63,13 @@ export class VoxelLayer implements PaintedLayer {
     this.dirty = false;
   }
 
-  /** Draws slice `z` in the classes' colours (opaque; 0 transparent) into `out`, the slice's size. */
-  drawSlice(z: number, out: ImageData): void {
+  /** Draws slice `index` of `plane` in the classes' colours (opaque; 0 transparent) into `out`, its shown size. */
+  drawSlice(plane: Plane, index: number, out: ImageData): void {
     const px = new Uint32Array(out.data.buffer);
-    const base = z * this.width * this.height;
-    for (let i = 0; i < px.length; i++) {
-      const v = this.voxels[base + i]!;
+    planeVoxels(this, plane, index, out.height, (i, at) => {
+      const v = this.voxels[at]!;
       px[i] = v ? (this.byValue.get(v) ?? 0xff808080) : 0;
-    }
+    });
   }
 
   /**
