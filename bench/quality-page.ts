@@ -3,8 +3,8 @@
  * data: 900,000 review decisions in the task history) with 10,000 benchmark submissions, 10,000
  * decided consensus rounds (30,000 kept measures) and 10,000 issues, seeded straight into the
  * store in bulk. Each of the page's four aggregates is timed on its own (median of `--rounds`) over
- * all time, the first 30 days and one batch, then the whole `POST /project/{id}/quality` through the
- * server.
+ * all time, the first 30 days, one batch and from inside the busiest hour, then the whole
+ * `POST /project/{id}/quality` through the server.
  *
  *   npm run bench -- quality-page [--engine sqlite|postgres|both] [--tasks 1000000] [--rounds 5]
  */
@@ -31,6 +31,8 @@ const LABELERS = 20;
 const DAY_MS = 86_400_000;
 /** The seeded tasks' history runs from here (seed-tasks.ts); the extras spread over 200 days. */
 const BASE_TIME = Date.parse('2025-01-01T00:00:00.000Z');
+/** 02:10: the seeded review decisions fall from 02:00:00 to 02:16:40, one a millisecond per task. */
+const BUSY_START_MS = 2 * 3_600_000 + 10 * 60_000;
 
 const at = (i: number, spread: number) => new Date(BASE_TIME + ((i * 7919) % spread) * 60_000).toISOString();
 
@@ -157,6 +159,9 @@ async function run(opts: BenchOptions): Promise<Result> {
       ['all time', { projectId }],
       ['first 30 days', { projectId, ...first30 }],
       ['one batch', { projectId, batchIds: [batches.data.batches[0]?._id as string] }],
+      // An interval whose start falls inside the hour holding the last 40 % of the decisions:
+      // the worst case of the review counts, which read the parts of an hour from the history.
+      ['from inside the busiest hour', { projectId, from: new Date(BASE_TIME + BUSY_START_MS).toISOString() }],
     ];
     const store = await openSeedStore(server);
     const rows: (string | number)[][] = [];

@@ -6,6 +6,7 @@ import { type Chore, JobWorker } from './jobs/worker.js';
 import { pruneAuditRecords } from './services/audit/audit-retention.js';
 import { bootstrap } from './services/identity/identity.service.js';
 import { bootstrapOwnerPassword } from './services/identity/password-link.service.js';
+import { foldGatheredReviewCounts } from './store/repositories/review-count.repository.js';
 import { foldGatheredFacets } from './store/repositories/task-facet.repository.js';
 import { upgradeStoredData } from './upgrades.js';
 
@@ -21,7 +22,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** How often the worker folds the task-count deltas PostgreSQL writers append (migration 012). */
+/** How often the worker folds the count deltas PostgreSQL writers append (migrations 012 and 026). */
 const FACET_FOLD_MS = 30_000;
 
 /** How often the worker deletes audit records past their retention. */
@@ -49,10 +50,11 @@ function storeChores(ctx: AppContext): Chore[] {
   return [
     ...audit,
     {
-      name: 'fold task counts',
+      name: 'fold task and review counts',
       everyMs: FACET_FOLD_MS,
       run: async () => {
         await foldGatheredFacets(ctx.store.db);
+        await foldGatheredReviewCounts(ctx.store.db);
       },
     },
   ];

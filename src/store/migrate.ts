@@ -25,6 +25,7 @@ import * as m022 from './migrations/022-quality-measures.js';
 import * as m023 from './migrations/023-track-counts.js';
 import * as m024 from './migrations/024-organization-sign-in.js';
 import * as m025 from './migrations/025-plugin-assist.js';
+import * as m026 from './migrations/026-review-counts.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '023-track-counts': m023,
   '024-organization-sign-in': m024,
   '025-plugin-assist': m025,
+  '026-review-counts': m026,
 };
 
 class StaticProvider implements MigrationProvider {

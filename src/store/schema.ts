@@ -380,6 +380,18 @@ export interface ExportRecordTable {
   storage_ref: string | null;
 }
 
+/** Review decisions per project, batch ('' for all), UTC hour and reviewer (migration 026). */
+export interface ReviewCountTable {
+  project_id: string;
+  batch_id: string;
+  /** 'YYYY-MM-DDTHH' of completed_at */
+  hour: string;
+  reviewer: string;
+  accepted: number;
+  rejected: number;
+  reviews: number;
+}
+
 /** Live tasks per project, batch ('' for all), stage, status and type (migration 012). */
 export interface TaskFacetTable {
   project_id: string;
@@ -492,6 +504,7 @@ export interface Database {
   task_history: TaskHistoryTable;
   task_counts: TaskCountTable;
   task_facets: TaskFacetTable;
+  review_counts: ReviewCountTable;
   export_records: ExportRecordTable;
   audit_log: AuditLogTable;
   benchmark_references: BenchmarkReferenceTable;

@@ -1,4 +1,5 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { createTriggerFunction, dropKeptCounts } from './kept-counts.js';
 import { underSqliteWriteLock } from './write-lock.js';
 
 /*
@@ -100,14 +101,7 @@ async function upPostgres(db: Kysely<unknown>): Promise<void> {
   const append = (changes: string) => `
     INSERT INTO task_facets (${KEY}, live)
       SELECT ${KEY}, sum(d) FROM (${changes}) AS changes GROUP BY ${KEY} HAVING sum(d) <> 0;`;
-  /** A trigger function (search_path pinned, so it finds its table whatever the session's). */
-  const triggerFunction = (name: string, body: string) =>
-    sql
-      .raw(
-        `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
-         BEGIN ${body} RETURN NULL; END $$`,
-      )
-      .execute(db);
+  const triggerFunction = (name: string, body: string) => createTriggerFunction(db, name, body);
   await triggerFunction(
     'task_facets_apply',
     `IF TG_OP = 'INSERT' THEN ${append(counted('new_rows', '1'))}
@@ -142,21 +136,17 @@ async function upPostgres(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
-  const triggers = {
-    task_facets_insert: 'tasks',
-    task_facets_update: 'tasks',
-    task_facets_delete: 'tasks',
-    task_facets_batch_insert: 'asset_batches',
-    task_facets_batch_delete: 'asset_batches',
-  };
-  for (const [name, table] of Object.entries(triggers)) {
-    await sql.raw(pg ? `DROP TRIGGER IF EXISTS ${name} ON ${table}` : `DROP TRIGGER IF EXISTS ${name}`).execute(db);
-  }
-  if (pg) {
-    await sql`DROP FUNCTION IF EXISTS task_facets_apply()`.execute(db);
-    await sql`DROP FUNCTION IF EXISTS task_facets_batch_apply()`.execute(db);
-  }
-  await db.schema.dropTable('task_facets').ifExists().execute();
+  await dropKeptCounts(
+    db,
+    'task_facets',
+    {
+      task_facets_insert: 'tasks',
+      task_facets_update: 'tasks',
+      task_facets_delete: 'tasks',
+      task_facets_batch_insert: 'asset_batches',
+      task_facets_batch_delete: 'asset_batches',
+    },
+    ['task_facets_apply', 'task_facets_batch_apply'],
+  );
   await db.schema.dropIndex('tasks_project_stage_created').ifExists().execute();
 }

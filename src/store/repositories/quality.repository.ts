@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db.js';
 import type { PerformanceScope } from './performance.repository.js';
+import { countedReviewDays } from './review-count.repository.js';
 
 /*
  * The Quality page's aggregates, each one GROUP BY within the project, an interval and batches:
  * benchmark scores per labeler and day (the covering index of migration 022), consensus
  * measures per ontology item (consensus_agreements' covering index), review decisions per
- * reviewer and day (task_history's covering index of migration 010) and issues per set of error
+ * reviewer and day (the counts of migration 026, the history at the interval's ends) and issues per set of error
  * codes (issues by project and creation time, migration 002).
  */
 
@@ -86,8 +87,8 @@ export interface ReviewDay {
   rejected: number;
 }
 
-/** Per reviewer and day: review decisions, from the task history. */
-export async function reviewDays(db: Executor, s: PerformanceScope): Promise<ReviewDay[]> {
+/** Per reviewer and day: review decisions counted from the task history's entries themselves. */
+export async function historyReviewDays(db: Executor, s: PerformanceScope): Promise<ReviewDay[]> {
   let q = db
     .selectFrom('task_history as th')
     .where('th.project_id', '=', s.projectId)
@@ -106,6 +107,49 @@ export async function reviewDays(db: Executor, s: PerformanceScope): Promise<Rev
     .groupBy(['th.completed_by', dayOf('th.completed_at')])
     .execute();
   return rows.map((r) => ({ ...r, accepted: Number(r.accepted), rejected: Number(r.rejected) }));
+}
+
+const HOUR_MS = 3_600_000;
+const hourKey = (ms: number) => new Date(ms).toISOString().slice(0, 13);
+
+/**
+ * Per reviewer and day: review decisions. The whole UTC hours of the interval are read from the
+ * counts migration 026 keeps (per project, batch and hour); the parts of an hour at either end,
+ * and a filter of several batches (an asset in two of them would be counted twice), from the
+ * history itself.
+ */
+export async function reviewDays(db: Executor, s: PerformanceScope): Promise<ReviewDay[]> {
+  if (s.batchIds && s.batchIds.length !== 1) return historyReviewDays(db, s);
+  const from = s.from === undefined ? undefined : Date.parse(s.from);
+  const to = s.to === undefined ? undefined : Date.parse(s.to);
+  const firstWhole = from === undefined ? undefined : Math.ceil(from / HOUR_MS) * HOUR_MS;
+  const lastWhole = to === undefined ? undefined : Math.floor(to / HOUR_MS) * HOUR_MS;
+  if (firstWhole !== undefined && lastWhole !== undefined && firstWhole >= lastWhole) return historyReviewDays(db, s);
+  const parts = [
+    countedReviewDays(
+      db,
+      s.projectId,
+      s.batchIds?.[0] ?? '',
+      firstWhole === undefined ? undefined : hourKey(firstWhole),
+      lastWhole === undefined ? undefined : hourKey(lastWhole),
+    ),
+  ];
+  if (from !== undefined && firstWhole !== undefined && firstWhole > from) {
+    parts.push(historyReviewDays(db, { ...s, to: new Date(firstWhole).toISOString() }));
+  }
+  if (to !== undefined && lastWhole !== undefined && lastWhole < to) {
+    parts.push(historyReviewDays(db, { ...s, from: new Date(lastWhole).toISOString() }));
+  }
+  const merged = new Map<string, ReviewDay>();
+  for (const d of (await Promise.all(parts)).flat()) {
+    const key = `${d.reviewer}\u0000${d.day}`;
+    const sum = merged.get(key);
+    if (sum) {
+      sum.accepted += d.accepted;
+      sum.rejected += d.rejected;
+    } else merged.set(key, { ...d });
+  }
+  return [...merged.values()];
 }
 
 /** Live issues per distinct error-code list (the JSON text as kept). */
