@@ -78,6 +78,36 @@ describe.each(ENGINES)('benchmark marking on %s', (engine) => {
     expect(await benchmarkIds()).toEqual([tasks[0], tasks[1], tasks[2]].sort());
   });
 
+  it('marks a task with the pre-labels imported for it as its reference', async () => {
+    // Labels are imported onto tasks still in Start: a project that holds its tasks there.
+    const created = await t.call('POST', '/v2/project', { body: { name: 'Pre-labelled benchmarks' } });
+    const pid = created.json().data.project._id as string;
+    const stages = [
+      { id: 'Start', type: 'Start', next: ['Label'], autoForward: false },
+      { id: 'Label', type: 'Label', next: ['Done'] },
+      { id: 'Done', type: 'Complete' },
+    ];
+    const setUp = await t.call('POST', `/v2/project/${pid}`, { body: { categorySchema: ONTOLOGY, stages } });
+    expect(setUp.statusCode, setUp.body).toBe(200);
+    const imported = await t.call('POST', `/v2/project/${pid}/cloud`, {
+      body: { assets: [{ data: 'https://cdn.example.com/pre.jpg', externalId: 'pre.jpg' }] },
+    });
+    const taskId = imported.json().data.assets[0].taskId as string;
+    const labels = await t.call('POST', '/v2/import/labels', {
+      body: { project: pid, jsonContent: [{ externalId: 'pre.jpg', objects: [box(70)] }] },
+    });
+    expect(labels.statusCode, labels.body).toBe(200);
+    expect(labels.json().data.imported).toBe(1);
+    const marked = await t.call('POST', `/v2/project/${pid}/benchmarks`, {
+      body: { tasks: [taskId], source: 'prelabels' },
+    });
+    expect(marked.statusCode, marked.body).toBe(200);
+    expect(marked.json().data.benchmarks).toEqual([{ taskId, isBenchmark: true, source: 'prelabels' }]);
+    const ref = (await t.call('GET', `/v2/project/${pid}/benchmarks/${taskId}`)).json().data.benchmark;
+    expect(ref.source).toBe('prelabels');
+    expect(ref.reference.tools.map((o: { 'bounding-box': { x: number } }) => o['bounding-box'].x)).toEqual([70]);
+  });
+
   it('lets only Managers mark, unmark or read references; a Labeler never sees one', async () => {
     for (const role of ['Lead', 'Reviewer', 'Labeler'] as const) {
       const key = users.key[role];
