@@ -13,7 +13,8 @@ import { signInWithKey } from './helpers/editor-page.js';
  * every request the browser makes), the first frame is shown after the index and the first
  * groups of pictures are read, far from the whole file, whether the MP4's index comes first
  * (faststart) or after its media data; a jump near the end reads the bytes there and lands on
- * the exact frame. A server that answers no ranges (200 and the whole body) still plays.
+ * the exact frame. A server that answers no ranges (200 and the whole body) still plays. A
+ * browser without WebCodecs gets the browser's own player, said to be approximate to the frame.
  */
 
 const engine = ENGINES[0] ?? 'sqlite';
@@ -28,6 +29,7 @@ describe('the video player reads by ranges', () => {
   let browser: Browser;
   let context: BrowserContext;
   let labelerKey = '';
+  let projectId = '';
   const sizes: Record<string, number> = {};
   const tasks: Record<string, string> = {};
 
@@ -49,6 +51,7 @@ describe('the video player reads by ranges', () => {
     server = await startConsoleServer(engine);
     labelerKey = await server.addUser('labeler@example.com');
     const id = ((await api('POST', '/v2/project', { name: 'Long clips' })).project as Json)._id as string;
+    projectId = id;
     await api('POST', `/v2/project/${id}`, {
       categorySchema: { tools: [{ schemaId: 'car', title: 'Car', tool: 'bounding-box' }], classifications: [] },
       stages: [
@@ -146,6 +149,40 @@ describe('the video player reads by ranges', () => {
     expect(log.some((l) => Number(/bytes=(\d+)/.exec(l.range ?? '')?.[1]) > size * 0.9)).toBe(true);
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it("shows the video in the browser's own player where WebCodecs is missing, saying frames are approximate", async () => {
+    // Leaving the task in the first test gave it back: assigned again.
+    await api('POST', '/v2/task/assign', {
+      project: projectId,
+      tasks: [tasks['/fast.mp4']],
+      stage: 'Label',
+      user: 'labeler@example.com',
+    });
+    // A browser without WebCodecs: VideoDecoder removed before the page's scripts run.
+    const own = await newContext(browser, server.url);
+    await own.addInitScript('delete window.VideoDecoder; delete window.EncodedVideoChunk;');
+    const page = await own.newPage();
+    const errors = pageErrors(page);
+    await signInWithKey(page, labelerKey);
+    await page.goto(`/work/tasks/${tasks['/fast.mp4']}`);
+    await expect
+      .poll(() => page.getByRole('alert').first().textContent())
+      .toContain('This browser has no video decoder (WebCodecs).');
+    await expect.poll(() => page.getByRole('note').textContent()).toContain('Frame positions are approximate');
+    // Seeking by time: 5 s at 30 fps is about frame 151.
+    const player = page.getByLabel("Video in the browser's player");
+    expect(await player.getAttribute('controls')).not.toBeNull();
+    await player.waitFor();
+    await page.evaluate(`document.querySelector('.video-fallback video').currentTime = 5`);
+    await expect
+      .poll(() => page.getByLabel('Approximate frame').getAttribute('data-frame').then(Number))
+      .toBeGreaterThanOrEqual(149);
+    expect(Number(await page.getByLabel('Approximate frame').getAttribute('data-frame'))).toBeLessThanOrEqual(151);
+    expect(await page.getByRole('button', { name: /^Car tool/ }).count()).toBe(0);
+    await screenshot(page, 'editor-video-fallback');
+    expect(errors).toEqual([]);
+    await own.close();
   });
 
   it('plays a file whose server answers no ranges, read whole', async () => {

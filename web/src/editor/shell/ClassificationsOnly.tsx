@@ -16,6 +16,8 @@ export interface ClassificationsOnlyProps {
   problem?: string;
   actions?: ReactNode;
   aside?: ReactNode;
+  /** Shown under the words: what the asset can still show (a video in the browser's own player). */
+  media?: ReactNode;
 }
 
 /**
@@ -43,6 +45,7 @@ export function ClassificationsOnly(props: ClassificationsOnlyProps) {
             Answer the task&apos;s questions on the right and submit. Objects drawn elsewhere (by a plugin, a pre-label
             or another tool) stay in the answer unchanged.
           </p>
+          {props.media}
         </div>
         <AnswerPanel
           ontology={props.ontology}

@@ -7,7 +7,8 @@ import { VIDEO_KEYS } from '../../shell/editor-keys';
 import { ClassificationsOnly } from '../../shell/ClassificationsOnly';
 import { ImageEditor, type PagedEditing } from '../image/ImageEditor';
 import type { FrameSource } from '../image/ImageCanvas';
-import { VideoFrames } from './mp4-frames';
+import { CodecError, VideoFrames } from './mp4-frames';
+import { FallbackPlayer } from './FallbackPlayer';
 import { openSource } from './byte-source';
 import { useOpened } from '../useOpened';
 import { PartInput } from '../../shell/PartInput';
@@ -20,12 +21,25 @@ const SPEEDS = [0.25, 0.5, 1, 1.5, 2, 4];
  * shown, and a player under it (Frame input, stepping, play at a speed, the timeline of tracks).
  */
 export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorProps) {
-  const loading = useOpened(asset.url, async (url) => VideoFrames.open(await openSource(url, 'video')), {
-    missing: 'The task has no video.',
-    failed: 'The video could not be opened.',
-    close: (video) => video.close(),
-  });
-  const video = loading.status === 'ready' ? loading.value : undefined;
+  // A codec WebCodecs cannot decode is no failure: the browser's own player shows the video.
+  const loading = useOpened(
+    asset.url,
+    async (url): Promise<{ frames: VideoFrames } | { fallback: CodecError }> => {
+      try {
+        return { frames: await VideoFrames.open(await openSource(url, 'video')) };
+      } catch (e) {
+        if (e instanceof CodecError) return { fallback: e };
+        throw e;
+      }
+    },
+    {
+      missing: 'The task has no video.',
+      failed: 'The video could not be opened.',
+      close: (opened) => ('frames' in opened ? opened.frames.close() : undefined),
+    },
+  );
+  const video = loading.status === 'ready' && 'frames' in loading.value ? loading.value.frames : undefined;
+  const fallback = loading.status === 'ready' && 'fallback' in loading.value ? loading.value.fallback : undefined;
   const [page, setPage] = useState(0);
   const [shownPage, setShownPage] = useState(-1);
   const [playing, setPlaying] = useState(false);
@@ -217,7 +231,7 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
     [vfr, props.ontology],
   );
 
-  if (loading.status === 'error') {
+  if (loading.status === 'error' || fallback) {
     // The questions, the answer saved so far and the stage's buttons stay: the task can be
     // answered, skipped or sent on although its video cannot be shown.
     // Frames cannot be chosen without the picture: the whole-video questions only.
@@ -235,7 +249,8 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
         actions={props.actions}
         aside={props.aside}
         message="a video"
-        problem={loading.message}
+        problem={fallback?.message ?? (loading.status === 'error' ? loading.message : undefined)}
+        media={fallback && asset.url ? <FallbackPlayer url={asset.url} frameRate={fallback.frameRate} /> : undefined}
       />
     );
   }

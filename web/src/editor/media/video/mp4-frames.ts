@@ -18,10 +18,18 @@ interface Coded {
 /** Why a file cannot be shown, in words for the labeler. */
 export class VideoError extends MediaError {}
 
-/** The file is a video, but this browser cannot decode its codec. */
+/**
+ * The file is a video, but this browser cannot decode its codec frame by frame (or has no
+ * WebCodecs at all): the browser's own player may still play it.
+ */
 export class CodecError extends VideoError {
-  constructor(readonly codec: string) {
-    super(`This browser cannot decode the video's codec (${codec}).`);
+  constructor(
+    readonly codec: string,
+    /** Frames a second, as the container says (the fallback player's frame numbers). */
+    readonly frameRate: number,
+    message = `This browser cannot decode the video's codec (${codec}).`,
+  ) {
+    super(message);
   }
 }
 
@@ -105,9 +113,11 @@ export class VideoFrames {
   static async open(source: ByteSource): Promise<VideoFrames> {
     const head = await source.read(0, 8);
     const { info, config, coded } = looksLikeWebm(head) ? demuxWebm(await source.all()) : await demuxMp4(source);
-    if (typeof VideoDecoder === 'undefined') throw new VideoError('This browser has no video decoder (WebCodecs).');
+    if (typeof VideoDecoder === 'undefined') {
+      throw new CodecError(info.codec, info.frameRate, 'This browser has no video decoder (WebCodecs).');
+    }
     const support = await VideoDecoder.isConfigSupported(config).catch(() => ({ supported: false }));
-    if (!support.supported) throw new CodecError(info.codec);
+    if (!support.supported) throw new CodecError(info.codec, info.frameRate);
     return new VideoFrames(info, config, coded, source);
   }
 
@@ -397,7 +407,7 @@ function demuxWebm(bytes: Uint8Array): Demuxed {
   if (!(video.width > 0 && video.height > 0)) throw new VideoError(notVideo);
   if (video.blocks.length === 0) throw new VideoError('The video file is cut short: none of its frames are there.');
   const codec = webmCodec(video);
-  if (!codec) throw new CodecError(video.codecId);
+  if (!codec) throw new CodecError(video.codecId, video.frameNs ? 1e9 / video.frameNs : 30);
   const times = video.blocks.map((b) => b.timestamp).sort((a, b) => a - b);
   const next = new Map(times.map((t, i) => [t, times[i + 1]]));
   const frameUs = video.frameNs ? video.frameNs / 1000 : undefined;
