@@ -4,6 +4,7 @@ import type { CategorySchema, Classification } from '../schemas/category-schema.
 import type { TaskAnswer } from './types.js';
 import { checkSegmentation } from './zones.js';
 import { checkOverlaps, checkPctEntry, checkPointLabels, type PctRules } from './pct-answer.js';
+import { checkPctClassifications, checkToolSizes } from './pct-ontology-rules.js';
 import { type OverlapRule, settleOverlaps, type ZonesValue } from '../shared/overlap.js';
 
 export interface AnswerInput {
@@ -188,7 +189,7 @@ export function validateAnswer(
   const classifications = objectsOf(input.classifications, `${base}.classifications`, errors);
   const relations = objectsOf(input.relations, `${base}.relations`, errors);
   const toolKinds = new Map((schema.tools ?? []).map((t) => [t.schemaId, t.tool]));
-  const markingTools = new Map((schema.tools ?? []).map((t) => [t.schemaId, t.markingTools ?? undefined]));
+  const pctTools = new Map((schema.tools ?? []).filter((t) => t.tool === 'pct').map((t) => [t.schemaId, t]));
   const pctEntries: { obj: Record<string, unknown>; field: string }[] = [];
   const zoned: { obj: Record<string, unknown>; field: string }[] = [];
   const relationIds = new Set((schema.relations ?? []).map((r) => r.schemaId));
@@ -209,7 +210,9 @@ export function validateAnswer(
     }
     if (kind === 'pct') {
       const field = `${toolField}[${i}]`;
-      checkPctEntry(obj, field, markingTools.get(obj.schemaId as string), opts.pct, errors);
+      const tool = pctTools.get(obj.schemaId as string);
+      checkPctEntry(obj, field, tool?.markingTools ?? undefined, opts.pct, errors);
+      if (tool) checkToolSizes(obj, field, tool, errors);
       pctEntries.push({ obj, field });
     }
     const geometry = GEOMETRY[kind];
@@ -240,12 +243,12 @@ export function validateAnswer(
     }
   });
   if (opts.pct && !opts.pct.allowOverlapping) checkOverlaps(pctEntries, errors);
+  if (opts.pct) checkPctClassifications(schema, pctEntries, classifications, base, opts.pct, errors);
   if (opts.overlap && opts.overlap !== 'allow' && !errors.length) settleZones(zoned, opts.overlap, errors);
-  const pctTools = new Set((schema.tools ?? []).filter((t) => t.tool === 'pct').map((t) => t.schemaId));
   const pointLabels = checkPointLabels(
     input.pointLabels,
     `${base}.pointLabels`,
-    pctTools,
+    new Set(pctTools.keys()),
     opts.frames,
     opts.pct,
     opts.submit,

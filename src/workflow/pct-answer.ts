@@ -8,6 +8,9 @@ import { type Cuboid, cuboidProblem, cuboidsOverlap } from '../shared/pointcloud
  * class codes per frame) checked against the frame's point count, with the coverage rule on submit.
  */
 
+/** The lidar's sensor name on every pct asset (cameras are named by their folders or the import). */
+export const LIDAR_SENSOR_NAME = 'lidar';
+
 /** What the asset and the project say about a pct answer. */
 export interface PctRules {
   allowOverlapping: boolean;
