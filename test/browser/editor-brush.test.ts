@@ -6,7 +6,14 @@ import { ENGINES } from '../helpers/stores.js';
 import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
 import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
 import { type AssetServer, serveAssets, streetPng } from './helpers/editor-assets.js';
-import { canvasView, signInWithKey, startStage, strokeThrough, type Vec } from './helpers/editor-page.js';
+import {
+  canvasView,
+  signInWithKey,
+  startStage,
+  strokeThrough,
+  shownAt as shownOn,
+  type Vec,
+} from './helpers/editor-page.js';
 
 /*
  * The brush, with a real mouse and keyboard on a generated picture: a stroke paints the class's
@@ -35,15 +42,7 @@ describe('the brush', () => {
     return res.json().data as Json;
   };
 
-  /** The colour shown on the screen at an image pixel. */
-  const shownAt = async (p: Vec): Promise<[number, number, number]> => {
-    const view = await canvasView(page);
-    const [sx, sy] = view.screen(p);
-    const shot = PNG.sync.read(
-      await page.screenshot({ clip: { x: Math.round(sx), y: Math.round(sy), width: 1, height: 1 } }),
-    );
-    return [shot.data[0]!, shot.data[1]!, shot.data[2]!];
-  };
+  const shownAt = (p: Vec) => shownOn(page, p);
   /** Painted red over the sky (the layer is shown at 60 % over the image). */
   const painted = async (p: Vec) => {
     const [r, g, b] = await shownAt(p);

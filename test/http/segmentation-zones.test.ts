@@ -209,4 +209,36 @@ describe.each(ENGINES)('segmentation zones on %s', (engine) => {
     expect(missing.statusCode).toBe(400);
     expect(missing.json().errors[0].field).toBe('annotation');
   });
+
+  it('an issue on a segmentation object may keep the point of the mask it is pinned at; on another object it may not', async () => {
+    const res = await t.call('POST', `/v2/annotate/${taskId}`, {
+      body: {
+        answer: {
+          tools: [
+            {
+              schemaId: 'lake',
+              objectId: 'ring',
+              segmentation: { zones: [{ region: square(0, 0, 40), holes: [square(10, 10, 20)] }] },
+            },
+            { schemaId: 'road', objectId: 'p1', polygon: square(45, 0, 10) },
+          ],
+        },
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const onMask = await t.call('POST', '/v2/issues', {
+      body: { labelTask: taskId, content: 'Too wide here', objectId: 'ring', position: '[5, 20]' },
+    });
+    expect(onMask.statusCode, onMask.body).toBeLessThan(300);
+    const issues = (await t.call('GET', `/v2/issues?labelTask=${taskId}`)).json().data.issues;
+    expect(issues.find((i: { content: string }) => i.content === 'Too wide here')).toMatchObject({
+      objectId: 'ring',
+      position: '[5, 20]',
+    });
+    const onPolygon = await t.call('POST', '/v2/issues', {
+      body: { labelTask: taskId, content: 'Not here', objectId: 'p1', position: '[50, 5]' },
+    });
+    expect(onPolygon.statusCode).toBe(400);
+    expect(onPolygon.json().errors[0].field).toBe('objectId');
+  });
 });

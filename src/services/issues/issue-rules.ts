@@ -23,6 +23,16 @@ export function positionError(raw: string): string | undefined {
 }
 
 /** The `objectId`s of a task's answer (tools, classifications and relations). */
+/** The objectIds of the answer's segmentation objects (masks: an issue on one may keep a point). */
+export function maskObjectIds(answer: string): Set<string> {
+  const tools = (JSON.parse(answer) as { tools?: unknown }).tools;
+  const ids = new Set<string>();
+  for (const item of Array.isArray(tools) ? (tools as Record<string, unknown>[]) : []) {
+    if (item && typeof item.objectId === 'string' && item.segmentation !== undefined) ids.add(item.objectId);
+  }
+  return ids;
+}
+
 export function answerObjectIds(answer: string): Set<string> {
   const ids = new Set<string>();
   const parsed = JSON.parse(answer) as Record<string, unknown>;

@@ -8,6 +8,7 @@ import type { IssueRow } from '../../store/schema.js';
 import { can, type Principal, type ProjectRole } from '../identity/access.js';
 import {
   answerObjectIds,
+  maskObjectIds,
   checkErrorCodes,
   type IssueComment,
   type IssueErrorCode,
@@ -59,8 +60,13 @@ export async function createIssue(ctx: AppContext, p: Principal, input: CreateIs
       if (problem) errors.push({ field: 'position', message: problem });
     }
     if (input.objectId !== undefined) {
-      if (input.position !== undefined) {
-        errors.push({ field: 'objectId', message: 'cannot be given together with position' });
+      // A point on a mask (a segmentation object) pins the issue where the mask is: the middle of
+      // a ring's box may lie outside it.
+      if (input.position !== undefined && !maskObjectIds(task.answer).has(input.objectId)) {
+        errors.push({
+          field: 'objectId',
+          message: 'cannot be given together with position, except on a segmentation object',
+        });
       } else if (!answerObjectIds(task.answer).has(input.objectId)) {
         errors.push({ field: 'objectId', message: "no object of the task's answer has this objectId" });
       }

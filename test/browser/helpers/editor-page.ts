@@ -50,6 +50,15 @@ export async function dragFrom(page: Page, from: Vec, to: Vec): Promise<void> {
   await page.mouse.up();
 }
 
+/** The colour shown on the screen at an image pixel. */
+export async function shownAt(page: Page, p: Vec): Promise<[number, number, number]> {
+  const [sx, sy] = (await canvasView(page)).screen(p);
+  const shot = PNG.sync.read(
+    await page.screenshot({ clip: { x: Math.round(sx), y: Math.round(sy), width: 1, height: 1 } }),
+  );
+  return [shot.data[0]!, shot.data[1]!, shot.data[2]!];
+}
+
 /** A brush stroke through image pixels, pressed with `button`, a few steps between points. */
 export async function strokeThrough(page: Page, points: Vec[], button: 'left' | 'right' = 'left'): Promise<void> {
   const view = await canvasView(page);

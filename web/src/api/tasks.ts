@@ -193,6 +193,8 @@ export interface TaskDetail {
     classifications?: unknown[];
     relations?: unknown[];
   };
+  /** The task's brush layer: a signed link to a PNG of the image's size, or null. */
+  brushDataUrl?: string | null;
   openIssuesCount: number;
   duration: number;
   totalDuration: number;

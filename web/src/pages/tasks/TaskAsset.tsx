@@ -1,7 +1,8 @@
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { TaskIssue } from '../../api/tasks';
-import { ImageCanvas } from '../../editor/media/image/ImageCanvas';
+import { ImageCanvas, type ImageCanvasHandle } from '../../editor/media/image/ImageCanvas';
+import { useBrushLayer } from '../../editor/tools/brush/useBrushLayer';
 import { issuePins } from '../../work/pins';
 import { toolColor, type Ontology } from '../../editor/core/ontology';
 import { segments, toUtf16 } from '../../editor/media/text/spans';
@@ -34,44 +35,23 @@ function useColours(ontology: Ontology) {
   return useMemo(() => new Map((ontology.tools ?? []).map((t, i) => [t.schemaId, toolColor(t, i)])), [ontology]);
 }
 
-/** The asset with the answer drawn over it, read-only: an image, a text with its spans, or a link. */
-export function TaskAsset({
-  url,
-  objects,
-  ontology,
-  issues,
-  selectedId,
-  onSelect,
-}: {
+interface TaskAssetProps {
   url: string | null;
   objects: EditorObject[];
   ontology: Ontology;
   issues: TaskIssue[];
   selectedId: string | undefined;
   onSelect: (objectId: string | undefined) => void;
-}) {
+  /** The task's brush layer (a PNG of the image's size), drawn over the image. */
+  brushUrl?: string | null | undefined;
+}
+
+/** The asset with the answer drawn over it, read-only: an image, a text with its spans, or a link. */
+export function TaskAsset(props: TaskAssetProps) {
+  const { url, objects, ontology, issues } = props;
   const colours = useColours(ontology);
   const kind = assetKind(url, objects);
-  if (kind === 'image') {
-    // An image is one page: the pins of issues raised on another (none should be) are left out.
-    const pins = issuePins(issues, objects).filter((p) => !p.page);
-    return (
-      <div className="task-asset task-asset-image" role="img" aria-label={`The image with ${objects.length} objects`}>
-        <ImageCanvas
-          imageUrl={url ?? undefined}
-          objects={objects}
-          colorOf={(id) => colours.get(id) ?? '#e6194b'}
-          drawKind={undefined}
-          selectedId={selectedId}
-          editable={false}
-          onSelect={onSelect}
-          onCreate={() => undefined}
-          onChange={() => undefined}
-          pins={pins}
-        />
-      </div>
-    );
-  }
+  if (kind === 'image') return <TaskImage {...props} colours={colours} />;
   if (kind === 'text' && url) return <TaskText url={url} objects={objects} colours={colours} issues={issues} />;
   return (
     <div className="task-asset task-asset-other">
@@ -83,6 +63,41 @@ export function TaskAsset({
       ) : (
         <p className="muted">The asset has no URL.</p>
       )}
+    </div>
+  );
+}
+
+/** An image with its objects (zones included), its brush layer and its issues' pins, read-only. */
+function TaskImage(props: TaskAssetProps & { colours: Map<string, string> }) {
+  const { url, objects, issues, selectedId, onSelect, brushUrl, colours } = props;
+  const canvas = useRef<ImageCanvasHandle>(null);
+  const [size, setSize] = useState<{ width: number; height: number } | null>(null);
+  const layer = useBrushLayer(!!brushUrl, size, brushUrl, () => canvas.current?.repaint());
+  // An image is one page: the pins of issues raised on another (none should be) are left out.
+  const pins = issuePins(issues, objects).filter((p) => !p.page);
+  return (
+    <div
+      className="task-asset task-asset-image"
+      role="img"
+      aria-label={`The image with ${objects.length} objects${brushUrl ? ' and a brush layer' : ''}`}
+    >
+      <ImageCanvas
+        ref={canvas}
+        imageUrl={url ?? undefined}
+        objects={objects}
+        colorOf={(id) => colours.get(id) ?? '#e6194b'}
+        drawKind={undefined}
+        selectedId={selectedId}
+        editable={false}
+        onSelect={onSelect}
+        onCreate={() => undefined}
+        onChange={() => undefined}
+        pins={pins}
+        layers={layer ? [layer] : []}
+        onImageSize={(next) =>
+          setSize((was) => (was && was.width === next.width && was.height === next.height ? was : next))
+        }
+      />
     </div>
   );
 }

@@ -89,6 +89,7 @@ export default function TaskPage() {
           issues={issueList}
           selectedId={selectedId}
           onSelect={setSelectedId}
+          brushUrl={t.brushDataUrl}
         />
         <div className="task-side">
           <TaskAnswer

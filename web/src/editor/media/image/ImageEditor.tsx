@@ -21,6 +21,7 @@ import { type KeyAction, useEditorKeys } from '../../shell/useEditorKeys';
 import { useSpaceTools } from '../../shell/useSpaceTools';
 import { toolColor } from '../../core/ontology';
 import { BrushLayer } from '../../tools/brush/layer';
+import { useBrushLayer } from '../../tools/brush/useBrushLayer';
 import { BrushControls, BRUSH_SIZES, nextBrushSize } from '../../tools/brush/BrushControls';
 
 export interface ImageEditorProps {
@@ -32,8 +33,11 @@ export interface ImageEditorProps {
   /** Problems to show on the form (after a refused submit). */
   problems: Problem[];
   readOnly?: boolean;
-  /** Review: clicks raise an issue at a point or an object instead of drawing. */
-  onPick?(position: Vec, objectId: string | undefined): void;
+  /**
+   * Review: clicks raise an issue at a point or an object instead of drawing. `onMask` says the
+   * object is a mask (a segmentation object): its issue keeps the clicked point, which lies on it.
+   */
+  onPick?(position: Vec, objectId: string | undefined, onMask?: boolean): void;
   pins?: Pin[];
   /** The stage's buttons (Submit, Skip, Accept, Reject...), drawn in the action bar. */
   actions?: ReactNode;
@@ -114,7 +118,6 @@ export function ImageEditor(props: ImageEditorProps) {
   const [zoom, setZoom] = useState(1);
   const canvas = useRef<ImageCanvasHandle>(null);
   const [imageSize, setImageSize] = useState<{ width: number; height: number } | null>(null);
-  const [brushLayer, setBrushLayer] = useState<BrushLayer | undefined>(undefined);
   const [brushSize, setBrushSize] = useState<number>(BRUSH_SIZES.initial);
   const [eraser, setEraser] = useState(false);
   const [bucket, setBucket] = useState(false);
@@ -148,6 +151,9 @@ export function ImageEditor(props: ImageEditorProps) {
     return all;
   }, [shortcuts, ontology]);
 
+  const hasBrush = brushTools.length > 0 || !!props.brushUrl;
+  const brushLayer = useBrushLayer(hasBrush, imageSize, props.brushUrl, () => setBrushVersion((v) => v + 1));
+
   // Overlaps are settled as objects are drawn on an image or a separate page; a video's tracks are
   // settled by the server when the answer is saved.
   const overlap = page === undefined || separate ? props.segmentationOverlap : undefined;
@@ -155,31 +161,6 @@ export function ImageEditor(props: ImageEditorProps) {
   useEffect(() => {
     if (brushLayer) brushLayer.keepOthers = props.segmentationOverlap === 'earlier-wins';
   }, [brushLayer, props.segmentationOverlap]);
-
-  const hasBrush = brushTools.length > 0 || !!props.brushUrl;
-  useEffect(() => {
-    if (props.brushLayer) {
-      setBrushLayer(props.brushLayer);
-      return;
-    }
-    if (!hasBrush || !imageSize) return;
-    const layer = new BrushLayer(imageSize.width, imageSize.height);
-    setBrushLayer(layer);
-    const url = props.brushUrl;
-    if (!url) return;
-    let live = true;
-    const stored = new Image();
-    stored.crossOrigin = 'anonymous';
-    stored.onload = () => {
-      if (!live) return;
-      layer.load(stored);
-      setBrushVersion((v) => v + 1);
-    };
-    stored.src = url;
-    return () => {
-      live = false;
-    };
-  }, [hasBrush, imageSize, props.brushUrl, props.brushLayer]);
 
   const brushChanged = () => {
     setBrushVersion((v) => v + 1);
@@ -485,7 +466,11 @@ export function ImageEditor(props: ImageEditorProps) {
                 : { ...answer, objects: setKeyframe(answer.objects, id, page, (e) => ({ ...e, geometry: g })) },
             )
           }
-          onPick={props.onPick}
+          onPick={
+            props.onPick &&
+            ((at, id) =>
+              props.onPick!(at, id, shown.objects.find((o) => o.objectId === id)?.geometry.kind === 'segmentation'))
+          }
           pins={props.pins}
           onViewportChange={(v) => setZoom(v.scale)}
           onImageSize={setImageSizeOnce}
@@ -525,7 +510,12 @@ export function ImageSurfaceEditor({ asset, onPick, onBrushChange, ...props }: S
       {...props}
       imageUrl={asset.url}
       onBrushChange={onBrushChange}
-      onPick={onPick ? (position, objectId) => onPick(objectId ? { objectId } : { position }) : undefined}
+      onPick={
+        onPick
+          ? (position, objectId, onMask) =>
+              onPick(objectId ? { objectId, ...(onMask ? { position } : {}) } : { position })
+          : undefined
+      }
     />
   );
 }

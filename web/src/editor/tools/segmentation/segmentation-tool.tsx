@@ -77,10 +77,22 @@ export function addVertex(value: Segmentation, at: Vec): Segmentation {
 const polygon = pathTool('polygon', 'Polygon', true);
 const asZones = (points: Vec[]): Segmentation => normalize({ zones: [{ region: points, holes: [] }] });
 
-/** The zones as one path: holes are wound against their region, so a nonzero fill leaves them empty. */
+/** Twice the signed area: its sign is the ring's winding. */
+const winding = (ring: Vec[]) =>
+  ring.reduce((s, [x, y], i) => s + x * ring[(i + 1) % ring.length]![1] - ring[(i + 1) % ring.length]![0] * y, 0);
+
+/**
+ * The zones as one path: each hole is wound against its region (turned round when it was sent
+ * the same way, as the API allows), so a nonzero fill (every object of a colour drawn at once)
+ * leaves holes empty.
+ */
 function zonesPath(value: Segmentation): Path2D {
   const path = new Path2D();
-  for (const ring of ringsOf(value)) path.addPath(pathThrough(ring, true));
+  for (const z of value.zones) {
+    path.addPath(pathThrough(z.region, true));
+    const outward = Math.sign(winding(z.region));
+    for (const h of z.holes) path.addPath(pathThrough(Math.sign(winding(h)) === outward ? [...h].reverse() : h, true));
+  }
   return path;
 }
 
