@@ -23,7 +23,12 @@ const DOMAINS = {
   assets: { calls: ['identity', 'audit', 'projects', 'files', 'storages'], back: { 'prelabel.service.ts': ['tasks'] } },
   tasks: {
     calls: ['identity', 'audit', 'projects', 'assets', 'files'],
-    back: { 'task.service.ts': ['quality'], 'work.service.ts': ['quality'], 'task-move.ts': ['exports'] },
+    back: {
+      'task.service.ts': ['quality'],
+      'task-answer.service.ts': ['quality'],
+      'task-handout.service.ts': ['quality'],
+      'task-move.ts': ['exports'],
+    },
   },
   metrics: { calls: ['identity'] },
   issues: { calls: ['identity', 'projects', 'tasks'] },

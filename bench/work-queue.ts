@@ -14,7 +14,7 @@
  *   npm run bench -- work-queue [--engine sqlite|postgres|both] [--tasks 1000000] [--requests 20] [--rounds 2]
  */
 import { sql } from 'kysely';
-import { freeForCaller, heldByCaller } from '../src/services/tasks/work.service.js';
+import { freeForCaller, heldByCaller } from '../src/store/repositories/work-queue.repository.js';
 import { QUEUE_COUNT_CAP } from '../src/services/tasks/queue.service.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { type AnnotaryServer, BENCH_OWNER_EMAIL, startAnnotary } from './lib/annotary.js';

@@ -22,7 +22,8 @@ import * as hold from '../../services/tasks/hold.service.js';
 import * as bulk from '../../services/tasks/bulk-move.service.js';
 import * as queue from '../../services/tasks/queue.service.js';
 import * as tasks from '../../services/tasks/task.service.js';
-import * as work from '../../services/tasks/work.service.js';
+import * as answering from '../../services/tasks/task-answer.service.js';
+import * as handout from '../../services/tasks/task-handout.service.js';
 import { principalOf } from '../plugins/auth.js';
 import { ok } from '../reply.js';
 import { invalidField } from '../../errors.js';
@@ -76,7 +77,7 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
           isPlugin: parseQueryBoolean(req.query.isPlugin),
         };
         const linkBases = [linkBase(ctx, req), ctx.config.publicUrl];
-        const task = await work.annotate(ctx, principalOf(req), req.params.taskId, req.body ?? {}, {
+        const task = await answering.annotate(ctx, principalOf(req), req.params.taskId, req.body ?? {}, {
           ...opts,
           linkBases,
         });
@@ -102,7 +103,14 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     async (req) => {
       if (!Buffer.isBuffer(req.body)) throw invalidField('body', 'must be the PNG bytes, sent as image/png');
       return ok(
-        await work.uploadLayer(ctx, principalOf(req), req.params.taskId, req.body, linkBase(ctx, req), 'brushDataUrl'),
+        await answering.uploadLayer(
+          ctx,
+          principalOf(req),
+          req.params.taskId,
+          req.body,
+          linkBase(ctx, req),
+          'brushDataUrl',
+        ),
       );
     },
   );
@@ -128,7 +136,7 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         throw invalidField('body', 'must be the .seg.nrrd bytes, sent as application/octet-stream');
       }
       return ok(
-        await work.uploadLayer(
+        await answering.uploadLayer(
           ctx,
           principalOf(req),
           req.params.taskId,
@@ -145,10 +153,10 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     return reply.type('image/png').header('cache-control', 'private, no-store').send(png);
   });
   app.post('/review/:taskId', { schema: { tags, params: TaskIdParams, body: ReviewRequest } }, async (req) =>
-    ok({ task: await work.review(ctx, principalOf(req), req.params.taskId, req.body.reviewStatus) }),
+    ok({ task: await answering.review(ctx, principalOf(req), req.params.taskId, req.body.reviewStatus) }),
   );
   app.post('/task/:taskId/skip', { schema: { tags, params: TaskIdParams } }, async (req) =>
-    ok({ task: await work.skip(ctx, principalOf(req), req.params.taskId) }),
+    ok({ task: await answering.skip(ctx, principalOf(req), req.params.taskId) }),
   );
   app.post(
     '/task/:taskId/release',
@@ -172,13 +180,13 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   app.get(
     '/project/:projectId/next',
     { schema: { tags, params: ProjectIdParams, querystring: NextQuery } },
-    async (req) => ok(await work.nextTask(ctx, principalOf(req), req.params.projectId, req.query.stageId)),
+    async (req) => ok(await handout.nextTask(ctx, principalOf(req), req.params.projectId, req.query.stageId)),
   );
   app.get('/project/:projectId/queue', { schema: { tags, params: ProjectIdParams } }, async (req) =>
     ok({ stages: await queue.workQueue(ctx, principalOf(req), req.params.projectId) }),
   );
   app.post('/task/assign', { schema: { tags, body: AssignRequest } }, async (req) =>
-    ok(await work.assignTasks(ctx, principalOf(req), req.body)),
+    ok(await handout.assignTasks(ctx, principalOf(req), req.body)),
   );
   app.post(
     '/project/:projectId/forward',

@@ -9,7 +9,7 @@ import { checkSegmentation } from '../../workflow/zones.js';
 import { freshFileUrl } from '../files/file-url.js';
 import type { Principal } from '../identity/access.js';
 import { assetImageSize, pngSize } from '../tasks/brush-layer.js';
-import { taskToWork } from '../tasks/work.service.js';
+import { taskToWork } from '../tasks/work-access.js';
 import { PLUGIN_USER_AGENT } from './plugin-call.js';
 import { openPluginSecret } from './plugin.service.js';
 

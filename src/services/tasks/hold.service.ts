@@ -1,4 +1,3 @@
-import { type AliasedSelectQueryBuilder, sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { audit } from '../audit/audit.service.js';
 import { conflict, forbidden, invalidField, notFound } from '../../errors.js';
@@ -7,6 +6,13 @@ import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
 import { findHandoutOfTask } from '../../store/repositories/benchmark-queue.repository.js';
 import { findTask } from '../../store/repositories/task.repository.js';
+import {
+  countDoneSince,
+  countFree,
+  countHeld,
+  releaseHeldTask,
+  takeNamedTask,
+} from '../../store/repositories/work-queue.repository.js';
 import { stageById } from '../../workflow/graph.js';
 import { can, type Principal } from '../identity/access.js';
 import { loadProject } from '../identity/project-access.js';
@@ -15,7 +21,7 @@ import { QUEUE_COUNT_CAP } from './queue.service.js';
 import { taskLinks } from './brush-layer.js';
 import { fullTaskView } from './task-move.js';
 import { loadTask } from './task.service.js';
-import { freeForCaller, heldByCaller, mayTake } from './work.service.js';
+import { mayTake } from './work-access.js';
 
 /** The Label or Review stage a task sits in, when the caller may take tasks from it; 409 otherwise. */
 function workableStage(stages: Stage[], stageId: string, role: Parameters<typeof mayTake>[1], email: string) {
@@ -55,12 +61,7 @@ export async function release(
       throw conflict('the task changed after updatedAt: it was not released');
     }
     const row = { ...task, assignee: null, updated_at: new Date(ctx.clock.now()).toISOString(), updated_by: p.email };
-    await trx
-      .updateTable('tasks')
-      .set({ assignee: null, updated_at: row.updated_at, updated_by: p.email })
-      .where('id', '=', task.id)
-      .where('assignee', '=', p.email)
-      .execute();
+    await releaseHeldTask(trx, task.id, p.email, row.updated_at);
     await audit(trx, ctx.clock, p, {
       operation: 'task.release',
       targetType: 'task',
@@ -91,24 +92,13 @@ export async function take(ctx: AppContext, p: Principal, taskId: string) {
   // Strictly later than the updatedAt read before, so a release sent with that one is refused.
   const now = new Date(Math.max(ctx.clock.now(), Date.parse(String(task.updated_at)) + 1)).toISOString();
   return ctx.store.db.transaction().execute(async (trx) => {
-    const taken = await trx
-      .updateTable('tasks')
-      .set({ assignee: p.email, updated_at: now })
-      .where('id', '=', task.id)
-      .where((eb) =>
-        eb.or([
-          eb('assignee', '=', p.email),
-          eb(
-            'id',
-            'in',
-            freeForCaller(trx, row.id, task.stage_id, p.email).select('tasks.id').where('tasks.id', '=', task.id),
-          ),
-        ]),
-      )
-      .where('stage_id', '=', task.stage_id)
-      .where('deleted', '=', 0)
-      .returningAll()
-      .executeTakeFirst();
+    const taken = await takeNamedTask(trx, {
+      projectId: row.id,
+      taskId: task.id,
+      stageId: task.stage_id,
+      email: p.email,
+      now,
+    });
     if (!taken) throw conflict('the task is not free for you: someone else holds it, or it left the stage');
     await audit(trx, ctx.clock, p, {
       operation: 'task.take',
@@ -153,39 +143,10 @@ export async function position(ctx: AppContext, p: Principal, taskId: string, si
   const { task, project, stages } = await loadWorkedTask(db, p, taskId);
   const stage = workableStage(stages, task.stage_id, project.role, p.email);
   const showWaiting = can(project.role, 'readAll') || projectSettings(project.row).queueCountsEnabled !== false;
-  const done =
-    from === undefined
-      ? 0
-      : await upTo(
-          db,
-          db
-            .selectFrom('task_history')
-            .select(sql.lit(1).as('one'))
-            .where('project_id', '=', task.project_id)
-            .where('completed_at', '>=', from)
-            .where('completed_by', '=', p.email)
-            .where('stage_id', '=', stage.id)
-            .limit(QUEUE_COUNT_CAP + 1)
-            .as('counted'),
-        );
-  const held = await upTo(
-    db,
-    heldByCaller(db, task.project_id, stage.id, p.email)
-      .select(sql.lit(1).as('one'))
-      .where('tasks.id', '<>', task.id)
-      .limit(QUEUE_COUNT_CAP + 1)
-      .as('counted'),
-  );
-  const free = showWaiting
-    ? await upTo(
-        db,
-        freeForCaller(db, task.project_id, stage.id, p.email)
-          .select(sql.lit(1).as('one'))
-          .where('tasks.id', '<>', task.id)
-          .limit(QUEUE_COUNT_CAP + 1)
-          .as('counted'),
-      )
-    : null;
+  const queue = { projectId: task.project_id, stageId: stage.id, email: p.email, cap: QUEUE_COUNT_CAP };
+  const done = from === undefined ? 0 : await countDoneSince(db, { ...queue, since: from });
+  const held = await countHeld(db, { ...queue, except: task.id });
+  const free = showWaiting ? await countFree(db, { ...queue, except: task.id }) : null;
   const capped = (n: number) => Math.min(n, QUEUE_COUNT_CAP);
   const at = capped(done) + 1;
   const waiting = free === null ? null : capped(free);
@@ -199,13 +160,4 @@ export async function position(ctx: AppContext, p: Principal, taskId: string, si
     waiting,
     capped: done > QUEUE_COUNT_CAP || held > QUEUE_COUNT_CAP || (free ?? 0) > QUEUE_COUNT_CAP,
   };
-}
-
-/** How many rows a limited query finds (its limit bounds the count and the work). */
-async function upTo(db: Executor, rows: AliasedSelectQueryBuilder<{ one: number }, 'counted'>): Promise<number> {
-  const row = await db
-    .selectFrom(rows)
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }

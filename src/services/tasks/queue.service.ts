@@ -1,10 +1,9 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
-import type { Executor } from '../../store/db.js';
+import { countFree, countHeld } from '../../store/repositories/work-queue.repository.js';
 import { can, type Principal } from '../identity/access.js';
 import { loadProject } from '../identity/project-access.js';
 import { projectInfo, projectSettings } from '../projects/project-view.js';
-import { freeForCaller, heldByCaller, mayTake } from './work.service.js';
+import { mayTake } from './work-access.js';
 
 /**
  * The most free tasks the work queue counts per stage: past it the answer says `waitingCapped`.
@@ -21,19 +20,6 @@ export interface QueueStageView {
   assignedToYou: number;
 }
 
-/** How many of the stage's tasks /next could hand the caller, counting at most `cap + 1`. */
-async function freeUpTo(db: Executor, projectId: string, stageId: string, email: string, cap: number) {
-  const free = freeForCaller(db, projectId, stageId, email)
-    .select(sql.lit(1).as('one'))
-    .limit(cap + 1)
-    .as('free');
-  const row = await db
-    .selectFrom(free)
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /**
  * GET /project/{id}/queue (an extension): the Label and Review stages the caller may take tasks
  * from, each with how many tasks `/next` could hand the caller there now (`waiting`, the same
@@ -47,17 +33,16 @@ export async function workQueue(ctx: AppContext, p: Principal, projectId: string
   const stages = projectInfo(row).stages.filter((s) => mayTake(s, role, p.email));
   const data: QueueStageView[] = [];
   for (const stage of stages) {
-    const held = await heldByCaller(db, row.id, stage.id, p.email)
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .executeTakeFirstOrThrow();
-    const free = counts ? await freeUpTo(db, row.id, stage.id, p.email, QUEUE_COUNT_CAP) : null;
+    const at = { projectId: row.id, stageId: stage.id, email: p.email };
+    const held = await countHeld(db, at);
+    const free = counts ? await countFree(db, { ...at, cap: QUEUE_COUNT_CAP }) : null;
     data.push({
       stageId: stage.id,
       stageName: stage.name ?? stage.id,
       stageType: stage.type as 'Label' | 'Review',
       waiting: free === null ? null : Math.min(free, QUEUE_COUNT_CAP),
       waitingCapped: free !== null && free > QUEUE_COUNT_CAP,
-      assignedToYou: Number(held.n),
+      assignedToYou: held,
     });
   }
   return data;
