@@ -58,7 +58,7 @@ export async function assignBatches(
     });
     const found = new Set<string>();
     for (const part of chunked(assetIds)) {
-      for (const id of await assetRepo.liveAssetIds(trx, row.id, part)) found.add(id);
+      for (const a of await assetRepo.liveAssetsBy(trx, row.id, 'id', part)) found.add(a.id);
     }
     const missing = assetIds.findIndex((id) => !found.has(id));
     if (missing >= 0) throw invalidField(`assets[${missing}]`, 'no such asset in this project');

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { StorageImportJob } from '../../jobs/kinds.js';
 import type { JobHandler } from '../../jobs/registry.js';
 import { chunked } from '../../store/chunks.js';
+import { liveAssetsBy } from '../../store/repositories/asset.repository.js';
 import { findUserByEmail } from '../../store/repositories/identity.repository.js';
 import type { OrgRole, Principal } from '../identity/access.js';
 import { importAssets } from '../assets/asset-import.service.js';
@@ -36,14 +37,7 @@ export const IMPORT_CHUNK = 5000;
 async function existingExternalIds(ctx: AppContext, projectId: string, ids: string[]): Promise<Set<string>> {
   const out = new Set<string>();
   for (const part of chunked(ids)) {
-    const rows = await ctx.store.db
-      .selectFrom('assets')
-      .select('external_id')
-      .where('project_id', '=', projectId)
-      .where('deleted', '=', 0)
-      .where('external_id', 'in', part)
-      .execute();
-    for (const r of rows) out.add(r.external_id);
+    for (const a of await liveAssetsBy(ctx.store.db, projectId, 'external_id', part)) out.add(a.external_id);
   }
   return out;
 }

@@ -156,18 +156,6 @@ export async function projectOfAsset(db: Executor, assetId: string, orgId: strin
   return row?.project_id;
 }
 
-/** Those of the ids that are live assets of the project. */
-export async function liveAssetIds(db: Executor, projectId: string, ids: readonly string[]): Promise<string[]> {
-  const rows = await db
-    .selectFrom('assets')
-    .select('id')
-    .where('project_id', '=', projectId)
-    .where('deleted', '=', 0)
-    .where('id', 'in', ids)
-    .execute();
-  return rows.map((r) => r.id);
-}
-
 /** Puts assets in batches; a link that exists already is kept. */
 export async function linkAssetsToBatches(db: Executor, links: readonly { asset_id: string; batch_id: string }[]) {
   if (links.length === 0) return;
