@@ -2,9 +2,9 @@ import type { AppContext } from '../context.js';
 import { newId } from '../ids.js';
 import { insertJobs } from '../jobs/queue.js';
 import type { Executor } from '../store/db.js';
-import type { TaskRow } from '../store/schema.js';
-import { chunked, insertInChunks } from '../store/chunks.js';
-import { idList, inIdList, type PreparedValue, preparedQuery } from '../store/prepared-query.js';
+import { insertInChunks } from '../store/chunks.js';
+import * as facts from '../store/repositories/routing-facts.repository.js';
+import { saveTask } from '../store/repositories/task-move.repository.js';
 import type { RoutingEnv } from './stage-behavior.js';
 import { makeSampler } from '../adapters/random.js';
 import { routeTask } from './engine.js';
@@ -19,69 +19,34 @@ function storedFacts(trx: Executor, task: TaskState, env: RoutingEnv, known: Kno
   return {
     async batches() {
       if (known) return known.batches;
-      return trx
-        .selectFrom('asset_batches as ab')
-        .innerJoin('batches as b', 'b.id', 'ab.batch_id')
-        .select(['b.id', 'b.name'])
-        .where('ab.asset_id', '=', task.row.asset_id)
-        .execute();
+      return facts.batchesOfAsset(trx, task.row.asset_id);
     },
     async lastLabelSubmitter() {
       const isSubmit = (h: { stage_type: string; trigger: string }) =>
         h.stage_type === 'Label' && h.trigger === 'submit';
       const mine = lastPending(isSubmit);
       if (mine || task.isNew) return mine;
-      const row = await trx
-        .selectFrom('task_history')
-        .select('completed_by')
-        .where('task_id', '=', id)
-        .where('stage_type', '=', 'Label')
-        .where('trigger', '=', 'submit')
-        .orderBy('completed_at', 'desc')
-        .orderBy('id', 'desc')
-        .executeTakeFirst();
-      return row?.completed_by ?? undefined;
+      return facts.lastLabelSubmitter(trx, id);
     },
     async labelDuration() {
       const mine = pending()
         .filter((h) => h.stage_type === 'Label')
         .reduce((sum, h) => sum + h.duration, 0);
       if (task.isNew) return mine;
-      const row = await trx
-        .selectFrom('task_history')
-        .select((eb) => eb.fn.sum<number>('duration').as('total'))
-        .where('task_id', '=', id)
-        .where('stage_type', '=', 'Label')
-        .executeTakeFirst();
-      return mine + Number(row?.total ?? 0);
+      return mine + (await facts.labelDuration(trx, id));
     },
     async openIssueErrorCodes() {
       if (task.isNew) return [];
-      const rows = await trx
-        .selectFrom('issues')
-        .select('error_codes')
-        .where('task_id', '=', id)
-        .where('status', '=', 'Open')
-        .where('deleted', '=', 0)
-        .execute();
+      const stored = await facts.openIssueErrorCodes(trx, id);
       // A code is stored as sent: a string, or the client's {category, name, key} named by key.
-      return rows.flatMap((r) =>
-        (JSON.parse(r.error_codes) as (string | { key: string })[]).map((c) => (typeof c === 'string' ? c : c.key)),
+      return stored.flatMap((codes) =>
+        (JSON.parse(codes) as (string | { key: string })[]).map((c) => (typeof c === 'string' ? c : c.key)),
       );
     },
     async lastCompleterIn(stageId) {
       const mine = lastPending((h) => h.stage_id === stageId && h.completed_by !== null);
       if (mine || task.isNew) return mine;
-      const row = await trx
-        .selectFrom('task_history')
-        .select('completed_by')
-        .where('task_id', '=', id)
-        .where('stage_id', '=', stageId)
-        .where('completed_by', 'is not', null)
-        .orderBy('completed_at', 'desc')
-        .orderBy('id', 'desc')
-        .executeTakeFirst();
-      return row?.completed_by ?? undefined;
+      return facts.lastCompleterIn(trx, id, stageId);
     },
   };
 }
@@ -139,70 +104,4 @@ export function startRouting(
       known.clear();
     },
   };
-}
-
-/**
- * Writes what routing changed on existing tasks, `before` being each row as read in this
- * transaction: only the changed columns, and one UPDATE for all the tasks whose changes are
- * the same (tasks moved together by one operation mostly are), instead of a full-row UPDATE
- * per task that rewrote every index entry of the row.
- */
-export async function saveMovedTasks(
-  trx: Executor,
-  moves: readonly { before: TaskRow; after: TaskRow }[],
-): Promise<void> {
-  const groups = new Map<string, { set: Partial<TaskRow>; ids: string[] }>();
-  for (const { before, after } of moves) {
-    const set: Record<string, unknown> = {};
-    for (const key of Object.keys(after) as (keyof TaskRow)[]) {
-      if (key !== 'id' && after[key] !== before[key]) set[key] = after[key];
-    }
-    const key = JSON.stringify(set);
-    const group = groups.get(key);
-    if (group) group.ids.push(after.id);
-    else if (key !== '{}') groups.set(key, { set: set as Partial<TaskRow>, ids: [after.id] });
-  }
-  for (const { set, ids } of groups.values()) {
-    const columns = Object.keys(set) as (keyof TaskRow)[];
-    const update = taskUpdate(columns);
-    const values: Record<string, PreparedValue> = {};
-    for (const c of columns) values[c] = set[c] ?? null;
-    for (const part of chunked(ids)) await update(trx, { ...values, [IDS]: idList(trx, part) });
-  }
-}
-
-/** The argument of the moved tasks' ids (no column has this name). */
-const IDS = '$ids';
-/** Compiled UPDATEs of moved tasks kept, by the columns they change (routing changes a few sets). */
-const TASK_UPDATES = 64;
-const taskUpdates = new Map<string, ReturnType<typeof compileTaskUpdate>>();
-
-function compileTaskUpdate(columns: readonly string[]) {
-  return preparedQuery([...columns, IDS], (db, a) =>
-    db
-      .updateTable('tasks')
-      .set(Object.fromEntries(columns.map((c) => [c, a[c]])) as Partial<TaskRow>)
-      .where(inIdList(db, 'id', a[IDS] as string)),
-  );
-}
-
-/** The UPDATE of moved tasks that changes `columns`, compiled once: tasks move in every group of deliveries. */
-function taskUpdate(columns: readonly string[]) {
-  const key = columns.join('\u0000');
-  let update = taskUpdates.get(key);
-  if (!update) {
-    update = compileTaskUpdate(columns);
-    if (taskUpdates.size >= TASK_UPDATES) {
-      const oldest = taskUpdates.keys().next().value;
-      if (oldest !== undefined) taskUpdates.delete(oldest);
-    }
-    taskUpdates.set(key, update);
-  }
-  return update;
-}
-
-/** Writes every column of a task row that routing may change. */
-export async function saveTask(trx: Executor, row: TaskRow): Promise<void> {
-  const { id, ...rest } = row;
-  await trx.updateTable('tasks').set(rest).where('id', '=', id).execute();
 }

@@ -3,11 +3,16 @@ import { audit } from '../audit/audit.service.js';
 import { invalidField } from '../../errors.js';
 import type { Executor } from '../../store/db.js';
 import { chunked } from '../../store/chunks.js';
-import type { TaskRow } from '../../store/schema.js';
 import { releaseConsensusParent } from '../../workflow/consensus/copies.js';
 import { stageById } from '../../workflow/graph.js';
 import { moveTask, routeTask, stageExit } from '../../workflow/engine.js';
-import { saveTask } from '../../workflow/routing.js';
+import {
+  deleteHistoryOf,
+  pickTaskIds,
+  saveTask,
+  setPriority,
+  tasksByIds,
+} from '../../store/repositories/task-move.repository.js';
 import { EMPTY_ANSWER, type TaskState } from '../../workflow/types.js';
 import type { Principal } from '../identity/access.js';
 import { batchResolver } from '../assets/asset.service.js';
@@ -23,8 +28,6 @@ export interface TaskSelection {
   fromStageIds?: string[] | undefined;
 }
 
-const nonEmpty = (list: string[]) => (list.length ? list : ['']);
-
 /** The ids of the project's live tasks that match every given filter; no filter means all. */
 export async function selectTaskIds(
   trx: Executor,
@@ -32,43 +35,13 @@ export async function selectTaskIds(
   f: TaskSelection,
   opts: { includeCopies: boolean },
 ): Promise<string[]> {
-  let q = trx.selectFrom('tasks').select('id').where('project_id', '=', projectId).where('deleted', '=', 0);
-  if (f.taskIds) q = q.where('id', 'in', nonEmpty(f.taskIds));
-  if (f.externalIds) q = q.where('external_id', 'in', nonEmpty(f.externalIds));
-  if (f.assetIds) q = q.where('asset_id', 'in', nonEmpty(f.assetIds));
-  if (f.fromStageIds) q = q.where('stage_id', 'in', nonEmpty(f.fromStageIds));
+  let batchIds: string[] | undefined;
   if (f.batches) {
     const resolve = await batchResolver(trx, projectId);
-    const ids = f.batches.map((ref) => resolve(ref)?.id ?? ref);
-    q = q.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('asset_batches as ab')
-          .select('ab.asset_id')
-          .whereRef('ab.asset_id', '=', 'tasks.asset_id')
-          .where('ab.batch_id', 'in', nonEmpty(ids)),
-      ),
-    );
+    batchIds = f.batches.map((ref) => resolve(ref)?.id ?? ref);
   }
   // Consensus copies move with their parent; only a filter naming them by id moves them.
-  if (!opts.includeCopies) q = q.where('type', '=', 'default');
-  return (await q.orderBy('created_at').orderBy('id').execute()).map((r) => r.id);
-}
-
-async function loadRows(trx: Executor, ids: string[]): Promise<TaskRow[]> {
-  const rows: TaskRow[] = [];
-  for (const part of chunked(ids, 1000)) {
-    rows.push(
-      ...(await trx
-        .selectFrom('tasks')
-        .selectAll()
-        .where('id', 'in', part)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute()),
-    );
-  }
-  return rows;
+  return pickTaskIds(trx, projectId, { ...f, batchIds, includeCopies: opts.includeCopies });
 }
 
 /** POST /project/{id}/forward: tasks waiting in a Start or Hold stage move on by next[0]. */
@@ -92,7 +65,7 @@ export async function forwardTasks(
       { fromStageIds: [stage.id], batches: input.batches, taskIds: input.taskIds },
       { includeCopies: true },
     );
-    for (const task of await loadRows(trx, ids)) {
+    for (const task of await tasksByIds(trx, ids)) {
       const state: TaskState = { row: task, isNew: false };
       await moveTask(state, exit.to, run.env, exit.record);
       await saveTask(trx, state.row);
@@ -127,16 +100,12 @@ export async function requeueTasks(ctx: AppContext, p: Principal, projectId: str
     const locked = new Set(stages.filter((s) => s.preventRequeue).map((s) => s.id));
     let modified = 0;
     for (const part of chunked(ids, 1000)) {
-      const rows = (await loadRows(trx, part)).filter((t) => !locked.has(t.stage_id));
+      const rows = (await tasksByIds(trx, part)).filter((t) => !locked.has(t.stage_id));
       if (opts.removeStageHistory && rows.length) {
-        await trx
-          .deleteFrom('task_history')
-          .where(
-            'task_id',
-            'in',
-            rows.map((t) => t.id),
-          )
-          .execute();
+        await deleteHistoryOf(
+          trx,
+          rows.map((t) => t.id),
+        );
       }
       for (const task of rows) {
         // A parent leaving its Consensus stage drops the copies still being worked.
@@ -181,13 +150,7 @@ export async function updatePriority(
     const filters = input.filters ?? {};
     const ids = await selectTaskIds(trx, row.id, filters, { includeCopies: true });
     const now = new Date(ctx.clock.now()).toISOString();
-    for (const part of chunked(ids)) {
-      await trx
-        .updateTable('tasks')
-        .set({ priority: input.priority, updated_at: now, updated_by: p.email })
-        .where('id', 'in', part)
-        .execute();
-    }
+    await setPriority(trx, ids, { priority: input.priority, now, by: p.email });
     await audit(trx, ctx.clock, p, {
       operation: 'tasks.priority',
       targetType: 'project',

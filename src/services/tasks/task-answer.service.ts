@@ -7,7 +7,7 @@ import type { TaskRow } from '../../store/schema.js';
 import { type AnswerInput, framesOfAsset, validateAnswer } from '../../workflow/answer.js';
 import { pctRules } from '../../workflow/pct-answer.js';
 import { isOverlapRule } from '../../shared/overlap.js';
-import { saveTask } from '../../workflow/routing.js';
+import { saveTask } from '../../store/repositories/task-move.repository.js';
 import { can, type Principal } from '../identity/access.js';
 import { projectSettings } from '../projects/project-view.js';
 import { allowedExit, currentStage, fullTaskView, routingFor, takeExit } from './task-move.js';

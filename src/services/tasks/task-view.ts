@@ -2,6 +2,7 @@ import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
 import { chunked } from '../../store/chunks.js';
 import type { TaskForReader } from '../../store/repositories/task.repository.js';
+import { assetBriefs, batchLinksOf } from '../../store/repositories/task-history.repository.js';
 import type { TaskRow } from '../../store/schema.js';
 import { StoredJson } from '../../stored-json.js';
 
@@ -17,18 +18,9 @@ export async function loadTaskExtras(
   const assets = new Map<string, AssetBrief>();
   const batches = new Map<string, string[]>();
   for (const ids of chunked(assetIds)) {
-    const rows = await db
-      .selectFrom('assets')
-      .select(['id', 'external_id', 'data', 'metadata', 'dataset', 'width_bucket', 'height_bucket'])
-      .where('id', 'in', ids)
-      .execute();
+    const rows = await assetBriefs(db, ids);
     for (const r of rows) assets.set(r.id, r);
-    const links = await db
-      .selectFrom('asset_batches')
-      .select(['asset_id', 'batch_id'])
-      .where('asset_id', 'in', ids)
-      .orderBy('batch_id')
-      .execute();
+    const links = await batchLinksOf(db, ids);
     for (const l of links) {
       const list = batches.get(l.asset_id) ?? [];
       list.push(l.batch_id);

@@ -9,6 +9,7 @@ import {
   listTasks as listTaskRows,
   type TaskFilter,
 } from '../../store/repositories/task.repository.js';
+import { findHistoryEntry, historyOfTask } from '../../store/repositories/task-history.repository.js';
 import type { TaskHistoryRow, TaskRow } from '../../store/schema.js';
 import { can, demand, effectiveRole, type Principal, type ProjectPermission } from '../identity/access.js';
 import { type LoadedProject, loadProject } from '../identity/project-access.js';
@@ -153,14 +154,7 @@ export function historyView(h: TaskHistoryRow): Record<string, unknown> {
 }
 
 async function historyOf(db: Executor, taskId: string) {
-  const rows = await db
-    .selectFrom('task_history')
-    .selectAll()
-    .where('task_id', '=', taskId)
-    .orderBy('completed_at')
-    .orderBy('id')
-    .execute();
-  return rows.map(historyView);
+  return (await historyOfTask(db, taskId)).map(historyView);
 }
 
 export async function taskHistory(ctx: AppContext, p: Principal, taskId: string) {
@@ -172,9 +166,7 @@ export async function taskHistory(ctx: AppContext, p: Principal, taskId: string)
 /** GET /taskHistory/{id}: one entry by its id, or a task's list by the task's id. */
 export async function historyById(ctx: AppContext, p: Principal, id: string) {
   const db = ctx.store.db;
-  const entry = isId(id)
-    ? await db.selectFrom('task_history').selectAll().where('id', '=', id).executeTakeFirst()
-    : undefined;
+  const entry = isId(id) ? await findHistoryEntry(db, id) : undefined;
   if (!entry) return taskHistory(ctx, p, id);
   await loadTask(db, p, entry.task_id, 'readAll');
   return { taskHistory: historyView(entry) };

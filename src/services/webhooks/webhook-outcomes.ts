@@ -14,7 +14,8 @@ import {
   type WebhookFailureRow,
 } from '../../store/repositories/webhook.repository.js';
 import { moveTask } from '../../workflow/engine.js';
-import { type RoutingRun, saveMovedTasks } from '../../workflow/routing.js';
+import { saveMovedTasks } from '../../store/repositories/task-move.repository.js';
+import type { RoutingRun } from '../../workflow/routing.js';
 import { output, routingFor } from '../tasks/task-move.js';
 import type { DeliverySubject } from './webhook-payload.js';
 

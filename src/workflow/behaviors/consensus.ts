@@ -1,9 +1,14 @@
-import { PostgresAdapter } from 'kysely';
 import { AppError } from '../../errors.js';
 import type { Stage } from '../../schemas/stage.js';
 import type { TaskRow } from '../../store/schema.js';
 import { adjudicate, type AdjudicationMethod } from '../consensus/adjudicate.js';
-import { bySubmission, makeCopy, retireCopies, roundCopies, subStageFor } from '../consensus/copies.js';
+import {
+  assetOfRound,
+  insertAgreements,
+  lockedParent,
+  retireCopies,
+} from '../../store/repositories/consensus.repository.js';
+import { bySubmission, makeCopy, roundCopies, subStageFor } from '../consensus/copies.js';
 import { agreementItems } from '../consensus/agreement-items.js';
 import { agreementScore, brushClasses } from '../consensus/score.js';
 import type { BrushClasses } from '../consensus/similarity.js';
@@ -74,9 +79,7 @@ async function startRound(parent: TaskState, stage: Stage, env: RoutingEnv): Pro
 async function loadParent(env: RoutingEnv, id: string): Promise<TaskRow | undefined> {
   const pending = env.effects.updatedTasks.find((r) => r.id === id);
   if (pending) return pending;
-  let q = env.trx.selectFrom('tasks').selectAll().where('id', '=', id);
-  if (env.trx.getExecutor().adapter instanceof PostgresAdapter) q = q.forUpdate();
-  return q.executeTakeFirst();
+  return lockedParent(env.trx, id);
 }
 
 function track(env: RoutingEnv, row: TaskRow): void {
@@ -91,20 +94,13 @@ async function leave(parent: TaskRow, stage: Stage, index: number, env: RoutingE
   await env.route(state, to, 'consensus');
 }
 
-/** Rows per insert of a round's measures: far under SQLite's bound parameter limit. */
-const MEASURE_ROWS_PER_INSERT = 50;
-
 /**
  * The last frame (from 0) of the task's video, whose objects are compared as tracks; undefined
  * for a still image or a paged asset. A video without its frame count yet goes to the last
  * frame any copy names, as its export does.
  */
 async function lastFrameOf(parent: TaskRow, answers: TaskAnswer[], env: RoutingEnv): Promise<number | undefined> {
-  const asset = await env.trx
-    .selectFrom('assets')
-    .select(['data', 'metadata', 'dataset'])
-    .where('id', '=', parent.asset_id)
-    .executeTakeFirst();
+  const asset = await assetOfRound(env.trx, parent.asset_id);
   const frames = asset ? videoFrameTotal(asset) : undefined;
   if (frames !== null) return frames === undefined ? undefined : frames - 1;
   const pages = answers.flatMap((a) => a.tools.map((e) => pageOf(e as WireEntry) ?? -1));
@@ -135,12 +131,7 @@ async function keepMeasures(
     value: item.value,
     decided_at: decidedAt,
   }));
-  for (let i = 0; i < rows.length; i += MEASURE_ROWS_PER_INSERT) {
-    await env.trx
-      .insertInto('consensus_agreements')
-      .values(rows.slice(i, i + MEASURE_ROWS_PER_INSERT))
-      .execute();
-  }
+  await insertAgreements(env.trx, rows);
 }
 
 async function decide(parent: TaskRow, copies: TaskRow[], stage: Stage, env: RoutingEnv): Promise<void> {

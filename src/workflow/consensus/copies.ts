@@ -1,6 +1,6 @@
-import { PostgresAdapter } from 'kysely';
 import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
+import { lockParent, retireCopies, storedCopies } from '../../store/repositories/consensus.repository.js';
 import type { TaskRow } from '../../store/schema.js';
 import { consensusSubStages, stageById } from '../graph.js';
 import type { RoutingEnv } from '../stage-behavior.js';
@@ -47,13 +47,7 @@ export function subStageFor(stages: readonly Stage[], consensusId: string, k: nu
 
 /** The live copies of a parent's current round, seeing this run's unwritten changes too. */
 export async function roundCopies(env: RoutingEnv, parentId: string, consensusId: string): Promise<TaskRow[]> {
-  const stored = await env.trx
-    .selectFrom('tasks')
-    .selectAll()
-    .where('parent_task_id', '=', parentId)
-    .where('consensus_id', '=', consensusId)
-    .where('deleted', '=', 0)
-    .execute();
+  const stored = await storedCopies(env.trx, parentId, consensusId);
   const byId = new Map(stored.map((r) => [r.id, r]));
   for (const r of [...env.effects.newTasks, ...env.effects.updatedTasks]) {
     if (r.parent_task_id !== parentId || r.consensus_id !== consensusId) continue;
@@ -80,24 +74,6 @@ export function bySubmission(a: TaskRow, b: TaskRow): number {
             : 1;
 }
 
-/** Soft-deletes the copies of a finished or abandoned round (`openOnly`: those not yet submitted). */
-export async function retireCopies(
-  trx: Executor,
-  parentId: string,
-  consensusId: string,
-  now: string,
-  opts: { openOnly: boolean },
-): Promise<void> {
-  let q = trx
-    .updateTable('tasks')
-    .set({ deleted: 1, updated_at: now })
-    .where('parent_task_id', '=', parentId)
-    .where('consensus_id', '=', consensusId)
-    .where('deleted', '=', 0);
-  if (opts.openOnly) q = q.where('stage_id', '<>', consensusId);
-  await q.execute();
-}
-
 /**
  * Requeue of a parent out of its Consensus stage: its copies still being worked are dropped
  * (soft delete); submitted copies stay as the record of the round. Other tasks: nothing to do.
@@ -110,8 +86,6 @@ export async function releaseConsensusParent(
 ): Promise<void> {
   if (task.type !== 'default' || stageById(stages, task.stage_id)?.type !== 'Consensus') return;
   // The parent's row first, as a copy's submission takes it: the two then queue, never deadlock.
-  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
-    await trx.selectFrom('tasks').select('id').where('id', '=', task.id).forUpdate().execute();
-  }
+  await lockParent(trx, task.id);
   await retireCopies(trx, task.id, task.stage_id, now, { openOnly: true });
 }
