@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { BoxGeometry } from './answer';
 import { fromApi } from './codec';
-import { answersAt, setAnswersAt, shapeAt, tracksOf, type Interpolate, type Track } from './tracks';
+import {
+  answersAt,
+  keyframeEntry,
+  objectsOnPage,
+  setAnswersAt,
+  setKeyframe,
+  shapeAt,
+  tracksOf,
+  type Interpolate,
+  type Track,
+} from './tracks';
 
 const lerp: Interpolate<'bounding-box'> = (a: BoxGeometry, b: BoxGeometry, t) => ({
   x: a.x + (b.x - a.x) * t,
@@ -31,6 +41,41 @@ describe('tracks', () => {
   });
   it('holds the earlier keyframe when the tool has no blend', () => {
     expect(shapeAt(track, 19)?.value).toEqual({ x: 0, y: 0, width: 10, height: 10 });
+  });
+  it('works out the tracks of an answer once, and again for the answer an edit makes', () => {
+    const box = (x: number) => ({ x, y: 0, width: 10, height: 10 });
+    const { value } = fromApi(
+      {
+        tools: [
+          { objectId: 'car-1', schemaId: 'car', 'bounding-box': box(30), page: 30, classifications: [] },
+          { objectId: 'car-1', schemaId: 'car', 'bounding-box': box(0), page: 0 },
+          { objectId: 'car-2', schemaId: 'car', 'bounding-box': box(7), page: 5 },
+        ],
+      },
+      { tools: [{ schemaId: 'car', title: 'Car', tool: 'bounding-box' }] },
+    );
+    const tracks = tracksOf(value.objects);
+    expect(tracksOf(value.objects)).toBe(tracks);
+    // The entry whose classifications hold on a page: the keyframe at or before it.
+    expect(keyframeEntry(value.objects, 'car-1', 29)?.where?.page).toBe(0);
+    expect(keyframeEntry(value.objects, 'car-1', 30)?.where?.page).toBe(30);
+    expect(keyframeEntry(value.objects, 'car-2', 4)).toBeUndefined();
+    expect(keyframeEntry(value.objects, 'nobody', 4)).toBeUndefined();
+    expect(objectsOnPage(value.objects, 15).map((o) => [o.objectId, o.geometry.value])).toEqual([
+      ['car-1', box(15)],
+      ['car-2', box(7)],
+    ]);
+    const moved = setKeyframe(value.objects, 'car-2', 10, (entry) => ({
+      ...entry,
+      geometry: { kind: 'bounding-box', value: box(70) },
+    }));
+    expect(tracksOf(moved)).not.toBe(tracks);
+    expect(
+      tracksOf(moved)
+        .find((t) => t.objectId === 'car-2')
+        ?.keyframes.map((k) => k.page),
+    ).toEqual([5, 10]);
+    expect(tracksOf(value.objects).find((t) => t.objectId === 'car-2')?.keyframes).toHaveLength(1);
   });
   it('groups the keyframe entries on the wire of one object into its track, in page order', () => {
     const box = (x: number) => ({ x, y: 0, width: 10, height: 10 });

@@ -49,25 +49,54 @@ export function shapeAt<K extends DrawableKind>(
   return { kind: track.kind, value: blend(before.value, after.value, t) } as Geometry;
 }
 
+/** An answer's tracks, with each track's entries in page order (for the keyframe at or before a page). */
+interface TrackIndex {
+  tracks: Track[];
+  entries: Map<string, EditorObject[]>;
+}
+
 /**
- * The answer's objects on pages grouped into tracks: the entries that share an objectId, their
- * keyframes in page order. Objects without a page (an image's) make no track.
+ * Answers are immutable (each edit makes a new `objects` array), so the tracks of one array are
+ * worked out once: a video's frame change then costs a lookup per track, not a pass over every
+ * keyframe of the answer per track.
  */
-export function tracksOf(objects: readonly EditorObject[]): Track[] {
+const indexes = new WeakMap<readonly EditorObject[], TrackIndex>();
+
+function trackIndex(objects: readonly EditorObject[]): TrackIndex {
+  const known = indexes.get(objects);
+  if (known) return known;
   const tracks = new Map<string, Track>();
+  const entries = new Map<string, EditorObject[]>();
   for (const o of objects) {
-    const page = o.where?.page;
-    if (page === undefined) continue;
+    if (o.where?.page === undefined) continue;
     let track = tracks.get(o.objectId);
     if (!track) {
       track = { objectId: o.objectId, schemaId: o.schemaId, kind: o.geometry.kind, keyframes: [] };
       tracks.set(o.objectId, track);
+      entries.set(o.objectId, []);
     }
-    const hidden = o.extra.interpolationStopped === true;
-    track.keyframes.push({ page, value: o.geometry.value, ...(hidden ? { hidden } : {}) });
+    entries.get(o.objectId)!.push(o);
   }
-  for (const track of tracks.values()) track.keyframes.sort((a, b) => a.page - b.page);
-  return [...tracks.values()];
+  for (const [objectId, track] of tracks) {
+    const list = entries.get(objectId)!;
+    list.sort((a, b) => a.where!.page! - b.where!.page!);
+    track.keyframes = list.map((o) => {
+      const hidden = o.extra.interpolationStopped === true;
+      return { page: o.where!.page!, value: o.geometry.value, ...(hidden ? { hidden } : {}) };
+    });
+  }
+  const index = { tracks: [...tracks.values()], entries };
+  indexes.set(objects, index);
+  return index;
+}
+
+/**
+ * The answer's objects on pages grouped into tracks: the entries that share an objectId, their
+ * keyframes in page order. Objects without a page (an image's) make no track. The same array of
+ * objects answers the same tracks (not to be changed by the caller).
+ */
+export function tracksOf(objects: readonly EditorObject[]): readonly Track[] {
+  return trackIndex(objects).tracks;
 }
 
 /** The blend of the tools that interpolate (shared with the server's exports): numbers move linearly, shapes of different structure hold. */
@@ -96,13 +125,21 @@ export function keyframeEntry(
   objectId: string,
   page: number,
 ): EditorObject | undefined {
-  let best: EditorObject | undefined;
-  for (const o of objects) {
-    const p = o.where?.page;
-    if (o.objectId !== objectId || p === undefined || p > page) continue;
-    if (!best || p > (best.where?.page ?? -1)) best = o;
+  const list = trackIndex(objects).entries.get(objectId);
+  if (!list) return undefined;
+  // The greatest page at or before `page` (binary search over the page-ordered entries); of
+  // two entries on that page, the first in the answer (the sort is stable).
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.where!.page! <= page) lo = mid + 1;
+    else hi = mid;
   }
-  return best;
+  if (lo === 0) return undefined;
+  let at = lo - 1;
+  while (at > 0 && list[at - 1]!.where!.page === list[at]!.where!.page) at--;
+  return list[at];
 }
 
 /**
