@@ -152,7 +152,12 @@ export function ImageEditor(props: ImageEditorProps) {
   }, [shortcuts, ontology]);
 
   const hasBrush = brushTools.length > 0 || !!props.brushUrl;
-  const brushLayer = useBrushLayer(hasBrush, imageSize, props.brushUrl, () => setBrushVersion((v) => v + 1));
+  // A layer handed in (a volume's slice, painted by the voxel brush) is drawn on; otherwise the
+  // task's own brush layer.
+  const ownBrushLayer = useBrushLayer(hasBrush && !props.brushLayer, imageSize, props.brushUrl, () =>
+    setBrushVersion((v) => v + 1),
+  );
+  const brushLayer = props.brushLayer ?? ownBrushLayer;
 
   // Overlaps are settled as objects are drawn on an image or a separate page; a video's tracks are
   // settled by the server when the answer is saved.
