@@ -4,7 +4,7 @@ import { insertJobs } from '../jobs/queue.js';
 import type { Executor } from '../store/db.js';
 import { insertInChunks } from '../store/chunks.js';
 import * as facts from '../store/repositories/routing-facts.repository.js';
-import { saveTask } from '../store/repositories/task-move.repository.js';
+import { saveTasks } from '../store/repositories/task-move.repository.js';
 import type { RoutingEnv } from './stage-behavior.js';
 import { makeSampler } from '../adapters/random.js';
 import { routeTask } from './engine.js';
@@ -97,7 +97,10 @@ export function startRouting(
       const { history, jobs, newTasks, updatedTasks } = env.effects;
       await insertInChunks(trx, 'task_history', history);
       await insertInChunks(trx, 'tasks', newTasks);
-      for (const row of updatedTasks) await saveTask(trx, row);
+      await saveTasks(
+        trx,
+        updatedTasks.map((after) => ({ after })),
+      );
       await insertJobs(trx, jobs, ctx.clock);
       env.effects = emptyEffects();
       // What was known of the tasks routed so far served them; an import routes in chunks.

@@ -41,7 +41,9 @@ export type ExitRequest =
   /** POST /project/{id}/forward: a lead or manager lets waiting tasks go on. */
   | { kind: 'forward' }
   /** POST /task/{id}/skip: the holder passes the task over. */
-  | { kind: 'skip' };
+  | { kind: 'skip' }
+  /** The receiver of the stage's webhook delivery answered 200. */
+  | { kind: 'delivered' };
 
 /** What a stage does with a request to leave it. */
 export type ExitOutcome =
@@ -79,6 +81,7 @@ export function refuseExit(stage: Stage, request: ExitRequest): ExitOutcome {
     review: `the task is in a ${stage.type} stage, not a Review stage`,
     forward: 'only Start and Hold stages are forwarded',
     skip: `the task is in a ${stage.type} stage; only Label tasks can be skipped`,
+    delivered: `the task is in a ${stage.type} stage, not a Webhook stage`,
   };
   return { kind: 'refuse', reason: reasons[request.kind] };
 }

@@ -18,6 +18,7 @@ const REQUESTS: ExitRequest[] = [
   { kind: 'review', decision: 'Rejected' },
   { kind: 'forward' },
   { kind: 'skip' },
+  { kind: 'delivered' },
 ];
 
 /** Every trigger a history entry may carry (the Trigger type, as values). */
@@ -121,8 +122,16 @@ describe('stage exits: every registered behaviour', () => {
  * 1), `stay`, or `-` for a refusal, with the history entry's trigger.
  */
 const DOCUMENTED: Record<StageType, Record<string, string>> = {
-  Start: { submit: '-', pluginSubmit: '-', accept: '-', reject: '-', forward: '0 forward', skip: '-' },
-  Label: { submit: '0 submit', pluginSubmit: '0 submit', accept: '-', reject: '-', forward: '-', skip: 'stay skip' },
+  Start: { submit: '-', pluginSubmit: '-', accept: '-', reject: '-', forward: '0 forward', skip: '-', delivered: '-' },
+  Label: {
+    submit: '0 submit',
+    pluginSubmit: '0 submit',
+    accept: '-',
+    reject: '-',
+    forward: '-',
+    skip: 'stay skip',
+    delivered: '-',
+  },
   Review: {
     submit: '0 review Accepted',
     pluginSubmit: '0 review Accepted',
@@ -130,14 +139,31 @@ const DOCUMENTED: Record<StageType, Record<string, string>> = {
     reject: '1 review Rejected',
     forward: '-',
     skip: '-',
+    delivered: '-',
   },
-  Hold: { submit: '0 forward', pluginSubmit: '0 forward', accept: '-', reject: '-', forward: '0 forward', skip: '-' },
-  Logic: { submit: '-', pluginSubmit: '-', accept: '-', reject: '-', forward: '-', skip: '-' },
-  Webhook: { submit: '-', pluginSubmit: '-', accept: '-', reject: '-', forward: '-', skip: '-' },
-  Plugin: { submit: '-', pluginSubmit: '0 plugin', accept: '-', reject: '-', forward: '-', skip: '-' },
-  Consensus: { submit: '-', pluginSubmit: '-', accept: '-', reject: '-', forward: '-', skip: '-' },
-  Complete: { submit: '-', pluginSubmit: '-', accept: '-', reject: '-', forward: '-', skip: '-' },
-  Archive: { submit: '-', pluginSubmit: '-', accept: '-', reject: '-', forward: '-', skip: '-' },
+  Hold: {
+    submit: '0 forward',
+    pluginSubmit: '0 forward',
+    accept: '-',
+    reject: '-',
+    forward: '0 forward',
+    skip: '-',
+    delivered: '-',
+  },
+  Logic: { submit: '-', pluginSubmit: '-', accept: '-', reject: '-', forward: '-', skip: '-', delivered: '-' },
+  Webhook: {
+    submit: '-',
+    pluginSubmit: '-',
+    accept: '-',
+    reject: '-',
+    forward: '-',
+    skip: '-',
+    delivered: '0 webhook',
+  },
+  Plugin: { submit: '-', pluginSubmit: '0 plugin', accept: '-', reject: '-', forward: '-', skip: '-', delivered: '-' },
+  Consensus: { submit: '-', pluginSubmit: '-', accept: '-', reject: '-', forward: '-', skip: '-', delivered: '-' },
+  Complete: { submit: '-', pluginSubmit: '-', accept: '-', reject: '-', forward: '-', skip: '-', delivered: '-' },
+  Archive: { submit: '-', pluginSubmit: '-', accept: '-', reject: '-', forward: '-', skip: '-', delivered: '-' },
 };
 
 const COLUMNS: Record<string, ExitRequest> = {
@@ -147,6 +173,7 @@ const COLUMNS: Record<string, ExitRequest> = {
   reject: { kind: 'review', decision: 'Rejected' },
   forward: { kind: 'forward' },
   skip: { kind: 'skip' },
+  delivered: { kind: 'delivered' },
 };
 
 function summary(stage: Stage, outcome: ExitOutcome): string {

@@ -9,7 +9,7 @@ import { moveTask, routeTask, stageExit } from '../../workflow/engine.js';
 import {
   deleteHistoryOf,
   pickTaskIds,
-  saveTask,
+  saveTasks,
   setPriority,
   tasksByIds,
 } from '../../store/repositories/task-move.repository.js';
@@ -68,7 +68,7 @@ export async function forwardTasks(
     for (const task of await tasksByIds(trx, ids)) {
       const state: TaskState = { row: task, isNew: false };
       await moveTask(state, exit.to, run.env, exit.record);
-      await saveTask(trx, state.row);
+      await saveTasks(trx, [{ after: state.row }]);
     }
     await run.flushEffects();
     await audit(trx, ctx.clock, p, { operation: 'tasks.forward', targetType: 'stage', targetId: stage.id, projectId });
@@ -120,7 +120,7 @@ export async function requeueTasks(ctx: AppContext, p: Principal, projectId: str
         // The assignee stays with the task unless asked otherwise (or the stage remembers one).
         if (!opts.removeAssignee && state.row.assignee === null) state.row.assignee = task.assignee;
         state.row.updated_by = p.email;
-        await saveTask(trx, state.row);
+        await saveTasks(trx, [{ after: state.row }]);
         modified += 1;
       }
       await run.flushEffects();

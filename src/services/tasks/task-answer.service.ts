@@ -7,7 +7,7 @@ import type { TaskRow } from '../../store/schema.js';
 import { type AnswerInput, framesOfAsset, validateAnswer } from '../../workflow/answer.js';
 import { pctRules } from '../../workflow/pct-answer.js';
 import { isOverlapRule } from '../../shared/overlap.js';
-import { saveTask } from '../../store/repositories/task-move.repository.js';
+import { saveTasks } from '../../store/repositories/task-move.repository.js';
 import { can, type Principal } from '../identity/access.js';
 import { projectSettings } from '../projects/project-view.js';
 import { allowedExit, currentStage, fullTaskView, routingFor, takeExit } from './task-move.js';
@@ -101,7 +101,7 @@ export async function annotate(
     if (!opts.nextStage) {
       // Saved, not submitted: a draft until the task moves on (routing clears the flag).
       const draft = { ...row, is_draft: 1 };
-      await saveTask(trx, draft);
+      await saveTasks(trx, [{ after: draft }]);
       await record(trx, project.row.id);
       return fullTaskView(trx, draft, run.env.project.stages, taskLinks(ctx));
     }

@@ -7,7 +7,7 @@ import { stageById } from '../../workflow/graph.js';
 import { moveTask, stageExit } from '../../workflow/engine.js';
 import type { ExitOutcome, ExitRequest } from '../../workflow/stage-behavior.js';
 import { recordExit } from '../../workflow/stage-exit.js';
-import { saveTask } from '../../store/repositories/task-move.repository.js';
+import { saveTasks } from '../../store/repositories/task-move.repository.js';
 import { type RoutingRun, startRouting } from '../../workflow/routing.js';
 import type { ExitRecord, TaskState } from '../../workflow/types.js';
 import { brushReader } from '../exports/datasets/brush-layers.js';
@@ -37,7 +37,7 @@ export async function moveAndSave(
 ): Promise<TaskRow> {
   const state: TaskState = { row: { ...task }, isNew: false };
   await moveTask(state, to, run.env, exit);
-  await saveTask(trx, state.row);
+  await saveTasks(trx, [{ after: state.row }]);
   await run.flushEffects();
   return state.row;
 }
@@ -67,16 +67,9 @@ export async function takeExit(
   if (exit.kind === 'leave') return moveAndSave(run, trx, task, exit.to, exit.record);
   // The stay is recorded without time: the time stays on the task until it leaves.
   recordExit({ row: { ...task, duration: 0 }, isNew: false }, stage, run.env, exit.record);
-  await saveTask(trx, task);
+  await saveTasks(trx, [{ after: task }]);
   await run.flushEffects();
   return task;
-}
-
-/** The output a stage leaves by; a stage without it answers 409. */
-export function output(stage: Stage, index: number): string {
-  const to = stage.next?.[index];
-  if (to === undefined) throw new AppError('CONFLICT', `stage "${stage.id}" has no output ${index}`);
-  return to;
 }
 
 /** The full task view (with its answer) of a row, as single-task operations answer. */

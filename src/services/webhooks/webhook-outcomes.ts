@@ -14,9 +14,9 @@ import {
   type WebhookFailureRow,
 } from '../../store/repositories/webhook.repository.js';
 import { moveTask } from '../../workflow/engine.js';
-import { saveMovedTasks } from '../../store/repositories/task-move.repository.js';
+import { saveTasks } from '../../store/repositories/task-move.repository.js';
 import type { RoutingRun } from '../../workflow/routing.js';
-import { output, routingFor } from '../tasks/task-move.js';
+import { allowedExit, routingFor } from '../tasks/task-move.js';
 import type { DeliverySubject } from './webhook-payload.js';
 
 /**
@@ -108,10 +108,13 @@ async function moveDelivered(ctx: AppContext, trx: Executor, delivered: Delivere
     // Taken out so that a second record of the same task does not move it twice.
     current.delete(task.id);
     const state = { row: { ...task }, isNew: false };
-    await moveTask(state, output(r.subject.stage, 0), runFor(r.subject.project).env, { trigger: 'webhook' });
+    // The stage's behaviour says where a delivered task goes, as it does for every other exit.
+    const exit = allowedExit(r.subject.stage, { kind: 'delivered' });
+    if (exit.kind === 'leave') await moveTask(state, exit.to, runFor(r.subject.project).env, exit.record);
+    else throw new Error(`a ${r.subject.stage.type} stage keeps delivered tasks`);
     moves.push({ before: task, after: state.row });
   }
-  await saveMovedTasks(trx, moves);
+  await saveTasks(trx, moves);
   for (const run of runs.values()) await run.flushEffects();
   const moved = moves.map((m) => m.after.id);
   await deleteFailures(trx, moved);

@@ -80,21 +80,24 @@ export async function setPriority(
   }
 }
 
+/** A task row to write; `before` is the row as read in this transaction, when the caller has it. */
+export interface TaskWrite {
+  before?: TaskRow | undefined;
+  after: TaskRow;
+}
+
 /**
- * Writes what routing changed on existing tasks, `before` being each row as read in this
- * transaction: only the changed columns, and one UPDATE for all the tasks whose changes are
- * the same (tasks moved together by one operation mostly are), instead of a full-row UPDATE
- * per task that rewrote every index entry of the row.
+ * The one way a task row is written after routing or a person changed it. With `before`, only
+ * the columns that differ are written; without it, every column but the id. Tasks whose changes
+ * are the same (tasks moved together by one operation mostly are) share one UPDATE, instead of
+ * a full-row UPDATE per task that rewrote every index entry of the row.
  */
-export async function saveMovedTasks(
-  trx: Executor,
-  moves: readonly { before: TaskRow; after: TaskRow }[],
-): Promise<void> {
+export async function saveTasks(trx: Executor, writes: readonly TaskWrite[]): Promise<void> {
   const groups = new Map<string, { set: Partial<TaskRow>; ids: string[] }>();
-  for (const { before, after } of moves) {
+  for (const { before, after } of writes) {
     const set: Record<string, unknown> = {};
     for (const key of Object.keys(after) as (keyof TaskRow)[]) {
-      if (key !== 'id' && after[key] !== before[key]) set[key] = after[key];
+      if (key !== 'id' && (before === undefined || after[key] !== before[key])) set[key] = after[key];
     }
     const key = JSON.stringify(set);
     const group = groups.get(key);
@@ -138,10 +141,4 @@ function taskUpdate(columns: readonly string[]) {
     taskUpdates.set(key, update);
   }
   return update;
-}
-
-/** Writes every column of a task row that routing may change. */
-export async function saveTask(trx: Executor, row: TaskRow): Promise<void> {
-  const { id, ...rest } = row;
-  await trx.updateTable('tasks').set(rest).where('id', '=', id).execute();
 }
