@@ -1,8 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 
 /**
  * The number of the part shown (a video's frame, a document's page), counted from 1: typed, it
- * goes there on Enter; something that is not a number puts the shown one back.
+ * goes there on Enter; something that is not a number puts the shown one back. What is typed is
+ * held only until Enter, a blur or the part changing, so a frame change updates the input in
+ * the render it happens in (no second render and paint after it).
  */
 export function PartInput({
   label,
@@ -15,8 +17,8 @@ export function PartInput({
   total: number;
   onGo(page: number): void;
 }) {
-  const [text, setText] = useState(String(page + 1));
-  useEffect(() => setText(String(page + 1)), [page]);
+  const [typed, setTyped] = useState<{ text: string; page: number } | undefined>(undefined);
+  const text = typed && typed.page === page ? typed.text : String(page + 1);
   return (
     <label>
       {label}{' '}
@@ -25,12 +27,13 @@ export function PartInput({
         min={1}
         max={total}
         value={text}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => setTyped({ text: e.target.value, page })}
+        onBlur={() => setTyped(undefined)}
         onKeyDown={(e) => {
           if (e.key !== 'Enter') return;
           const n = Number(text);
-          if (Number.isFinite(n)) onGo(n - 1);
-          else setText(String(page + 1));
+          setTyped(undefined);
+          if (text.trim() !== '' && Number.isFinite(n)) onGo(n - 1);
         }}
       />
     </label>

@@ -72,6 +72,11 @@ export interface FrameSource {
   width: number;
   height: number;
   version: number;
+  /**
+   * A medium that paints its canvas itself (a video's frames as they are decoded) calls
+   * `repaint` after each picture, instead of handing a new `version` to the editor.
+   */
+  subscribe?(repaint: () => void): () => void;
 }
 
 export interface Modifiers {
@@ -141,6 +146,8 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
   useEffect(() => {
     background.current?.getLayer()?.batchDraw();
   }, [frameVersion]);
+  const subscribe = props.frame?.subscribe;
+  useEffect(() => subscribe?.(() => background.current?.getLayer()?.batchDraw()), [subscribe]);
   const box = useRef<HTMLDivElement>(null);
   const transformer = useRef<Konva.Transformer>(null);
   const nodes = useRef(new Map<string, Konva.Node>());

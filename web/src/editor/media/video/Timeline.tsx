@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import type { Track } from '../../core/tracks';
+import { type Playhead, usePlayhead } from './playhead';
 
 const ROW = 10;
 const WIDTH = 1000;
@@ -19,7 +20,9 @@ export interface TimelineRow {
  */
 export function Timeline(props: {
   total: number;
-  page: number;
+  /** The frame asked for, given as a number or read from a playhead (only the line moves when it changes). */
+  page?: number;
+  playhead?: Playhead | undefined;
   tracks: readonly Track[];
   /** Frame-specific questions: the frames their answers start, change or stop on. */
   answers?: TimelineRow[];
@@ -27,6 +30,8 @@ export function Timeline(props: {
   onSeek(page: number): void;
 }) {
   const { total } = props;
+  const asked = usePlayhead(props.playhead, (p) => p.page);
+  const page = props.playhead ? asked : (props.page ?? 0);
   const rows = props.tracks.length + (props.answers?.length ?? 0) || 1;
   const height = rows * ROW + 6;
   return (
@@ -36,7 +41,7 @@ export function Timeline(props: {
       aria-label="Timeline"
       aria-valuemin={1}
       aria-valuemax={total}
-      aria-valuenow={props.page + 1}
+      aria-valuenow={page + 1}
       viewBox={`0 0 ${WIDTH} ${height}`}
       preserveAspectRatio="none"
       height={height}
@@ -46,14 +51,7 @@ export function Timeline(props: {
       }}
     >
       <TimelineRows total={total} tracks={props.tracks} answers={props.answers} selectedId={props.selectedId} />
-      <line
-        x1={xOf(props.page, total)}
-        x2={xOf(props.page, total)}
-        y1={0}
-        y2={height}
-        stroke="#d92d20"
-        strokeWidth={2}
-      />
+      <line x1={xOf(page, total)} x2={xOf(page, total)} y1={0} y2={height} stroke="#d92d20" strokeWidth={2} />
     </svg>
   );
 }

@@ -6,13 +6,14 @@ import { typingInField } from '../../shell/useEditorKeys';
 import { VIDEO_KEYS } from '../../shell/editor-keys';
 import { ClassificationsOnly } from '../../shell/ClassificationsOnly';
 import { ImageEditor, type PagedEditing } from '../image/ImageEditor';
-import type { FrameSource } from '../image/ImageCanvas';
 import { CodecError, VideoFrames } from './mp4-frames';
 import { FallbackPlayer } from './FallbackPlayer';
 import { openSource } from './byte-source';
 import { useOpened } from '../useOpened';
 import { PartInput } from '../../shell/PartInput';
 import { Timeline } from './Timeline';
+import { Playhead, usePlayhead } from './playhead';
+import { FramePainter, useFramePainting, usePlayback } from './frame-painter';
 
 const SPEEDS = [0.25, 0.5, 1, 1.5, 2, 4];
 
@@ -40,57 +41,25 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
   );
   const video = loading.status === 'ready' && 'frames' in loading.value ? loading.value.frames : undefined;
   const fallback = loading.status === 'ready' && 'fallback' in loading.value ? loading.value.fallback : undefined;
-  const [page, setPage] = useState(0);
-  const [shownPage, setShownPage] = useState(-1);
+  const playhead = useMemo(() => (video ? new Playhead(video.frameTotal) : undefined), [video]);
+  const painter = useMemo(() => (video ? new FramePainter(video.width, video.height) : undefined), [video]);
+  // The frame the canvas shows: its objects are drawn and edited. A frame change renders what
+  // depends on it; the picture itself is painted outside React.
+  const page = usePlayhead(playhead, (p) => Math.max(0, p.shown));
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(1);
-  const [frame, setFrame] = useState<FrameSource>({ canvas: null, width: 0, height: 0, version: 0 });
   const [frameError, setFrameError] = useState<string | undefined>(undefined);
-  const canvas = useMemo(() => (video ? document.createElement('canvas') : null), [video]);
-  // The direction of play (or of the last step): the frames read ahead lie that way.
-  const direction = useRef<1 | -1>(1);
-  const lastPage = useRef(0);
   const editing = useRef<PagedEditing | undefined>(undefined);
   const total = video?.frameTotal ?? 1;
 
-  const go = useCallback((to: number) => setPage(Math.max(0, Math.min(total - 1, Math.round(to)))), [total]);
-
-  // Draws the frame asked for once it is decoded; a newer request wins.
-  useEffect(() => {
-    if (!video || !canvas) return;
-    let live = true;
-    if (page !== lastPage.current) direction.current = page > lastPage.current ? 1 : -1;
-    lastPage.current = page;
-    video
-      .frame(page)
-      .then((f) => {
-        if (!live) return;
-        if (canvas.width !== video.width) canvas.width = video.width;
-        if (canvas.height !== video.height) canvas.height = video.height;
-        canvas.getContext('2d')!.drawImage(f, 0, 0, video.width, video.height);
-        setFrame((was) => ({ canvas, width: video.width, height: video.height, version: was.version + 1 }));
-        setShownPage(page);
-        setFrameError(undefined);
-        video.readAhead(page, direction.current);
-      })
-      .catch((e: unknown) => live && setFrameError(e instanceof Error ? e.message : String(e)));
-    return () => {
-      live = false;
-    };
-  }, [video, canvas, page]);
-
-  // Playing: the next frame when its time has come and the one before is shown.
-  useEffect(() => {
-    if (!playing || !video) return;
-    if (shownPage >= total - 1) return setPlaying(false);
-    const timer = window.setTimeout(() => go(shownPage + 1), 1000 / (video.frameRate * speed));
-    return () => window.clearTimeout(timer);
-  }, [playing, shownPage, video, speed, total, go]);
+  const go = useCallback((to: number) => playhead?.go(to), [playhead]);
+  useFramePainting(video, playhead, painter, setFrameError);
+  usePlayback(video, playhead, playing, speed, () => setPlaying(false));
 
   const keyframeStep = (direction: 1 | -1) => {
     const e = editing.current;
     if (!e?.selectedId) return;
-    const target = keyframeStepFrom(e.answer.objects, e.selectedId, page, direction);
+    const target = keyframeStepFrom(e.answer.objects, e.selectedId, playhead?.page ?? 0, direction);
     if (target !== undefined) go(target);
   };
 
@@ -103,8 +72,8 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
       if (e.key === ' ' && !(e.target instanceof HTMLButtonElement)) setPlaying((p) => !p);
       else if (e.key === 'ArrowRight' && e.altKey) keyframeStep(1);
       else if (e.key === 'ArrowLeft' && e.altKey) keyframeStep(-1);
-      else if (e.key === 'ArrowRight' || e.key === '.' || e.key === '>') go(page + step);
-      else if (e.key === 'ArrowLeft' || e.key === ',' || e.key === '<') go(page - step);
+      else if (e.key === 'ArrowRight' || e.key === '.' || e.key === '>') go((playhead?.page ?? 0) + step);
+      else if (e.key === 'ArrowLeft' || e.key === ',' || e.key === '<') go((playhead?.page ?? 0) - step);
       else handled = false;
       if (handled) {
         e.preventDefault();
@@ -156,13 +125,18 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
           <button type="button" onClick={() => setPlaying((p) => !p)} aria-keyshortcuts="Space" disabled={!video}>
             {playing ? 'Pause' : 'Play'}
           </button>
-          <button type="button" onClick={() => go(page - 1)} aria-label="Previous frame" disabled={!video}>
+          <button
+            type="button"
+            onClick={() => go((playhead?.page ?? 0) - 1)}
+            aria-label="Previous frame"
+            disabled={!video}
+          >
             ‹
           </button>
-          <button type="button" onClick={() => go(page + 1)} aria-label="Next frame" disabled={!video}>
+          <button type="button" onClick={() => go((playhead?.page ?? 0) + 1)} aria-label="Next frame" disabled={!video}>
             ›
           </button>
-          <PartInput label="Frame" page={page} total={total} onGo={go} />
+          <FrameInput playhead={playhead} total={total} onGo={go} />
           <span aria-label="Frames in the video">of {video ? total : '…'}</span>
           <label>
             Speed{' '}
@@ -187,19 +161,12 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
                   Stop {q.title} from here
                 </button>
               ))}
-          <output
-            aria-label="Frame shown"
-            data-frame={shownPage}
-            data-cached-frames={video?.cached}
-            data-received-bytes={video?.received}
-          >
-            {shownPage >= 0 ? `frame ${shownPage + 1}` : ''}
-          </output>
+          <FrameShown playhead={playhead} video={video} />
         </div>
         {video && (
           <Timeline
             total={total}
-            page={page}
+            playhead={playhead}
             tracks={tracksOf(state.answer.objects)}
             answers={frameQuestions.map((q) => ({
               id: q.schemaId,
@@ -261,7 +228,28 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
       imageUrl={asset.url}
       onPick={onPick ? (position, objectId) => onPick(objectId ? { objectId, page } : { position, page }) : undefined}
       pins={pinsOnPage(props.pins, page)}
-      paged={{ page, frame, keys: VIDEO_KEYS, player }}
+      paged={{ page, frame: painter, keys: VIDEO_KEYS, player }}
     />
+  );
+}
+
+/** The Frame input: the frame asked for, counted from 1; a number typed goes there on Enter. */
+function FrameInput(props: { playhead: Playhead | undefined; total: number; onGo(page: number): void }) {
+  const page = usePlayhead(props.playhead, (p) => p.page);
+  return <PartInput label="Frame" page={page} total={props.total} onGo={props.onGo} />;
+}
+
+/** The frame the canvas shows, and (for tests and benchmarks) the decoded frames held and the bytes read. */
+function FrameShown({ playhead, video }: { playhead: Playhead | undefined; video: VideoFrames | undefined }) {
+  const shown = usePlayhead(playhead, (p) => p.shown);
+  return (
+    <output
+      aria-label="Frame shown"
+      data-frame={shown}
+      data-cached-frames={video?.cached}
+      data-received-bytes={video?.received}
+    >
+      {shown >= 0 ? `frame ${shown + 1}` : ''}
+    </output>
   );
 }

@@ -156,6 +156,12 @@ export class VideoFrames {
     return this.cache.size;
   }
 
+  /** The frame at an index when it is decoded and held (the playhead moves there). */
+  held(index: number): VideoFrame | undefined {
+    this.playhead = Math.max(0, Math.min(this.frameTotal - 1, Math.round(index)));
+    return this.cache.get(this.playhead);
+  }
+
   /** The frame at an index, decoded if it is not held; the frames after it in its group come too. */
   async frame(index: number): Promise<VideoFrame> {
     const i = Math.max(0, Math.min(this.frameTotal - 1, Math.round(index)));
