@@ -6170,7 +6170,7 @@ export interface operations {
               /** @description consensus agreement per ontology item, over the rounds decided in the interval */
               agreement: {
                 kind: 'object' | 'classification';
-                measure: 'iou' | 'kappa';
+                measure: 'iou' | 'dice' | 'kappa';
                 /** @description objects: consensus rounds measured; questions: pairs of copies compared */
                 measures: number;
                 /** @description objects: as value; questions: share of copy pairs giving the same answer */
@@ -6180,7 +6180,7 @@ export interface operations {
                 title: string;
                 /** @description tool or question kind */
                 tool: string | null;
-                /** @description objects: mean IoU of the copies (0 to 1); questions: Cohen's kappa (-1 to 1) */
+                /** @description objects: mean IoU of the copies (0 to 1), Dice of the voxels for a medical-brush class; questions: Cohen's kappa (-1 to 1) */
                 value: number | null;
               }[];
               /** @description each labeler's benchmark submissions: the average and one entry per day */

@@ -33,9 +33,10 @@ export const QualityResponse = Type.Object({
         title: Type.String({ description: "the ontology item's title (its schemaId when since removed)" }),
         tool: Type.Union([Type.String(), Type.Null()], { description: 'tool or question kind' }),
         kind: Type.Union([Type.Literal('object'), Type.Literal('classification')]),
-        measure: Type.Union([Type.Literal('iou'), Type.Literal('kappa')]),
+        measure: Type.Union([Type.Literal('iou'), Type.Literal('dice'), Type.Literal('kappa')]),
         value: Type.Union([Type.Number({ minimum: -1, maximum: 1 }), Type.Null()], {
-          description: "objects: mean IoU of the copies (0 to 1); questions: Cohen's kappa (-1 to 1)",
+          description:
+            "objects: mean IoU of the copies (0 to 1), Dice of the voxels for a medical-brush class; questions: Cohen's kappa (-1 to 1)",
         }),
         observed: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
           description: 'objects: as value; questions: share of copy pairs giving the same answer',

@@ -438,6 +438,8 @@ export interface BenchmarkReferenceTable {
   source: string;
   created_by: string;
   created_at: string;
+  /** The reference's voxel layer link (migration 027). */
+  medical_brush_data_url: string | null;
 }
 
 /** One labeler's scored answer to a benchmark (migration 017). */
@@ -450,6 +452,8 @@ export interface BenchmarkSubmissionTable {
   score: number;
   detail: string;
   created_at: string;
+  /** The voxel layer link the submission was scored with (migration 027). */
+  medical_brush_data_url: string | null;
 }
 
 /** The benchmark a labeler is working (migration 018). */

@@ -73,6 +73,7 @@ export function startRouting(
   project: ProjectInfo,
   actor: string | null,
   readBrush: RoutingEnv['readBrush'] = async () => undefined,
+  readVoxels: RoutingEnv['readVoxels'] = async () => undefined,
 ): RoutingRun {
   const known = new Map<string, KnownFacts>();
   const sampler = makeSampler(ctx.config.randomSeed);
@@ -88,6 +89,7 @@ export function startRouting(
     newId: () => newId(ctx.clock.now()),
     now: () => new Date(ctx.clock.now()).toISOString(),
     readBrush,
+    readVoxels,
   };
   return {
     env,

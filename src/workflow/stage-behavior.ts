@@ -1,4 +1,5 @@
 import type { BrushClasses } from './consensus/similarity.js';
+import type { VoxelClasses } from './consensus/voxel-overlap.js';
 import type { Clock } from '../adapters/clock.js';
 import type { Sampler } from '../adapters/random.js';
 import type { Stage } from '../schemas/stage.js';
@@ -30,6 +31,8 @@ export interface RoutingEnv {
   now(): string;
   /** A task's brush layer (its `brushDataUrl`) read as class numbers; undefined when it has none. */
   readBrush(url: string | null): Promise<BrushClasses | undefined>;
+  /** A task's voxel layer (its `medicalBrushDataUrl`) read as class numbers; undefined when it has none. */
+  readVoxels(url: string | null): Promise<VoxelClasses | undefined>;
 }
 
 /** How someone asks a task to leave the stage it rests in. */

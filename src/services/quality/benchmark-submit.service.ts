@@ -20,12 +20,22 @@ import { loadProject } from '../identity/project-access.js';
 import { parseJson } from '../../stored-json.js';
 import { fullTaskView } from '../tasks/task-move.js';
 import { asHandedOut } from './benchmark-queue.service.js';
+import { findLiveAsset } from '../../store/repositories/asset-media.repository.js';
+import { assetVolumeSize, checkMedicalBrushDataUrl, readVolumeLayer } from '../tasks/medical-layer.js';
+
+/** The layers a benchmark answer may carry beside its answer. */
+export interface HandedOutLayers {
+  medicalBrushDataUrl?: string | undefined;
+  linkBases?: string[] | undefined;
+}
 
 /**
  * /annotate on the benchmark /next handed the caller: a save answers the task with the answer
  * (benchmark drafts are not kept); a submit scores the answer against the reference, keeps it as
  * the caller's benchmark submission and frees the caller for their next task. The benchmark task
- * itself neither moves nor changes. Undefined when the caller was not handed this task.
+ * itself neither moves nor changes. A voxel layer sent (`medicalBrushDataUrl`) is checked as
+ * annotate checks it and scored per class against the reference's. Undefined when the caller was
+ * not handed this task.
  */
 export async function workHandedOutBenchmark(
   ctx: AppContext,
@@ -34,6 +44,7 @@ export async function workHandedOutBenchmark(
   taskId: string,
   input: AnswerInput | undefined,
   submit: boolean,
+  layers: HandedOutLayers = {},
 ): Promise<Record<string, unknown> | undefined> {
   const handout = await findHandoutOfTask(trx, taskId, p.email);
   if (!handout) return undefined;
@@ -46,10 +57,29 @@ export async function workHandedOutBenchmark(
   if (checked.errors.length) throw invalid(checked.errors);
   const shown = { ...asHandedOut(task, stage ?? { id: handout.stage_id, type: 'Label' }, p.email) };
   shown.answer = JSON.stringify(checked.value);
+  const sent = layers.medicalBrushDataUrl || null;
+  const medical = sent
+    ? await checkMedicalBrushDataUrl(
+        ctx,
+        'medicalBrushDataUrl',
+        sent,
+        {
+          projectId: row.id,
+          orgId: row.organization_id,
+          volume: assetVolumeSize((await findLiveAsset(trx, task.asset_id))?.metadata ?? null),
+        },
+        layers.linkBases,
+      )
+    : null;
   if (submit) {
     const reference = await findReference(trx, taskId);
     const expected = reference ? (JSON.parse(reference.answer) as TaskAnswer) : EMPTY_ANSWER;
-    const scored = scoreBenchmark(checked.value, expected, schema);
+    const referenceLayer = reference?.medical_brush_data_url ?? null;
+    const voxels =
+      medical || referenceLayer
+        ? { answer: await readVolumeLayer(ctx, medical), reference: await readVolumeLayer(ctx, referenceLayer) }
+        : {};
+    const scored = scoreBenchmark(checked.value, expected, schema, voxels);
     const now = ctx.clock.now();
     await insertSubmission(trx, {
       id: newId(now),
@@ -60,8 +90,18 @@ export async function workHandedOutBenchmark(
       score: scored.score,
       detail: JSON.stringify(scored.items),
       created_at: new Date(now).toISOString(),
+      medical_brush_data_url: medical,
     });
     await deleteHandout(trx, row.id, p.email);
   }
   return fullTaskView(trx, shown, stages, taskLinks(ctx));
+}
+
+/** The benchmark task handed to the caller, with its asset; undefined when they were not handed it. */
+export async function benchmarkToWork(ctx: AppContext, p: Principal, taskId: string) {
+  const handout = await findHandoutOfTask(ctx.store.db, taskId, p.email);
+  if (!handout) return undefined;
+  await loadProject(ctx.store.db, p, handout.project_id, 'read');
+  const task = await existingTask(ctx.store.db, taskId);
+  return { task, asset: await findLiveAsset(ctx.store.db, task.asset_id) };
 }

@@ -70,6 +70,8 @@ export async function markBenchmarks(ctx: AppContext, p: Principal, projectId: s
       source,
       created_by: p.email,
       created_at: now,
+      // A given answer has no layer; the task's own (its answer's or its pre-labels') is kept.
+      medical_brush_data_url: source === 'given' ? null : t.medical_brush_data_url,
     }));
     await putReferences(trx, refs);
     await setTaskType(

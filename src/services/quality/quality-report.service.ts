@@ -103,7 +103,7 @@ function agreementByItem(cells: AgreementCell[], schema: CategorySchema) {
       return {
         ...base,
         kind: 'object' as const,
-        measure: 'iou' as const,
+        measure: name?.tool === 'medical-brush' ? ('dice' as const) : ('iou' as const),
         value: round(total / measures),
         observed: round(total / measures),
         measures,

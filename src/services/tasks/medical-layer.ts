@@ -2,9 +2,10 @@ import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import type { AppContext } from '../../context.js';
 import { invalidField } from '../../errors.js';
-import { MAX_NRRD_HEADER, NrrdError, type NrrdHeader, parseNrrdHeader } from '../../shared/nrrd.js';
+import { MAX_NRRD_HEADER, NrrdError, type NrrdHeader, nrrdSamples, parseNrrdHeader } from '../../shared/nrrd.js';
+import type { VoxelClasses } from '../../workflow/consensus/voxel-overlap.js';
 import { LONG_LIVED_SECONDS, newFileKey } from '../files/file.service.js';
-import { fileStoreOf, signedFileUrl } from '../files/file-url.js';
+import { fileStoreOf, parseFileUrl, signedFileUrl } from '../files/file-url.js';
 import { checkLayerLink } from './brush-layer.js';
 
 /*
@@ -99,4 +100,40 @@ export async function storeVolumeLayer(
   const key = newFileKey(where.projectId, 'brushes', `volume-${where.taskId}.seg.nrrd`);
   await fileStoreOf(ctx).put(key, Readable.from([body]));
   return { medicalBrushDataUrl: signedFileUrl(ctx, 'GET', key, LONG_LIVED_SECONDS, base) };
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const part of stream) parts.push(part as Buffer);
+  return Buffer.concat(parts);
+}
+
+/**
+ * A task's voxel layer read as class numbers, for consensus and benchmark scores. Only layers in
+ * this server's file store are read (a link elsewhere is not fetched); one that is gone, too
+ * large or not a readable 3-D NRRD of whole numbers gives no voxel (undefined).
+ */
+export async function readVolumeLayer(ctx: AppContext, url: string | null): Promise<VoxelClasses | undefined> {
+  if (!url) return undefined;
+  const link = parseFileUrl(ctx, url);
+  if (!link) return undefined;
+  const store = fileStoreOf(ctx);
+  const info = await store.stat(link.key);
+  if (!info || info.size > MAX_VOLUME_LAYER_BYTES) return undefined;
+  try {
+    const file = await readAll(await store.openRead(link.key));
+    const header = checkVolumeLayerHead('medicalBrushDataUrl', file.subarray(0, MAX_NRRD_HEADER), undefined);
+    const need = header.sizes.reduce((a, b) => a * b, 1) * header.bytesPerSample;
+    const raw = file.subarray(header.dataOffset);
+    const data = header.encoding === 'gzip' ? gunzipSync(raw, { maxOutputLength: need }) : raw;
+    const [x, y, z] = header.sizes as [number, number, number];
+    return { sizes: [x, y, z], data: nrrdSamples(header, data) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads tasks' voxel layers for consensus agreement (readVolumeLayer). */
+export function voxelReader(ctx: AppContext) {
+  return (url: string | null) => readVolumeLayer(ctx, url);
 }

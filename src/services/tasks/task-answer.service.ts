@@ -16,7 +16,7 @@ import { demandWork, taskToWork } from './work-access.js';
 import { findLiveAsset } from '../../store/repositories/asset-media.repository.js';
 import { assetImageSize, checkBrushDataUrl, storeBrushLayer } from './brush-layer.js';
 import { assetVolumeSize, checkMedicalBrushDataUrl, storeVolumeLayer } from './medical-layer.js';
-import { workHandedOutBenchmark } from '../quality/benchmark-submit.service.js';
+import { benchmarkToWork, workHandedOutBenchmark } from '../quality/benchmark-submit.service.js';
 
 /*
  * A person's (or a plugin's) work on one task: saving an answer and its layers, submitting it out
@@ -61,7 +61,8 @@ export async function annotate(
     });
   return ctx.store.db.transaction().execute(async (trx) => {
     if (!opts.isPlugin) {
-      const handedOut = await workHandedOutBenchmark(ctx, trx, p, taskId, input.answer, opts.nextStage);
+      const layers = { medicalBrushDataUrl: input.medicalBrushDataUrl, linkBases: opts.linkBases };
+      const handedOut = await workHandedOutBenchmark(ctx, trx, p, taskId, input.answer, opts.nextStage, layers);
       // A benchmark's draft is only shown back, never stored: a submission is the change.
       if (handedOut && opts.nextStage) await record(trx, String(handedOut.project));
       if (handedOut) return handedOut;
@@ -147,7 +148,8 @@ export async function uploadLayer(
   base: string,
   field: LayerField,
 ): Promise<{ brushDataUrl: string } | { medicalBrushDataUrl: string }> {
-  const { task, asset } = await taskToWork(ctx, p, taskId);
+  // A benchmark handed to the caller is theirs to paint, though it is assigned to nobody.
+  const { task, asset } = (await benchmarkToWork(ctx, p, taskId)) ?? (await taskToWork(ctx, p, taskId));
   const metadata = asset?.metadata ?? null;
   const at = { projectId: task.project_id, taskId: task.id };
   return field === 'brushDataUrl'

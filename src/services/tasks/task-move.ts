@@ -11,13 +11,14 @@ import { saveTasks } from '../../store/repositories/task-move.repository.js';
 import { type RoutingRun, startRouting } from '../../workflow/routing.js';
 import type { ExitRecord, TaskState } from '../../workflow/types.js';
 import { brushReader } from '../exports/datasets/brush-layers.js';
+import { voxelReader } from './medical-layer.js';
 import { projectInfo } from '../projects/project-view.js';
 import { loadTaskExtras, taskView, type TaskViewOptions } from './task-view.js';
 
 /** A routing run for changes to existing tasks of one project. */
 export function routingFor(trx: Executor, ctx: AppContext, project: ProjectRow, actor: string | null): RoutingRun {
   const info = projectInfo(project);
-  return startRouting(trx, ctx, info, actor, brushReader(ctx, info.categorySchema));
+  return startRouting(trx, ctx, info, actor, brushReader(ctx, info.categorySchema), voxelReader(ctx));
 }
 
 export function currentStage(run: RoutingRun, task: TaskRow): Stage {

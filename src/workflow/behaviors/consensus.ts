@@ -12,6 +12,7 @@ import { bySubmission, makeCopy, roundCopies, subStageFor } from '../consensus/c
 import { agreementItems } from '../consensus/agreement-items.js';
 import { agreementScore, brushClasses } from '../consensus/score.js';
 import type { BrushClasses } from '../consensus/similarity.js';
+import { type VoxelClasses, voxelClasses } from '../consensus/voxel-overlap.js';
 import { pageOf, videoFrameTotal, type WireEntry } from '../../shared/tracks.js';
 import { recordExit } from '../stage-exit.js';
 import { consensusSubStages } from '../graph.js';
@@ -113,12 +114,13 @@ async function keepMeasures(
   parent: TaskRow,
   answers: TaskAnswer[],
   layers: (BrushClasses | undefined)[],
+  voxels: (VoxelClasses | undefined)[],
   stage: Stage,
   env: RoutingEnv,
   lastFrame: number | undefined,
 ): Promise<void> {
   const decidedAt = env.now();
-  const rows = agreementItems(answers, env.project.categorySchema, layers, lastFrame).map((item) => ({
+  const rows = agreementItems(answers, env.project.categorySchema, layers, lastFrame, voxels).map((item) => ({
     id: env.newId(),
     project_id: parent.project_id,
     parent_task_id: parent.id,
@@ -141,9 +143,12 @@ async function decide(parent: TaskRow, copies: TaskRow[], stage: Stage, env: Rou
   const layers = brushClasses(schema).length
     ? await Promise.all(copies.map((c) => env.readBrush(c.brush_data_url)))
     : [];
+  const voxels = voxelClasses(schema).length
+    ? await Promise.all(copies.map((c) => env.readVoxels(c.medical_brush_data_url)))
+    : [];
   const lastFrame = await lastFrameOf(parent, answers, env);
-  await keepMeasures(parent, answers, layers, stage, env, lastFrame);
-  const score = stored(agreementScore(answers, schema, layers, lastFrame));
+  await keepMeasures(parent, answers, layers, voxels, stage, env, lastFrame);
+  const score = stored(agreementScore(answers, schema, layers, lastFrame, voxels));
   parent.answer = JSON.stringify(adjudicate(config.method, answers, schema));
   parent.consensus_score = score;
   parent.updated_at = env.now();

@@ -3,6 +3,7 @@ import type { CategorySchema } from '../../schemas/category-schema.js';
 import type { TaskAnswer } from '../types.js';
 import { brushAgreement, brushClasses, classificationAnswers, ontologyQuestions, toolAgreement } from './score.js';
 import { type BrushClasses, isScoredKind } from './similarity.js';
+import { type VoxelClasses, voxelAgreement, voxelClasses } from './voxel-overlap.js';
 
 /**
  * What one decided consensus round measured, per ontology item, as the Quality page keeps it:
@@ -11,7 +12,8 @@ import { type BrushClasses, isScoredKind } from './similarity.js';
  * points and polylines, overlap for NER spans); a classification question a copy answered gives
  * one item per pair of copies (earlier copy first), their two answers, so agreement can be read
  * as Cohen's kappa over many rounds. A brush class a copy's layer paints gives one item, the
- * copies' mean pairwise IoU of that class's pixels. Copies come in the order they were submitted.
+ * copies' mean pairwise IoU of that class's pixels; a medical-brush class a copy's voxel layer
+ * gives, one item, the copies' mean pairwise Dice of its voxels. Copies come in the order they were submitted.
  */
 export interface AgreementItem {
   schemaId: string;
@@ -37,6 +39,7 @@ export function agreementItems(
   schema: CategorySchema,
   layers: readonly (BrushClasses | undefined)[] = [],
   lastFrame?: number,
+  voxels: readonly (VoxelClasses | undefined)[] = [],
 ): AgreementItem[] {
   if (copies.length < 2) return [];
   const items: AgreementItem[] = [];
@@ -69,6 +72,15 @@ export function agreementItems(
       value,
     );
     if (agreed !== undefined) items.push({ schemaId, kind: 'tool', answerA: '', answerB: '', value: agreed });
+  }
+  const classes = voxelClasses(schema);
+  const measured = voxelAgreement(
+    copies.map((_, k) => voxels[k]),
+    classes.map((c) => c.value),
+  );
+  for (const { schemaId, value } of classes) {
+    const overlap = measured.get(value);
+    if (overlap) items.push({ schemaId, kind: 'tool', answerA: '', answerB: '', value: overlap.dice });
   }
   return items;
 }

@@ -2,17 +2,27 @@ import type { CategorySchema } from '../../schemas/category-schema.js';
 import type { TaskAnswer } from '../types.js';
 import { classificationAnswers, ontologyQuestions } from './score.js';
 import { matchedShare, matchObjects } from './similarity.js';
+import { type VoxelClasses, voxelClasses, voxelOverlaps } from './voxel-overlap.js';
 
 export interface ScoreItem {
   /** The question's or tool's schemaId. */
   schemaId: string;
-  kind: 'classification' | 'object';
+  kind: 'classification' | 'object' | 'voxels';
   /** 0 to 1 */
   score: number;
   /** Objects: each reference object with its matched object and their similarity (0 when missed). */
   objects?: { referenceId: unknown; objectId: unknown; similarity: number }[];
   /** Objects drawn that match nothing in the reference. */
   extra?: number;
+  /** Voxels: the Dice (the score) and IoU of the class's voxels against the reference's. */
+  dice?: number;
+  iou?: number;
+}
+
+/** The voxel layers (`medicalBrushDataUrl`) of the answer and of the reference, when either has one. */
+export interface BenchmarkVoxels {
+  answer?: VoxelClasses | undefined;
+  reference?: VoxelClasses | undefined;
 }
 
 export interface BenchmarkScore {
@@ -40,10 +50,17 @@ function answerSimilarity(ref: string | undefined, got: string | undefined): num
  * measure (similarity.ts: IoU for boxes, rotated boxes, polygons and segmentation zones, distance
  * for points and polylines, shared over covered characters for NER spans) used in either matches
  * objects one to one, most alike first, and scores the matched similarities summed over the
- * larger object count, so a missed or an extra object counts 0. The score is the mean of the
- * items, times 100; with nothing to compare it is 100.
+ * larger object count, so a missed or an extra object counts 0; each medical-brush class either
+ * voxel layer gives scores the Dice of its voxels against the reference's (IoU kept beside it,
+ * voxel-overlap.ts). The score is the mean of the items, times 100; with nothing to compare it is
+ * 100.
  */
-export function scoreBenchmark(answer: TaskAnswer, reference: TaskAnswer, schema: CategorySchema): BenchmarkScore {
+export function scoreBenchmark(
+  answer: TaskAnswer,
+  reference: TaskAnswer,
+  schema: CategorySchema,
+  voxels: BenchmarkVoxels = {},
+): BenchmarkScore {
   const items: ScoreItem[] = [];
   const [got, ref] = [classificationAnswers(answer), classificationAnswers(reference)];
   for (const id of new Set(ontologyQuestions(schema))) {
@@ -63,6 +80,13 @@ export function scoreBenchmark(answer: TaskAnswer, reference: TaskAnswer, schema
     });
     const score = matchedShare(matches, a.length, b.length);
     items.push({ schemaId: tool.schemaId, kind: 'object', score, objects, extra: b.length - matches.length });
+  }
+  if (voxels.answer || voxels.reference) {
+    const overlaps = voxelOverlaps(voxels.reference, voxels.answer);
+    for (const { schemaId, value } of voxelClasses(schema)) {
+      const o = overlaps.get(value);
+      if (o) items.push({ schemaId, kind: 'voxels', score: o.dice, dice: o.dice, iou: o.iou });
+    }
   }
   const mean = items.length === 0 ? 1 : items.reduce((s, i) => s + i.score, 0) / items.length;
   return { score: Math.round(mean * 100 * 1000) / 1000, items };

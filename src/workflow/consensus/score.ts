@@ -9,6 +9,7 @@ import {
   matchTracks,
   paintsClass,
 } from './similarity.js';
+import { type VoxelClasses, voxelAgreement, voxelClasses } from './voxel-overlap.js';
 
 /**
  * The agreement score of consensus copies, in [0, 1] (DECISIONS 4):
@@ -25,6 +26,8 @@ import {
  *   either shows (keyframes expanded as exports expand them), over the larger track count;
  * - each brush class that at least one copy's brush layer paints scores the mean, over every
  *   pair of copies, of the IoU of the pixels both painted in that class (given the layers);
+ * - each medical-brush class (its voxel value) that at least one copy's voxel layer gives scores
+ *   the mean, over every pair of copies, of the Dice of its voxels (voxel-overlap.ts);
  * - the score is the mean of those items; with nothing to compare, copies agree fully (1).
  * Other tool kinds (PDF marks, angles, point clouds) are not scored.
  */
@@ -135,13 +138,15 @@ export function ontologyQuestions(schema: CategorySchema): string[] {
 /**
  * The agreement score of the copies' answers against the ontology (see the file comment);
  * `layers`: each copy's brush layer read as class numbers, in the copies' order; `lastFrame`:
- * the asset's last frame when it is a video (its objects are tracks).
+ * the asset's last frame when it is a video (its objects are tracks); `voxels`: each copy's voxel
+ * layer (`medicalBrushDataUrl`), in the copies' order.
  */
 export function agreementScore(
   copies: readonly TaskAnswer[],
   schema: CategorySchema,
   layers: readonly (BrushClasses | undefined)[] = [],
   lastFrame?: number,
+  voxels: readonly (VoxelClasses | undefined)[] = [],
 ): number {
   if (copies.length < 2) return 1;
   const items: number[] = [];
@@ -162,5 +167,8 @@ export function agreementScore(
     );
     if (agreed !== undefined) items.push(agreed);
   }
+  const classes = voxelClasses(schema).map((c) => c.value);
+  const perCopy = copies.map((_, k) => voxels[k]);
+  for (const overlap of voxelAgreement(perCopy, classes).values()) items.push(overlap.dice);
   return items.length === 0 ? 1 : items.reduce((s, v) => s + v, 0) / items.length;
 }

@@ -91,10 +91,17 @@ function BenchmarkScores({ list }: { list: QualityReport['benchmarks'] }) {
   );
 }
 
-/** Agreement per ontology class: IoU for objects, Cohen's kappa for questions. */
+/** Each agreement measure's short and long name. */
+const MEASURE_NAMES = {
+  iou: ['IoU', 'Mean IoU'],
+  dice: ['Dice', 'Mean Dice'],
+  kappa: ['kappa', "Cohen's kappa"],
+} as const;
+
+/** Agreement per ontology class: IoU for objects, Dice for voxel classes, Cohen's kappa for questions. */
 function Agreement({ list }: { list: QualityReport['agreement'] }) {
   if (list.length === 0) return <Empty title="No consensus rounds decided in this time and batch." />;
-  const label = (a: (typeof list)[number]) => `${a.title} (${a.measure === 'iou' ? 'IoU' : 'kappa'})`;
+  const label = (a: (typeof list)[number]) => `${a.title} (${MEASURE_NAMES[a.measure][0]})`;
   const option: ChartOption = {
     tooltip: {},
     grid: { left: 48, right: 16, top: 16, bottom: 48 },
@@ -113,10 +120,10 @@ function Agreement({ list }: { list: QualityReport['agreement'] }) {
         head={['Class', 'Measure', 'Agreement', 'Same answer', 'Compared']}
         rows={list.map((a) => [
           a.title,
-          a.measure === 'iou' ? 'Mean IoU' : "Cohen's kappa",
+          MEASURE_NAMES[a.measure][1],
           fixed(a.value),
-          a.measure === 'iou' ? '–' : percent(a.observed),
-          counted(a.measures, a.measure === 'iou' ? 'round' : 'pair'),
+          a.measure === 'kappa' ? percent(a.observed) : '–',
+          counted(a.measures, a.measure === 'kappa' ? 'pair' : 'round'),
         ])}
       />
     </>
