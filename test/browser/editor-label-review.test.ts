@@ -59,6 +59,7 @@ describe('the labeling and review editor', () => {
   let streets = '';
   let stories = '';
   let clips = '';
+  let lost = '';
   let taskId = '';
   const contexts: BrowserContext[] = [];
   const errors: string[][] = [];
@@ -88,6 +89,9 @@ describe('the labeling and review editor', () => {
       '/story.txt': { type: 'text/plain; charset=utf-8', body: STORY },
       // A video link that answers a web page (a sign-in page, an expired share), not a video.
       '/clip-1.webm': { type: 'text/html; charset=utf-8', body: '<!doctype html><title>Sign in</title>' },
+      // An image link that answers a web page, and a file of the image's type holding no picture.
+      '/gone.png': { type: 'text/html; charset=utf-8', body: '<!doctype html><title>Sign in</title>' },
+      '/torn.png': { type: 'image/png', body: Buffer.from('\x89PNG\r\n\x1a\n not the rest of a picture') },
     });
     server = await startConsoleServer(engine, { worker: true, env: { ANNOTARY_WEBHOOK_ALLOW_PRIVATE: 'true' } });
     labelerKey = await server.addUser('labeler@example.com');
@@ -159,6 +163,21 @@ describe('the labeling and review editor', () => {
     await api('POST', `/v2/annotate/${clipTask}`, {
       answer: { tools: [{ schemaId: 'car', 'bounding-box': { x: 1, y: 2, width: 3, height: 4 } }] },
     });
+
+    lost = ((await api('POST', '/v2/project', { name: 'Lost' })).project as Json)._id as string;
+    await api('POST', `/v2/project/${lost}`, { categorySchema: streetOntology({ weatherRequired: true }) });
+    await api('POST', `/v2/project/${lost}/assigned`, { assignees: ['labeler@example.com'], role: 'Labeler' });
+    await api('POST', `/v2/project/${lost}/cloud`, {
+      assets: [
+        { data: `${assets.url}/gone.png`, externalId: 'gone' },
+        { data: `${assets.url}/torn.png`, externalId: 'torn' },
+      ],
+    });
+    for (const t of (await api('GET', `/v2/project/${lost}/tasks`)).tasks as Json[]) {
+      await api('POST', `/v2/annotate/${t._id as string}`, {
+        answer: { tools: [{ schemaId: 'car', 'bounding-box': { x: 5, y: 6, width: 7, height: 8 } }] },
+      });
+    }
 
     browser = await launchBrowser();
   }, 120_000);
@@ -387,6 +406,28 @@ describe('the labeling and review editor', () => {
     const answer = task.answer as Json;
     expect(answer.classifications).toEqual([{ schemaId: 'weather', answer: 'rain' }]);
     expect((answer.tools as Json[]).map((t) => t['bounding-box'])).toEqual([{ x: 1, y: 2, width: 3, height: 4 }]);
+  });
+
+  it('an image that cannot be read says why in words and offers the questions only; the drawn objects are kept', async () => {
+    const page = await pageFor(labelerKey);
+    const said = {
+      gone: 'The address answered a web page, not a picture. The answer saved so far is kept.',
+      torn: 'The file is not an image this browser can show. The answer saved so far is kept.',
+    };
+    for (let n = 0; n < 2; n++) {
+      const id = await startStage(page, 'Label', 'Lost');
+      const { externalId } = await taskOf(id);
+      await expect.poll(() => page.getByRole('alert').allTextContents()).toContain(said[externalId as 'gone' | 'torn']);
+      // No drawing tools without the picture.
+      expect(await page.getByRole('button', { name: 'Car tool' }).count()).toBe(0);
+      await page.getByRole('radio', { name: 'Sunny' }).check();
+      await screenshot(page, `editor-image-unreadable-${externalId as string}`);
+      await page.getByRole('button', { name: 'Submit' }).click();
+      await expect.poll(async () => (await taskOf(id)).status).toBe('Completed');
+      const answer = (await taskOf(id)).answer as Json;
+      expect(answer.classifications).toEqual([{ schemaId: 'weather', answer: 'sun' }]);
+      expect((answer.tools as Json[]).map((t) => t['bounding-box'])).toEqual([{ x: 5, y: 6, width: 7, height: 8 }]);
+    }
   });
 
   it('printed no errors in the pages', () => {

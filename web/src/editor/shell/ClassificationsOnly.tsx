@@ -11,9 +11,9 @@ export interface ClassificationsOnlyProps {
   problems: Problem[];
   readOnly?: boolean;
   /** What the asset is ("a video", "a point cloud"...), said to the person. */
-  message: string;
-  /** Said instead of "the editor does not draw on ...": why this asset cannot be shown. */
-  problem?: string;
+  message?: string;
+  /** Said instead of "the editor does not draw on ...": why this asset cannot be shown (MediaUnreadable). */
+  notice?: ReactNode;
   actions?: ReactNode;
   aside?: ReactNode;
   /** Shown under the words: what the asset can still show (a video in the browser's own player). */
@@ -21,8 +21,8 @@ export interface ClassificationsOnlyProps {
 }
 
 /**
- * Assets the editor does not draw on yet (video, point clouds, medical volumes, PDF): the
- * task's questions only, with a plain word about why.
+ * The task's questions only, with a plain word about why: for assets the editor does not draw
+ * on, and (through MediaUnreadable) for files a medium's editor cannot read.
  */
 export function ClassificationsOnly(props: ClassificationsOnlyProps) {
   const [answer, setAnswer] = useState(props.initial);
@@ -34,13 +34,7 @@ export function ClassificationsOnly(props: ClassificationsOnlyProps) {
     <div className="image-editor classifications-only">
       <div className="editor-body">
         <div className="text-canvas unsupported-asset">
-          {props.problem ? (
-            <p className="field-error" role="alert">
-              {props.problem} The answer saved so far is kept.
-            </p>
-          ) : (
-            <h2>The editor does not draw on {props.message} yet</h2>
-          )}
+          {props.notice ?? <h2>The editor does not draw on {props.message ?? 'this kind of file'} yet</h2>}
           <p>
             Answer the task&apos;s questions on the right and submit. Objects drawn elsewhere (by a plugin, a pre-label
             or another tool) stay in the answer unchanged.

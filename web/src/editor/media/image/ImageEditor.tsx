@@ -9,7 +9,7 @@ import { answersAt, mergeShown, objectsOnPage, setKeyframe } from '../../core/tr
 import { mergePage, objectsOfPage } from '../../core/pages';
 import type { KeyRow } from '../../shell/editor-keys';
 import { addObject, deleteObject, updateGeometry } from '../../core/edit';
-import type { AssistClient, Pin, SurfaceEditorProps } from '../../core/surface';
+import type { AssistClient, Pin } from '../../core/surface';
 import type { Ontology } from '../../core/ontology';
 import type { EditorAnswer, Geometry, Vec } from '../../core/answer';
 import type { Problem } from '../../core/validate';
@@ -505,22 +505,5 @@ export function ImageEditor(props: ImageEditorProps) {
         {paged?.player({ answer, selectedId, change })}
       </div>
     </EditorShell>
-  );
-}
-
-/** The image editor as the work page opens any medium's. */
-export function ImageSurfaceEditor({ asset, onPick, onBrushChange, ...props }: SurfaceEditorProps) {
-  return (
-    <ImageEditor
-      {...props}
-      imageUrl={asset.url}
-      onBrushChange={onBrushChange}
-      onPick={
-        onPick
-          ? (position, objectId, onMask) =>
-              onPick(objectId ? { objectId, ...(onMask ? { position } : {}) } : { position })
-          : undefined
-      }
-    />
   );
 }

@@ -1,6 +1,6 @@
 import type { Vec } from '../../core/answer';
 import type { Surface } from '../../core/surface';
-import { ImageSurfaceEditor } from './ImageEditor';
+import { ImageSurfaceEditor } from './ImageSurfaceEditor';
 import { fitViewport, panBy, toImage, toScreen, zoomAt, type Viewport } from './viewport';
 
 /**

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { pinsOnPage, type SurfaceEditorProps } from '../../core/surface';
 import { typingInField } from '../../shell/useEditorKeys';
 import { PAGE_KEYS } from '../../shell/editor-keys';
-import { ClassificationsOnly } from '../../shell/ClassificationsOnly';
+import { MediaUnreadable, UnreadableNotice } from '../../shell/MediaUnreadable';
 import { ImageEditor } from '../image/ImageEditor';
 import type { FrameSource } from '../image/ImageCanvas';
 import { loadImage } from '../image/useImage';
@@ -75,28 +75,12 @@ export function PagesSurfaceEditor({ asset, onPick, pins, ...props }: SurfaceEdi
 
   if (!images && loading.status === 'error') {
     // The questions, the answer saved so far and the stage's buttons stay.
-    return (
-      <ClassificationsOnly
-        ontology={{ ...props.ontology, tools: [] }}
-        initial={props.initial}
-        onChange={props.onChange}
-        problems={props.problems}
-        readOnly={props.readOnly}
-        actions={props.actions}
-        aside={props.aside}
-        message="a multi-page TIFF"
-        problem={loading.message}
-      />
-    );
+    return <MediaUnreadable given={props} problem={loading.message} />;
   }
 
   const pager = () => (
     <div className="video-player page-bar" role="group" aria-label="Pages">
-      {pageError && (
-        <p className="video-error" role="alert">
-          {pageError}
-        </p>
-      )}
+      {pageError && <UnreadableNotice className="video-error" problem={pageError} />}
       <div className="video-controls">
         <button type="button" onClick={() => go(page - 1)} aria-keyshortcuts="PageUp" disabled={page === 0}>
           Previous page

@@ -17,6 +17,7 @@ import type { SurfaceEditorProps } from '../../core/surface';
 import { keyframeStepFrom, mergeShown, objectsOnPage, setKeyframe, tracksOf } from '../../core/tracks';
 import { POINTCLOUD_KEYS } from '../../shell/editor-keys';
 import { EditorShell } from '../../shell/EditorShell';
+import { UnreadableNotice } from '../../shell/MediaUnreadable';
 import { PartInput } from '../../shell/PartInput';
 import { ToolButton } from '../../shell/ToolButton';
 import { useAnswerHistory } from '../../shell/useAnswerHistory';
@@ -624,11 +625,14 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
       }}
     >
       <div className="pointcloud-main">
-        {(frameError || message) && (
-          <p className="pointcloud-message" role="alert">
-            {frameError ?? message}
-            {frameError && ' The answer saved so far is kept.'}
-          </p>
+        {frameError ? (
+          <UnreadableNotice className="pointcloud-message" problem={frameError} />
+        ) : (
+          message && (
+            <p className="pointcloud-message" role="alert">
+              {message}
+            </p>
+          )
         )}
         <div className="pointcloud-views" ref={holder}>
           <canvas

@@ -4,7 +4,7 @@ import type { EditorAnswer } from '../../core/answer';
 import { answerAt, answersAt, keyframeStepFrom, setAnswersAt, setKeyframe, tracksOf } from '../../core/tracks';
 import { typingInField } from '../../shell/useEditorKeys';
 import { VIDEO_KEYS } from '../../shell/editor-keys';
-import { ClassificationsOnly } from '../../shell/ClassificationsOnly';
+import { MediaUnreadable } from '../../shell/MediaUnreadable';
 import { ImageEditor, type PagedEditing } from '../image/ImageEditor';
 import { CodecError, VideoFrames } from './mp4-frames';
 import { FallbackPlayer } from './FallbackPlayer';
@@ -198,25 +198,14 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
     [vfr, props.ontology],
   );
 
-  if (loading.status === 'error' || fallback) {
-    // The questions, the answer saved so far and the stage's buttons stay: the task can be
-    // answered, skipped or sent on although its video cannot be shown.
+  const unreadable = fallback?.message ?? (loading.status === 'error' ? loading.message : undefined);
+  if (unreadable !== undefined) {
     // Frames cannot be chosen without the picture: the whole-video questions only.
     return (
-      <ClassificationsOnly
-        ontology={{
-          ...props.ontology,
-          tools: [],
-          classifications: (props.ontology.classifications ?? []).filter((c) => !c.frameSpecific),
-        }}
-        initial={props.initial}
-        onChange={props.onChange}
-        problems={props.problems}
-        readOnly={props.readOnly}
-        actions={props.actions}
-        aside={props.aside}
-        message="a video"
-        problem={fallback?.message ?? (loading.status === 'error' ? loading.message : undefined)}
+      <MediaUnreadable
+        given={props}
+        wholeAssetQuestionsOnly
+        problem={unreadable}
         media={fallback && asset.url ? <FallbackPlayer url={asset.url} frameRate={fallback.frameRate} /> : undefined}
       />
     );

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { pinsOnPage, type SurfaceEditorProps } from '../../core/surface';
 import { typingInField } from '../../shell/useEditorKeys';
 import { VOLUME_KEYS } from '../../shell/editor-keys';
-import { ClassificationsOnly } from '../../shell/ClassificationsOnly';
+import { MediaUnreadable } from '../../shell/MediaUnreadable';
 import { ImageEditor } from '../image/ImageEditor';
 import type { FrameSource } from '../image/ImageCanvas';
 import { fetchMedia } from '../fetch-media';
@@ -259,19 +259,7 @@ export function VolumeSurfaceEditor({
   }, [total, win]);
 
   if (loading.status === 'error') {
-    return (
-      <ClassificationsOnly
-        ontology={{ ...ontology, tools: [] }}
-        initial={props.initial}
-        onChange={props.onChange}
-        problems={props.problems}
-        readOnly={props.readOnly}
-        actions={props.actions}
-        aside={props.aside}
-        message="a volume"
-        problem={loading.message}
-      />
-    );
+    return <MediaUnreadable given={{ ...props, ontology }} problem={loading.message} />;
   }
 
   const presets = volume ? [...volume.windows, ...CT_PRESETS] : CT_PRESETS;
