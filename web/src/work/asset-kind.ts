@@ -38,6 +38,15 @@ export function namesAnImage(url: string | null | undefined): boolean {
   }
 }
 
+/** True when the URL's file name is a video's (the early start opens its first bytes). */
+export function namesAVideo(url: string | null | undefined): boolean {
+  try {
+    return VIDEO.test(new URL(url ?? '', 'http://relative.invalid').pathname);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The asset's kind from its URL's file name (signed URLs keep it before the query string), and
  * from the ontology when the name says nothing: an ontology of NER tools only means text. An

@@ -1,7 +1,11 @@
 import { fetchMedia, refusalOf } from '../fetch-media';
 
-/** The first request asks for this many bytes: an MP4's `ftyp` and, when it comes first, most of its `moov`. */
-export const PROBE_BYTES = 64 * 1024;
+/**
+ * The first request asks for this many bytes: an MP4's `ftyp` and, when it comes first, its
+ * `moov` (76 KiB for ten minutes at 30 fps) and often the first group of pictures, so the first
+ * frame needs one round trip instead of three.
+ */
+export const PROBE_BYTES = 256 * 1024;
 
 /**
  * Where a video's bytes come from: the whole file in memory (a server that answers no ranges),
@@ -39,18 +43,36 @@ function totalOf(res: Response): number | undefined {
 }
 
 /**
+ * Opens of an address under way or done, by address, for a minute: the work page's early start
+ * and the editor's own open share one, whichever comes first.
+ */
+const opening = new Map<string, Promise<ByteSource>>();
+
+/**
  * Opens a video's address: asks for its first bytes by a range request and, when the server
  * answers 206, reads the rest by ranges as they are needed; a server that answers the whole file
  * (200, no ranges), or a cross-origin one that refuses the `Range` header, gives the whole file.
+ * The work page calls it as soon as the task is known, while the editor's code and the task's
+ * other requests arrive; the editor's call then finds it under way (the file is opened once).
  */
-export async function openSource(url: string, noun: string): Promise<ByteSource> {
-  const probe = await fetch(url, { headers: { range: `bytes=0-${PROBE_BYTES - 1}` } }).catch(() => null);
+export function openSource(url: string, noun: string): Promise<ByteSource> {
+  const known = opening.get(url);
+  if (known) return known;
+  const opened = probe(url, noun);
+  opening.set(url, opened);
+  const forget = () => opening.get(url) === opened && opening.delete(url);
+  opened.then(() => setTimeout(forget, 60_000), forget);
+  return opened;
+}
+
+async function probe(url: string, noun: string): Promise<ByteSource> {
+  const first = await fetch(url, { headers: { range: `bytes=0-${PROBE_BYTES - 1}` } }).catch(() => null);
   // A storage whose CORS rules do not allow the Range header: the whole file.
-  if (!probe) return wholeSource(await fetchMedia(url, noun));
-  const problem = refusalOf(noun, probe);
+  if (!first) return wholeSource(await fetchMedia(url, noun));
+  const problem = refusalOf(noun, first);
   if (problem) throw problem;
-  if (probe.status !== 206) return wholeSource(await probe.arrayBuffer());
-  return new RangeSource(url, noun, new Uint8Array(await probe.arrayBuffer()), totalOf(probe));
+  if (first.status !== 206) return wholeSource(await first.arrayBuffer());
+  return new RangeSource(url, noun, new Uint8Array(await first.arrayBuffer()), totalOf(first));
 }
 
 /** Byte ranges of an address; the first bytes (the probe's answer) are kept. */
@@ -70,6 +92,14 @@ class RangeSource implements ByteSource {
     const end = this.length === undefined ? offset + size : Math.min(this.length, offset + size);
     if (end <= offset) return new Uint8Array();
     if (end <= this.head.length) return this.head.subarray(offset, end);
+    // A range that starts in the first bytes (an index longer than they are): only the rest is asked for.
+    if (offset < this.head.length) {
+      const rest = await this.read(this.head.length, end - this.head.length);
+      const joined = new Uint8Array(this.head.length - offset + rest.length);
+      joined.set(this.head.subarray(offset), 0);
+      joined.set(rest, this.head.length - offset);
+      return joined;
+    }
     const res = await fetch(this.url, { headers: { range: `bytes=${offset}-${end - 1}` } }).catch(() => null);
     if (res?.status === 416) return new Uint8Array();
     const problem = refusalOf(this.noun, res);
