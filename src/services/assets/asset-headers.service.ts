@@ -2,6 +2,7 @@ import { imageSize } from 'image-size';
 import { type Head, HeadReadError, readHead } from '../../adapters/media/head-reader.js';
 import { tiffPageTotal } from '../../adapters/media/tiff-pages.js';
 import { readMp4, readWebm, type VideoFacts } from '../../adapters/media/video-header.js';
+import { readDicomHead, readNrrdHead } from '../../adapters/media/volume-header.js';
 import { checkPointCount, PointCloudError, readCloudPoints } from '../../shared/pointcloud/index.js';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../errors.js';
@@ -33,7 +34,10 @@ import { signObjectUrl } from '../storages/storage.service.js';
  * whole picture. A video gets its size, frame count and rate the same way (and `vfr: true` when
  * its frames are unevenly spaced); an MP4 whose index is at its end costs a second range read of
  * the index alone. A TIFF gets its page count (`pageTotal`) from its chain of directories, each
- * read by a range of a few bytes where the one before says it is. What cannot be read leaves a warning in words on the asset (`mediaWarning`)
+ * read by a range of a few bytes where the one before says it is. A DICOM file gets its slice
+ * size (Rows, Columns) and frame count, read up to its pixel data; a series (a `dataset` of DICOM
+ * files) its slice size from its first file, its page count being its files'; an NRRD volume its
+ * `sizes` (a `.seg.nrrd` is a voxel layer, not read). What cannot be read leaves a warning in words on the asset (`mediaWarning`)
  * instead of a stuck job, and the editor, which decodes the image anyway, fills a size still
  * missing when the task is first opened (PUT /v2/asset/{id}/size).
  */
@@ -49,6 +53,7 @@ const TIFF_TYPES = new Set(['tif', 'tiff']);
 const MP4_TYPES = new Set(['mp4', 'mov', 'm4v']);
 const WEBM_TYPES = new Set(['webm', 'mkv']);
 const VIDEO_FACTS = ['width', 'height', 'frameTotal', 'frameRate'] as const;
+const DICOM_TYPES = new Set(['dcm', 'dicom']);
 
 const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const positive = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v > 0;
@@ -62,10 +67,12 @@ function metadataOf(text: string | null): Record<string, unknown> {
   }
 }
 
-type Medium = 'image' | 'tiff' | 'mp4' | 'webm';
+type Medium = 'image' | 'tiff' | 'mp4' | 'webm' | 'dicom' | 'nrrd';
 
 function mediumOf(data: string): Medium | undefined {
   const type = fileTypeOf(data);
+  if (DICOM_TYPES.has(type)) return 'dicom';
+  if (type === 'nrrd') return /\.seg\.nrrd(?:[?#]|$)/i.test(data) ? undefined : 'nrrd';
   if (TIFF_TYPES.has(type)) return 'tiff';
   if (IMAGE_TYPES.has(type)) return 'image';
   if (MP4_TYPES.has(type)) return 'mp4';
@@ -88,7 +95,8 @@ function needsSize(data: string, metadata: string | null): boolean {
   if (!medium) return false;
   const m = metadataOf(metadata);
   if (medium === 'image') return !(positive(m.width) && positive(m.height));
-  if (medium === 'tiff') return !(positive(m.width) && positive(m.height) && positive(m.pageTotal));
+  if (medium === 'tiff' || medium === 'dicom' || medium === 'nrrd')
+    return !(positive(m.width) && positive(m.height) && positive(m.pageTotal));
   return !VIDEO_FACTS.every((k) => positive(m[k]));
 }
 
@@ -228,6 +236,19 @@ async function tiffFacts(
   return 'problem' in read ? { warning: read.problem } : { ...size, pageTotal: read.pages };
 }
 
+/** A volume's slice size and slice count from its file's head (DICOM up to its pixel data, NRRD its header). */
+async function volumeFacts(
+  ctx: AppContext,
+  asset: HeaderAsset,
+  medium: 'dicom' | 'nrrd',
+): Promise<Record<string, unknown> | { warning: string }> {
+  const head = await headOf(ctx, asset);
+  if (head.contentType === 'text/html') return { warning: 'the address answers a web page (text/html), not a volume' };
+  if (!head.bytes.length) return { warning: 'the file is empty' };
+  const read = medium === 'dicom' ? readDicomHead(head.bytes, head.whole) : readNrrdHead(head.bytes);
+  return 'problem' in read ? { warning: read.problem } : { ...read.facts };
+}
+
 /** Bytes read of each lidar frame for its header (a .bin frame's count comes from its length). */
 const CLOUD_HEADER_BYTES = 64 * 1024;
 
@@ -283,6 +304,7 @@ async function measure(ctx: AppContext, asset: HeaderAsset): Promise<void> {
         found = vfr ? { ...facts, vfr } : facts;
       }
     } else if (medium === 'tiff') found = await tiffFacts(ctx, asset);
+    else if (medium === 'dicom' || medium === 'nrrd') found = await volumeFacts(ctx, asset, medium);
     else found = sizeFromHeader(await headOf(ctx, asset));
   } catch (err) {
     // Anything else (a storage that can no longer sign, a file store error) is this asset's
