@@ -97,11 +97,13 @@ describe.each(ENGINES)('dataset exports on %s', (engine) => {
     const { found, readme } = check('yolo');
     expect(found.data).toMatchObject({
       task: 'segment',
-      nc: 4,
-      names: { 0: 'Car', 1: 'Truck', 2: 'Road', 3: 'Field' },
+      nc: 5,
+      names: { 0: 'Car', 1: 'Truck', 2: 'Road', 3: 'Field', 4: 'Sky' },
     });
     const street = found.labels['street.txt'] as number[][];
-    expect(street.map((l) => l[0])).toEqual([0, 1, 2, 3]);
+    // The objects, then the brush layer's sky band traced: its four corners.
+    expect(street.map((l) => l[0])).toEqual([0, 1, 2, 3, 4]);
+    expect(street[4]?.slice(1).map((v) => Math.round(v * 1000) / 1000)).toEqual([0, 0, 1, 0, 1, 0.083, 0, 0.083]);
     expect(street[0]?.slice(1, 3)).toEqual(
       [4.5 / W, Math.round((6 / H) * 1e6) / 1e6].map((v) => Math.round(v * 1e6) / 1e6),
     );
@@ -112,7 +114,8 @@ describe.each(ENGINES)('dataset exports on %s', (engine) => {
     expect(found.labels['unsized.txt']).toEqual([]);
     expect(found.images).toContain('images/drive_frame_000000.jpg');
     expect(readme).toMatch(/- 1 objects on images of unknown size/);
-    expect(readme).toMatch(/- 1 holes of segmentation zones/);
+    expect(readme).toMatch(/- brush labels \(one per connected area of a class\): 1/);
+    expect(readme).not.toMatch(/holes of segmentation zones/);
   });
 
   it('voc: strict XML with boxes and attributes, palette segmentation maps, labelmap', async () => {

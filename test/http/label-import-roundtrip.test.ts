@@ -183,5 +183,26 @@ describe.each(ENGINES)('label import round trips on %s', (engine) => {
       ],
       'road',
     );
+    // The zone's hole, cut into its line by the export, comes back as a hole (the same corners).
+    const [field] = bySchema(image, 'field');
+    const zones = field?.segmentation.zones as { region: number[][]; holes: number[][][] }[];
+    expect(zones).toHaveLength(1);
+    const sorted = (ring: number[][]) => ring.map(([x, y]) => [Math.round(x ?? 0), Math.round(y ?? 0)]).sort();
+    expect(sorted(zones[0]?.region ?? [])).toEqual(
+      sorted([
+        [34, 24],
+        [62, 24],
+        [62, 46],
+        [34, 46],
+      ]),
+    );
+    expect(zones[0]?.holes.map(sorted)).toEqual([
+      sorted([
+        [40, 30],
+        [50, 30],
+        [50, 40],
+        [40, 40],
+      ]),
+    ]);
   });
 });

@@ -72,6 +72,10 @@ function scaled(image: ImportedImage, a: MatchedAsset): ImportedImage {
           },
         };
       }
+      if (s.kind === 'segmentation') {
+        const zones = s.zones.map((z) => ({ region: pts(z.region), holes: z.holes.map(pts) }));
+        return { ...o, shape: { kind: s.kind, zones } };
+      }
       return s.kind === 'polygon' ? { ...o, shape: { kind: s.kind, points: pts(s.points) } } : o;
     }),
   };

@@ -2,7 +2,7 @@ import type { CategorySchema, Classification, Tool } from '../../../schemas/cate
 import { rotatedBoxCorners } from '../../../workflow/consensus/geometry.js';
 import type { ImportedImage, ImportedObject, ImportedShape } from './imported-labels.js';
 import type { ImportReport } from './import-report.js';
-import { traceZones } from './mask-outlines.js';
+import { traceZones } from '../../../shared/mask-outlines.js';
 
 /*
  * Imported objects onto the project's ontology: a category finds its tool by title or schemaId

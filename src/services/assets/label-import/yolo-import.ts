@@ -8,7 +8,7 @@ import type { ImportReport } from './import-report.js';
 /*
  * A YOLO dataset zip: `data.yaml` (class names as a list or a map), `labels/<image>.txt` one
  * object a line. Five numbers are a box (cx cy w h); nine an oriented box's corners; more a
- * polygon. Coordinates are normalised: the service scales them by the asset's size. Images are
+ * polygon, or a zone with holes when holes are cut into it. Coordinates are normalised: the service scales them by the asset's size. Images are
  * found by their name without extension.
  */
 
@@ -37,7 +37,37 @@ function lineShape(values: number[]): ImportedShape | undefined {
   if (values.length < 6 || values.length % 2) return undefined;
   const points: [number, number][] = [];
   for (let i = 0; i < values.length; i += 2) points.push([values[i] as number, values[i + 1] as number]);
-  return { kind: 'polygon', points };
+  const rings = cutApart(points);
+  if (rings.length < 2) return { kind: 'polygon', points: rings[0] ?? points };
+  const [region, ...holes] = rings as [[number, number][], ...[number, number][][]];
+  return { kind: 'segmentation', zones: [{ region, holes }] };
+}
+
+/**
+ * A line with holes cut into it (the outline, a cut to the hole, round it, back on the same
+ * cut; our export and Ultralytics write them so) as its outline and its holes: walking the
+ * vertices, one met again closes the loop since its first visit; a loop of three or more is a
+ * hole, a shorter one the cut itself. Without repeated vertices: the line as it is.
+ */
+function cutApart(points: [number, number][]): [number, number][][] {
+  const stack: [number, number][] = [];
+  const at = new Map<string, number>();
+  const holes: [number, number][][] = [];
+  for (const p of points) {
+    const key = `${p[0]},${p[1]}`;
+    const seen = at.get(key);
+    if (seen === undefined) {
+      at.set(key, stack.length);
+      stack.push(p);
+      continue;
+    }
+    const loop = stack.splice(seen + 1);
+    for (const q of loop) at.delete(`${q[0]},${q[1]}`);
+    if (loop.length >= 2) holes.push([stack[seen] as [number, number], ...loop]);
+  }
+  if (stack.length >= 3) return [stack, ...holes];
+  // A ring closed by repeating its first vertex at the end.
+  return holes.length === 1 ? holes : [points];
 }
 
 export async function* yoloImages(files: ImportFiles, report: ImportReport): AsyncGenerator<ImportedImage> {

@@ -1,22 +1,23 @@
 import { stringify } from 'yaml';
+import type { BrushLayer } from './brush-layers.js';
 import type { DatasetSource } from './dataset-source.js';
 import { type DatasetTask, framesOf } from './dataset-task.js';
 import type { ZipEntry } from './dataset-zip.js';
 import type { Pt } from './geometry.js';
-import { readZones } from './geometry.js';
 import { areaFills, boundingBox } from './object-shapes.js';
 import type { DatasetClass } from './ontology-classes.js';
+import { bridgeHoles, brushRings } from './yolo-polygons.js';
 
 /*
  * A YOLO dataset folder (Ultralytics layout): `data.yaml` with the class names, `images.txt`
  * listing where each image goes (`images/<file name>`), `image-sources.csv` with the URL to fetch
  * it from, and `labels/<name>.txt` per image. One task per dataset, as YOLO trainers read one:
- * `segment` when the ontology has polygons or segmentation, else `obb` with rotated boxes, else
+ * `segment` when the ontology has polygons, segmentation or brush, else `obb` with rotated boxes, else
  * `detect`. Coordinates are normalised by the image size and clipped to [0, 1].
  */
 
 type YoloTask = 'detect' | 'segment' | 'obb';
-const YOLO_KINDS = new Set(['bounding-box', 'rotated-bounding-box', 'polygon', 'segmentation']);
+const YOLO_KINDS = new Set(['bounding-box', 'rotated-bounding-box', 'polygon', 'segmentation', 'brush']);
 
 export const YOLO_ABOUT = [
   'A YOLO dataset (Ultralytics layout). Put each image at the path `images.txt` lists (`image-sources.csv` gives its URL),',
@@ -24,16 +25,18 @@ export const YOLO_ABOUT = [
   '',
   '- `detect` (boxes only): `class cx cy w h`, normalised by the image size.',
   '- `obb` (rotated boxes in the ontology): `class x1 y1 x2 y2 x3 y3 x4 y4`, the four corners; boxes too.',
-  '- `segment` (polygons or segmentation in the ontology): `class x1 y1 ... xn yn`; boxes and rotated boxes as their corners, each segmentation zone a line of its own.',
+  '- `segment` (polygons, segmentation or brush in the ontology): `class x1 y1 ... xn yn`; boxes and rotated boxes as their corners, each segmentation zone a line of its own.',
+  '- Holes (of segmentation zones and brush layers) are cut into their zone: the line goes from the outline to the hole, round it and back on the same edge, as Ultralytics merges segments; its area is the zone less its holes.',
+  '- Brush layers: the pixels of each brush class traced along pixel edges, each connected area a line (vertices on pixel corners, so a line encloses exactly its pixels).',
   '- Class numbers count the ontology tools YOLO can hold, in ontology order (names in `data.yaml`).',
   '- Video frames are images `<video>_frame_000000.jpg` (frame from 0).',
-  '- Not held by YOLO: holes of segmentation zones, points, polylines, brush layers, NER spans, classifications, relations; images of unknown size get no labels (counted below).',
+  '- Not held by YOLO: points, polylines, NER spans, classifications, relations; images of unknown size get no labels (counted below).',
 ];
 
 const f6 = (v: number) => String(Math.round(Math.min(1, Math.max(0, v)) * 1e6) / 1e6);
 
 function yoloTask(classes: readonly DatasetClass[]): YoloTask {
-  if (classes.some((c) => c.tool === 'polygon' || c.tool === 'segmentation')) return 'segment';
+  if (classes.some((c) => c.tool === 'polygon' || c.tool === 'segmentation' || c.tool === 'brush')) return 'segment';
   return classes.some((c) => c.tool === 'rotated-bounding-box') ? 'obb' : 'detect';
 }
 
@@ -42,18 +45,17 @@ function ringLine(id: number, ring: readonly Pt[], w: number, h: number): string
 }
 
 function labelLines(
-  task: DatasetTask,
   objects: DatasetTask['objects'],
+  size: { w: number; h: number },
   mode: YoloTask,
   ids: Map<string, number>,
   src: DatasetSource,
 ) {
   const lines: string[] = [];
-  const w = task.width as number;
-  const h = task.height as number;
+  const { w, h } = size;
   for (const o of objects) {
     const id = ids.get(o.cls.schemaId);
-    if (id === undefined) {
+    if (id === undefined || o.cls.tool === 'brush') {
       src.report.drop(`${o.cls.tool} objects (YOLO cannot hold them)`);
       continue;
     }
@@ -74,12 +76,21 @@ function labelLines(
         ].join(' '),
       );
     } else {
-      for (const rings of fills) lines.push(ringLine(id, rings[0] ?? [], w, h));
-      const holes =
-        o.cls.tool === 'segmentation' ? (readZones(o.geometry) ?? []).reduce((n, z) => n + z.holes.length, 0) : 0;
-      src.report.drop('holes of segmentation zones (YOLO polygons cannot hold them)', holes);
+      for (const [region, ...holes] of fills) lines.push(ringLine(id, bridgeHoles(region ?? [], holes), w, h));
     }
     src.report.keep(`${o.cls.tool} labels`);
+  }
+  return lines;
+}
+
+/** A brush layer's lines: per brush class, each connected area traced, its holes cut in. */
+function brushLines(layer: BrushLayer, ids: Map<string, number>, size: { w: number; h: number }, src: DatasetSource) {
+  const lines: string[] = [];
+  for (const { classIndex, rings } of brushRings(layer)) {
+    const id = ids.get(layer.classes[classIndex]?.schemaId ?? '');
+    if (id === undefined) continue;
+    for (const ring of rings) lines.push(ringLine(id, ring, size.w, size.h));
+    src.report.keep('brush labels (one per connected area of a class)', rings.length);
   }
   return lines;
 }
@@ -92,21 +103,25 @@ export async function* yoloEntries(src: DatasetSource): AsyncGenerator<ZipEntry>
   const sources: string[] = ['file_name,url,asset_id,frame_index'];
   const csv = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
   for await (const task of src.tasks()) {
+    const layer = task.framed ? undefined : await src.brush(task);
+    const w = task.width ?? layer?.raster.width;
+    const h = task.height ?? layer?.raster.height;
     for (const { frame, objects } of framesOf(task)) {
       const stem = frame === undefined ? task.stem : `${task.stem}_frame_${String(frame).padStart(6, '0')}`;
       const fileName = frame === undefined ? task.fileName : `${stem}.jpg`;
       src.report.images++;
       images.push(`images/${fileName}`);
       sources.push([csv(fileName), csv(task.url), task.assetId, frame ?? ''].join(','));
-      if (!task.width || !task.height) {
+      if (!w || !h) {
         src.report.drop('objects on images of unknown size (YOLO needs it to normalise)', objects.length);
         yield { name: `labels/${stem}.txt`, data: '' };
         continue;
       }
-      const lines = labelLines(task, objects, mode, ids, src);
+      const lines = labelLines(objects, { w, h }, mode, ids, src);
+      if (layer && frame === undefined) lines.push(...brushLines(layer, ids, { w, h }, src));
       yield { name: `labels/${stem}.txt`, data: lines.length ? `${lines.join('\n')}\n` : '' };
     }
-    if (task.brushDataUrl) src.report.drop('brush layers (YOLO cannot hold them)');
+    if (task.framed && task.brushDataUrl) src.report.drop('brush layers of videos (YOLO cannot hold them)');
     if (Object.keys(task.attributes).length)
       src.report.drop('classification answers of images (YOLO cannot hold them)');
   }
