@@ -27,6 +27,7 @@ import * as m024 from './migrations/024-organization-sign-in.js';
 import * as m025 from './migrations/025-plugin-assist.js';
 import * as m026 from './migrations/026-review-counts.js';
 import * as m027 from './migrations/027-benchmark-voxel-layers.js';
+import * as m028 from './migrations/028-benchmark-brush-layers.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '025-plugin-assist': m025,
   '026-review-counts': m026,
   '027-benchmark-voxel-layers': m027,
+  '028-benchmark-brush-layers': m028,
 };
 
 class StaticProvider implements MigrationProvider {

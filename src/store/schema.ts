@@ -440,6 +440,8 @@ export interface BenchmarkReferenceTable {
   created_at: string;
   /** The reference's voxel layer link (migration 027). */
   medical_brush_data_url: string | null;
+  /** The reference's brush layer link (migration 028): the task's when it was marked. */
+  brush_data_url: string | null;
 }
 
 /** One labeler's scored answer to a benchmark (migration 017). */
@@ -454,6 +456,8 @@ export interface BenchmarkSubmissionTable {
   created_at: string;
   /** The voxel layer link the submission was scored with (migration 027). */
   medical_brush_data_url: string | null;
+  /** The brush layer link the submission was scored with (migration 028). */
+  brush_data_url: string | null;
 }
 
 /** The benchmark a labeler is working (migration 018). */

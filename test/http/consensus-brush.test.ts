@@ -1,7 +1,6 @@
-import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
-import { uploadBrushLayer } from '../helpers/brush-upload.js';
+import { type PaintedRect, rectLayer, uploadBrushLayer } from '../helpers/brush-upload.js';
 import { ENGINES } from '../helpers/stores.js';
 import { consensusWorkflow } from '../helpers/street-scene.js';
 
@@ -22,15 +21,7 @@ const ONTOLOGY = {
     { schemaId: 'sky', title: 'Sky', tool: 'brush', color: '#0000ff' },
   ],
 };
-
-/** A transparent layer with each rectangle [x0, y0, x1, y1) painted in its colour. */
-function layer(rects: [number[], number, number, number, number][]): Buffer {
-  const png = new PNG({ width: W, height: H });
-  for (const [colour, x0, y0, x1, y1] of rects) {
-    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) png.data.set(colour, (y * W + x) * 4);
-  }
-  return PNG.sync.write(png);
-}
+const layer = (rects: PaintedRect[]) => rectLayer(W, H, rects);
 
 describe.each(ENGINES)('consensus of brush layers on %s', (engine) => {
   let t: TestApp;

@@ -3,10 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
-import { uploadBrushLayer } from '../helpers/brush-upload.js';
+import { type PaintedRect, rectLayer, uploadBrushLayer } from '../helpers/brush-upload.js';
 import { exportZip, pythonCheck } from '../helpers/dataset-fixture.js';
 import { listen } from '../helpers/files.js';
 import { ENGINES } from '../helpers/stores.js';
@@ -34,9 +33,8 @@ const ONTOLOGY = {
   ],
 };
 
-type Rect = [number[], number, number, number, number];
 /** Rectangles [x0, y0, x1, y1) painted in order (later over earlier). */
-const RECTS: Rect[] = [
+const RECTS: PaintedRect[] = [
   [WATER, 2, 3, 12, 10], // 70 pixels
   [NONE, 5, 5, 7, 7], // a 4-pixel hole in it
   [WATER, 30, 20, 38, 28], // 64 pixels, apart
@@ -45,13 +43,7 @@ const RECTS: Rect[] = [
 ];
 const AREA = { water: 70 - 4 + 64, grass: 300 };
 
-function layer(): Buffer {
-  const png = new PNG({ width: W, height: H });
-  for (const [colour, x0, y0, x1, y1] of RECTS) {
-    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) png.data.set(colour, (y * W + x) * 4);
-  }
-  return PNG.sync.write(png);
-}
+const layer = () => rectLayer(W, H, RECTS);
 
 /** A zone 20 x 10 with a 4 x 4 hole, drawn as a person would (the hole wound like its region). */
 const FIELD = {

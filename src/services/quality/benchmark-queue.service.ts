@@ -46,6 +46,9 @@ export function asHandedOut(task: TaskRow, stage: Stage, email: string): TaskRow
     total_duration: 0,
     is_draft: 0,
     is_pre_labeled: 0,
+    // The task's own layers are the reference's: the labeler starts from none.
+    brush_data_url: null,
+    medical_brush_data_url: null,
     consensus_score: null,
     completed_at: null,
     completed_by: null,

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { taskLinks } from '../tasks/brush-layer.js';
+import { assetImageSize, checkBrushDataUrl, taskLinks } from '../tasks/brush-layer.js';
 import { invalid } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { CategorySchema } from '../../schemas/category-schema.js';
@@ -18,13 +18,14 @@ import { EMPTY_ANSWER, type TaskAnswer } from '../../workflow/types.js';
 import type { Principal } from '../identity/access.js';
 import { loadProject } from '../identity/project-access.js';
 import { parseJson } from '../../stored-json.js';
-import { fullTaskView } from '../tasks/task-move.js';
+import { brushLayerReader, fullTaskView } from '../tasks/task-move.js';
 import { asHandedOut } from './benchmark-queue.service.js';
 import { findLiveAsset } from '../../store/repositories/asset-media.repository.js';
 import { assetVolumeSize, checkMedicalBrushDataUrl, readVolumeLayer } from '../tasks/medical-layer.js';
 
 /** The layers a benchmark answer may carry beside its answer. */
 export interface HandedOutLayers {
+  brushDataUrl?: string | undefined;
   medicalBrushDataUrl?: string | undefined;
   linkBases?: string[] | undefined;
 }
@@ -33,8 +34,9 @@ export interface HandedOutLayers {
  * /annotate on the benchmark /next handed the caller: a save answers the task with the answer
  * (benchmark drafts are not kept); a submit scores the answer against the reference, keeps it as
  * the caller's benchmark submission and frees the caller for their next task. The benchmark task
- * itself neither moves nor changes. A voxel layer sent (`medicalBrushDataUrl`) is checked as
- * annotate checks it and scored per class against the reference's. Undefined when the caller was
+ * itself neither moves nor changes. A brush layer (`brushDataUrl`) or voxel layer
+ * (`medicalBrushDataUrl`) sent is checked as annotate checks it and scored per class against the
+ * reference's. Undefined when the caller was
  * not handed this task.
  */
 export async function workHandedOutBenchmark(
@@ -57,6 +59,17 @@ export async function workHandedOutBenchmark(
   if (checked.errors.length) throw invalid(checked.errors);
   const shown = { ...asHandedOut(task, stage ?? { id: handout.stage_id, type: 'Label' }, p.email) };
   shown.answer = JSON.stringify(checked.value);
+  const asset = await findLiveAsset(trx, task.asset_id);
+  const sentBrush = layers.brushDataUrl || null;
+  const brush = sentBrush
+    ? await checkBrushDataUrl(
+        ctx,
+        'brushDataUrl',
+        sentBrush,
+        { projectId: row.id, orgId: row.organization_id, image: assetImageSize(asset?.metadata ?? null) },
+        layers.linkBases,
+      )
+    : null;
   const sent = layers.medicalBrushDataUrl || null;
   const medical = sent
     ? await checkMedicalBrushDataUrl(
@@ -66,11 +79,14 @@ export async function workHandedOutBenchmark(
         {
           projectId: row.id,
           orgId: row.organization_id,
-          volume: assetVolumeSize((await findLiveAsset(trx, task.asset_id))?.metadata ?? null),
+          volume: assetVolumeSize(asset?.metadata ?? null),
         },
         layers.linkBases,
       )
     : null;
+  // The layers sent are shown back; the task's own are the reference's and never shown.
+  shown.brush_data_url = brush;
+  shown.medical_brush_data_url = medical;
   if (submit) {
     const reference = await findReference(trx, taskId);
     const expected = reference ? (JSON.parse(reference.answer) as TaskAnswer) : EMPTY_ANSWER;
@@ -79,7 +95,12 @@ export async function workHandedOutBenchmark(
       medical || referenceLayer
         ? { answer: await readVolumeLayer(ctx, medical), reference: await readVolumeLayer(ctx, referenceLayer) }
         : {};
-    const scored = scoreBenchmark(checked.value, expected, schema, voxels);
+    const readBrush = brushLayerReader(ctx, schema);
+    const brushes =
+      brush || reference?.brush_data_url
+        ? { answer: await readBrush(brush), reference: await readBrush(reference?.brush_data_url ?? null) }
+        : {};
+    const scored = scoreBenchmark(checked.value, expected, schema, voxels, brushes);
     const now = ctx.clock.now();
     await insertSubmission(trx, {
       id: newId(now),
@@ -91,6 +112,7 @@ export async function workHandedOutBenchmark(
       detail: JSON.stringify(scored.items),
       created_at: new Date(now).toISOString(),
       medical_brush_data_url: medical,
+      brush_data_url: brush,
     });
     await deleteHandout(trx, row.id, p.email);
   }

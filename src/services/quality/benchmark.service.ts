@@ -72,6 +72,7 @@ export async function markBenchmarks(ctx: AppContext, p: Principal, projectId: s
       created_at: now,
       // A given answer has no layer; the task's own (its answer's or its pre-labels') is kept.
       medical_brush_data_url: source === 'given' ? null : t.medical_brush_data_url,
+      brush_data_url: source === 'given' ? null : t.brush_data_url,
     }));
     await putReferences(trx, refs);
     await setTaskType(

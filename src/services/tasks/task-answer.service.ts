@@ -61,7 +61,11 @@ export async function annotate(
     });
   return ctx.store.db.transaction().execute(async (trx) => {
     if (!opts.isPlugin) {
-      const layers = { medicalBrushDataUrl: input.medicalBrushDataUrl, linkBases: opts.linkBases };
+      const layers = {
+        brushDataUrl: input.brushDataUrl,
+        medicalBrushDataUrl: input.medicalBrushDataUrl,
+        linkBases: opts.linkBases,
+      };
       const handedOut = await workHandedOutBenchmark(ctx, trx, p, taskId, input.answer, opts.nextStage, layers);
       // A benchmark's draft is only shown back, never stored: a submission is the change.
       if (handedOut && opts.nextStage) await record(trx, String(handedOut.project));

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
+import type { CategorySchema } from '../../schemas/category-schema.js';
 import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
 import type { ProjectRow, TaskRow } from '../../store/schema.js';
@@ -15,10 +16,15 @@ import { voxelReader } from './medical-layer.js';
 import { projectInfo } from '../projects/project-view.js';
 import { loadTaskExtras, taskView, type TaskViewOptions } from './task-view.js';
 
+/** Reads tasks' brush layers as class numbers of the ontology's brush tools (consensus, benchmarks). */
+export function brushLayerReader(ctx: AppContext, schema: CategorySchema) {
+  return brushReader(ctx, schema);
+}
+
 /** A routing run for changes to existing tasks of one project. */
 export function routingFor(trx: Executor, ctx: AppContext, project: ProjectRow, actor: string | null): RoutingRun {
   const info = projectInfo(project);
-  return startRouting(trx, ctx, info, actor, brushReader(ctx, info.categorySchema), voxelReader(ctx));
+  return startRouting(trx, ctx, info, actor, brushLayerReader(ctx, info.categorySchema), voxelReader(ctx));
 }
 
 export function currentStage(run: RoutingRun, task: TaskRow): Stage {

@@ -5,7 +5,7 @@ import type { BenchmarkReferenceTable } from '../schema.js';
 export function tasksToMark(db: Executor, projectId: string, ids: readonly string[]) {
   return db
     .selectFrom('tasks')
-    .select(['id', 'type', 'answer', 'is_pre_labeled', 'medical_brush_data_url'])
+    .select(['id', 'type', 'answer', 'is_pre_labeled', 'medical_brush_data_url', 'brush_data_url'])
     .where('project_id', '=', projectId)
     .where('deleted', '=', 0)
     .where('id', 'in', ids)

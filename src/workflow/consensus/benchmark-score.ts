@@ -1,13 +1,14 @@
 import type { CategorySchema } from '../../schemas/category-schema.js';
 import type { TaskAnswer } from '../types.js';
-import { classificationAnswers, ontologyQuestions } from './score.js';
-import { matchedShare, matchObjects } from './similarity.js';
+import { brushAgreement, brushClasses, classificationAnswers, ontologyQuestions } from './score.js';
+import { type BrushClasses, matchedShare, matchObjects } from './similarity.js';
 import { type VoxelClasses, voxelClasses, voxelOverlaps } from './voxel-overlap.js';
 
 export interface ScoreItem {
   /** The question's or tool's schemaId. */
   schemaId: string;
-  kind: 'classification' | 'object' | 'voxels';
+  /** `brush`: a brush class, scored by the IoU of its pixels in the two brush layers. */
+  kind: 'classification' | 'object' | 'voxels' | 'brush';
   /** 0 to 1 */
   score: number;
   /** Objects: each reference object with its matched object and their similarity (0 when missed). */
@@ -23,6 +24,12 @@ export interface ScoreItem {
 export interface BenchmarkVoxels {
   answer?: VoxelClasses | undefined;
   reference?: VoxelClasses | undefined;
+}
+
+/** The brush layers (`brushDataUrl`) of the answer and of the reference, read as class numbers. */
+export interface BenchmarkBrush {
+  answer?: BrushClasses | undefined;
+  reference?: BrushClasses | undefined;
 }
 
 export interface BenchmarkScore {
@@ -52,14 +59,16 @@ function answerSimilarity(ref: string | undefined, got: string | undefined): num
  * objects one to one, most alike first, and scores the matched similarities summed over the
  * larger object count, so a missed or an extra object counts 0; each medical-brush class either
  * voxel layer gives scores the Dice of its voxels against the reference's (IoU kept beside it,
- * voxel-overlap.ts). The score is the mean of the items, times 100; with nothing to compare it is
- * 100.
+ * voxel-overlap.ts); each brush class painted in either brush layer scores the IoU of its pixels
+ * against the reference's (a missing layer paints nothing). The score is the mean of the items,
+ * times 100; with nothing to compare it is 100.
  */
 export function scoreBenchmark(
   answer: TaskAnswer,
   reference: TaskAnswer,
   schema: CategorySchema,
   voxels: BenchmarkVoxels = {},
+  brush: BenchmarkBrush = {},
 ): BenchmarkScore {
   const items: ScoreItem[] = [];
   const [got, ref] = [classificationAnswers(answer), classificationAnswers(reference)];
@@ -87,6 +96,10 @@ export function scoreBenchmark(
       const o = overlaps.get(value);
       if (o) items.push({ schemaId, kind: 'voxels', score: o.dice, dice: o.dice, iou: o.iou });
     }
+  }
+  for (const { schemaId, value } of brushClasses(schema)) {
+    const iou = brushAgreement([brush.reference, brush.answer], value);
+    if (iou !== undefined) items.push({ schemaId, kind: 'brush', score: iou });
   }
   const mean = items.length === 0 ? 1 : items.reduce((s, i) => s + i.score, 0) / items.length;
   return { score: Math.round(mean * 100 * 1000) / 1000, items };
