@@ -30,7 +30,7 @@ import { SESSION_KEY, useSession } from '../auth/useSession';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { errorText } from '../components/error-text';
 import { ClassificationsOnly } from '../editor/shell/ClassificationsOnly';
-import type { AssistClient, AssistReply, PaintedLayer, Pin } from '../editor/core/surface';
+import type { AssistClient, AssistReply, PaintedLayer, Pin, SubmitGate } from '../editor/core/surface';
 import { fromApi, toApi } from '../editor/core/codec';
 import type { Ontology } from '../editor/core/ontology';
 import type { EditorAnswer } from '../editor/core/answer';
@@ -132,6 +132,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
   const [picking, setPicking] = useState(false);
   const [spot, setSpot] = useState<PickedSpot | undefined>(undefined);
   const [objects, setObjects] = useState(start.value.objects);
+  const submitGate = useRef<SubmitGate | undefined>(undefined);
   const issues = useTaskIssues(task._id);
   const text = useAssetText(kind.kind === 'text' ? task.asset.data : null);
 
@@ -220,14 +221,37 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
     }
   };
 
-  /** Submit (Label) or Accept (Review): refused while required answers are missing. */
-  const submit = () => {
+  /**
+   * Submit (Label) or Accept (Review): refused while required answers are missing, or while the
+   * medium's own check (submitGate) says why not.
+   */
+  const submit = async () => {
     const found = submitProblems(answer.current, editorOntology);
     setTried(true);
     setProblems(found);
     if (found.length) {
       setFailure(`Not submitted: ${found.length === 1 ? 'one answer is' : `${found.length} answers are`} missing.`);
       return;
+    }
+    const gate = submitGate.current;
+    if (gate) {
+      if (running.current) return;
+      running.current = true;
+      setBusy(true);
+      setFailure(undefined);
+      let refusal: string | undefined;
+      try {
+        refusal = await gate(toApi(answer.current, start.kept));
+      } catch (err) {
+        refusal = `Not submitted: ${errorText(err)}`;
+      } finally {
+        running.current = false;
+        setBusy(false);
+      }
+      if (refusal) {
+        setFailure(refusal);
+        return;
+      }
     }
     void run(`${isReview ? 'Accepted' : 'Submitted'} ${task.externalId}.`, async () =>
       annotate(task._id, toApi(answer.current, start.kept), await drafts.settle(), true, await brushUrl()),
@@ -360,7 +384,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
       </p>
       {failure && <ErrorNotice place="form" className="work-failure" error={failure} />}
       {isLabel && (
-        <button type="button" className="primary" disabled={busy} onClick={submit}>
+        <button type="button" className="primary" disabled={busy} onClick={() => void submit()}>
           Submit
         </button>
       )}
@@ -371,7 +395,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
       )}
       {isReview && (
         <>
-          <button type="button" className="primary" disabled={busy} onClick={submit}>
+          <button type="button" className="primary" disabled={busy} onClick={() => void submit()}>
             Accept
           </button>
           <button type="button" className="danger" disabled={busy} onClick={reject}>
@@ -420,6 +444,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
           medicalBrushUrl={task.medicalBrushDataUrl}
           onBrushChange={onBrushChange}
           assist={assist}
+          submitGate={submitGate}
         />
       )}
       {!surface && (

@@ -69,6 +69,8 @@ export interface EditorAnswer {
   objects: EditorObject[];
   classifications: ClassificationAnswer[];
   relations: EditorRelation[];
+  /** The stored answer's other parts (a point cloud's `pointLabels`), kept and sent back as they are. */
+  extra?: Record<string, unknown>;
 }
 
 export const EMPTY_ANSWER: EditorAnswer = { objects: [], classifications: [], relations: [] };

@@ -8,6 +8,8 @@ export interface ApiAnswer {
   objects?: Record<string, unknown>[];
   classifications?: unknown[];
   relations?: unknown[];
+  /** A point-cloud segmentation: class ids per point of each labelled frame (docs/api.md). */
+  pointLabels?: unknown[];
 }
 
 const isRec = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -54,7 +56,8 @@ function readClassifications(list: unknown): ClassificationAnswer[] {
 
 /**
  * The API's answer in the editor's terms. Objects whose tool the editor does not draw (a brush's
- * mask...) are not lost: they stay in `kept` and go back out unchanged.
+ * mask...) are not lost: they stay in `kept` and go back out unchanged, as the answer's parts
+ * other than objects, questions and relations do in `extra`.
  */
 export function fromApi(
   answer: ApiAnswer | null | undefined,
@@ -97,7 +100,12 @@ export function fromApi(
       },
     ];
   });
-  return { value: { objects, classifications: readClassifications(answer?.classifications), relations }, kept };
+  const { tools: _t, objects: _o, classifications: _c, relations: _r, ...others } = answer ?? {};
+  const extra = Object.keys(others).length ? { extra: others } : {};
+  return {
+    value: { objects, classifications: readClassifications(answer?.classifications), relations, ...extra },
+    kept,
+  };
 }
 
 /** The geometry's keys of the wire's entry: its kind's key, or the tool's `entryKeys`. */
@@ -111,8 +119,9 @@ function writeGeometry(g: Geometry): Record<string, unknown> {
 export function toApi(
   answer: EditorAnswer,
   kept: Record<string, unknown>[] = [],
-): Required<Omit<ApiAnswer, 'objects'>> {
+): Required<Pick<ApiAnswer, 'tools' | 'classifications' | 'relations'>> & ApiAnswer {
   return {
+    ...answer.extra,
     tools: [
       ...answer.objects.map((o) => ({
         ...o.extra,

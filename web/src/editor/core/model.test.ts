@@ -157,8 +157,10 @@ describe('answer codec and edits', () => {
       ],
       classifications: [{ schemaId: 'weather', answer: 'dry' }],
       relations: [{ schemaId: 'drives', relationId: 'r1', objectIds: ['o1', 'o3'] }],
+      pointLabels: [{ page: 0, classes: ['car'], runs: [3, 0, 2, 1] }],
     };
     const { value, kept } = fromApi(api, ontology);
+    expect(value.extra).toEqual({ pointLabels: api.pointLabels });
     expect(value.objects).toHaveLength(1);
     expect(kept).toEqual([api.tools[1]]);
     expect(toApi(value, kept)).toEqual(api);

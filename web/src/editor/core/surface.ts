@@ -1,5 +1,6 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { EditorAnswer, Vec } from './answer';
+import type { ApiAnswer } from './codec';
 import type { Ontology } from './ontology';
 import type { ToolSpace } from './tool';
 import type { Problem } from './validate';
@@ -69,7 +70,16 @@ export interface SurfaceEditorProps {
   medicalBrushUrl?: string | null | undefined;
   /** Set when the organization has an Assist plugin: segmentation and brush tools offer Assist. */
   assist?: AssistClient | undefined;
+  /** Where the editor puts its own check of a submit (the work page asks it before submitting). */
+  submitGate?: { current: SubmitGate | undefined };
 }
+
+/**
+ * A medium's own check of a submit, beyond the ontology's questions (a point cloud's coverage
+ * rule, its project's external validator): given the answer as it is about to be sent, answers
+ * the words that refuse the submit, or nothing to let it go through.
+ */
+export type SubmitGate = (answer: ApiAnswer) => Promise<string | undefined>;
 
 /** What the editor's Assist sends: points inside and outside the object, and a box, in medium pixels. */
 export interface AssistQuery {

@@ -71,6 +71,16 @@ export const WORK_KEYS: readonly KeyRow[] = [
   { keys: 'Alt+S', does: 'skip the task (Label tasks, when the project allows skipping)' },
 ];
 
+export const POINT_LABEL_KEYS: readonly KeyRow[] = [
+  { keys: 'V or Escape', does: 'Pan: a drag in the top view moves it' },
+  { keys: 'E', does: 'Unlabel: a lasso takes the class off the points inside it' },
+  { keys: 'drag (top view) with a class chosen', does: 'lasso: label the points inside it, between the heights set' },
+  ...UNDO_KEYS,
+  { keys: 'ArrowRight or ., ArrowLeft or ,', does: 'next frame, previous frame (Shift: ten)' },
+  { keys: 'drag (3D view), Shift+drag, wheel', does: 'orbit, pan, zoom' },
+  { keys: 'wheel (top view)', does: 'zoom about the pointer' },
+];
+
 export const POINTCLOUD_KEYS: readonly KeyRow[] = [
   { keys: 'V or Escape', does: 'Select (and cancel the line being drawn)' },
   { keys: 'click on the ground (top view)', does: 'cuboid tool: place a cuboid fitted to the points there' },

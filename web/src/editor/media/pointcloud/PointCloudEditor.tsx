@@ -1,6 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import * as THREE from 'three';
-import type { PointCloud as Cloud } from '../../../../../src/shared/pointcloud/cloud';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   fitCuboid,
   groundCorners,
@@ -17,18 +15,19 @@ import type { SurfaceEditorProps } from '../../core/surface';
 import { keyframeStepFrom, mergeShown, objectsOnPage, setKeyframe, tracksOf } from '../../core/tracks';
 import { POINTCLOUD_KEYS } from '../../shell/editor-keys';
 import { EditorShell } from '../../shell/EditorShell';
-import { UnreadableNotice } from '../../shell/MediaUnreadable';
-import { PartInput } from '../../shell/PartInput';
 import { ToolButton } from '../../shell/ToolButton';
 import { useAnswerHistory } from '../../shell/useAnswerHistory';
 import { typingInField } from '../../shell/useEditorKeys';
 import { useSpaceTools } from '../../shell/useSpaceTools';
 import { MARKING_TOOLS, onImage, type MarkingTool, type PctValue, type Point3 } from '../../tools/pct';
 import { Timeline } from '../video/Timeline';
-import { CameraView, readCameras } from './CameraView';
-import { FrameStore, type FrameState } from './frames';
-import { PointCloudScene, type ColorMode, type Orbit } from './scene';
-import { fitTop, panTop, topToGround, topToScreen, zoomTopAt, type TopView } from './top-view';
+import { CameraView } from './CameraView';
+import type { ColorMode } from './scene';
+import { panTop, topToGround, topToScreen } from './top-view';
+import { useSequence } from './useFrame';
+import { useScene } from './useScene';
+import { useSubmitGate } from './useSubmitGate';
+import { FrameBar, HistoryAndColour, PointCloudViews, ViewMessage } from './Views';
 
 /** The ontology's pct tool with the marking tools it allows. */
 type PctTool = OntologyTool & {
@@ -65,21 +64,6 @@ const allowed = (t: PctTool): MarkingTool[] =>
     MARKING_TOOLS.includes(m as MarkingTool),
   );
 
-function useFrame(store: FrameStore, page: number): FrameState | undefined {
-  const [state, setState] = useState<{ page: number; frame: FrameState } | undefined>(undefined);
-  useEffect(() => {
-    let live = true;
-    void store.get(page).then((frame) => {
-      if (live) setState({ page, frame });
-      store.readAhead(page, 2);
-    });
-    return () => {
-      live = false;
-    };
-  }, [store, page]);
-  return state?.page === page ? state.frame : undefined;
-}
-
 /** Whether a cuboid overlaps another object's cuboid on the frame; answers the other's title. */
 function overlapping(
   cuboid: Cuboid,
@@ -104,36 +88,21 @@ function overlapping(
 export default function PointCloudEditor(props: SurfaceEditorProps) {
   const { ontology, readOnly, pctConfig } = props;
   const history = useAnswerHistory(props.initial, props.onChange);
+  const { frames, cameras, total, page, go, cloud, frameError } = useSequence(props.asset);
   const { answer } = history;
   const space = useSpaceTools(ontology, 'lidar');
   const tools = space.tools as PctTool[];
   const titles = useMemo(() => new Map(tools.map((t) => [t.schemaId, t.title])), [tools]);
-  const urls = useMemo(() => props.asset.pages ?? (props.asset.url ? [props.asset.url] : []), [props.asset]);
-  const store = useMemo(() => new FrameStore(urls), [urls]);
-  const cameras = useMemo(() => readCameras(props.asset.pct), [props.asset.pct]);
-  const total = Math.max(1, urls.length);
-  const [page, setPage] = useState(0);
-  const frame = useFrame(store, page);
-  const cloud: Cloud | undefined = frame && 'cloud' in frame ? frame.cloud : undefined;
   const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
   const [active, setActive] = useState<Active>(undefined);
   const [mode, setMode] = useState<ColorMode>('height');
   const [message, setMessage] = useState<string | undefined>(undefined);
   const [drawing, setDrawing] = useState<Point3[]>([]);
-  const [top, setTop] = useState<TopView>({ scale: 10, cx: 15, cy: 0, width: 600, height: 500 });
-  const [orbit, setOrbit] = useState<Orbit>({
-    target: new THREE.Vector3(15, 0, 0),
-    distance: 40,
-    azimuth: Math.PI,
-    elevation: 0.6,
-  });
   const [shownFrame, setShownFrame] = useState(-1);
-  const canvasRef = useRef<HTMLCanvasElement>(null);
-  const overlayRef = useRef<HTMLCanvasElement>(null);
-  const holder = useRef<HTMLDivElement>(null);
-  const sceneRef = useRef<PointCloudScene | undefined>(undefined);
+  const view = useScene(cloud, setMessage);
+  const { canvasRef, overlayRef, sceneRef, top, setTop, orbit, orbitBy, regionAt } = view;
   const gesture = useRef<Gesture | undefined>(undefined);
-  const fitted = useRef(false);
+  useSubmitGate(props, frames);
   const noOverlap = pctConfig?.allowOverlapping !== true;
 
   const shown = useMemo(() => objectsOnPage(answer.objects, page), [answer.objects, page]);
@@ -141,54 +110,11 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
   const selected = shown.find((o) => o.objectId === selectedId);
   const selectedValue = selected?.geometry.kind === 'pct' ? selected.geometry.value : undefined;
 
-  const go = useCallback((to: number) => setPage(Math.max(0, Math.min(total - 1, Math.round(to)))), [total]);
-
-  // The scene: made once the canvas is there, sized with its box.
-  useEffect(() => {
-    const canvas = canvasRef.current;
-    const box = holder.current;
-    if (!canvas || !box) return;
-    let scene: PointCloudScene;
-    try {
-      scene = new PointCloudScene(canvas);
-    } catch {
-      setMessage('This browser cannot draw 3D (WebGL is off or missing).');
-      return;
-    }
-    sceneRef.current = scene;
-    const size = () => {
-      scene.resize(box.clientWidth, box.clientHeight);
-      const t = scene.layout.top;
-      setTop((v) => ({ ...v, width: t.width, height: t.height }));
-      const overlay = overlayRef.current;
-      if (overlay) {
-        overlay.width = t.width;
-        overlay.height = t.height;
-      }
-    };
-    size();
-    const observer = new ResizeObserver(size);
-    observer.observe(box);
-    return () => {
-      observer.disconnect();
-      scene.dispose();
-      sceneRef.current = undefined;
-    };
-  }, []);
-
-  // The frame's points; the first frame fits the top view to them.
+  // The frame's points.
   useEffect(() => {
     const scene = sceneRef.current;
     if (!scene) return;
     scene.setCloud(cloud, mode);
-    if (cloud && !fitted.current) {
-      fitted.current = true;
-      const box = new THREE.Box3().setFromBufferAttribute(new THREE.BufferAttribute(cloud.positions, 3));
-      setTop((v) => fitTop(box.min.x, box.max.x, box.min.y, box.max.y, v.width, v.height));
-      const c = box.getCenter(new THREE.Vector3());
-      const reach = box.getSize(new THREE.Vector3()).length() * 0.6;
-      setOrbit((o) => ({ ...o, target: new THREE.Vector3(c.x, c.y, 0), distance: reach }));
-    }
     if (cloud) setShownFrame(page);
   }, [cloud, mode, page]);
 
@@ -310,20 +236,6 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
     setMessage(undefined);
   };
 
-  const regionAt = (e: { clientX: number; clientY: number }) => {
-    const canvas = canvasRef.current;
-    const scene = sceneRef.current;
-    if (!canvas || !scene) return undefined;
-    const r = canvas.getBoundingClientRect();
-    const x = e.clientX - r.left;
-    const y = e.clientY - r.top;
-    const inside = (g: { x: number; y: number; width: number; height: number }) =>
-      x >= g.x && x < g.x + g.width && y >= g.y && y < g.y + g.height;
-    const l = scene.layout;
-    const name = inside(l.top) ? 'top' : inside(l.perspective) ? 'perspective' : undefined;
-    return name ? { name, at: [x, y] as Vec } : undefined;
-  };
-
   const onPointerDown = (e: React.PointerEvent<HTMLCanvasElement>) => {
     const hit = regionAt(e);
     if (!hit) return;
@@ -372,25 +284,8 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
       setTop((v) => panTop(v, at[0] - g.last[0], at[1] - g.last[1]));
       g.last = at;
     } else if (g.type === 'orbit') {
-      const dx = at[0] - g.last[0];
-      const dy = at[1] - g.last[1];
+      orbitBy(at[0] - g.last[0], at[1] - g.last[1], g.pan);
       g.last = at;
-      setOrbit((o) => {
-        if (!g.pan) {
-          return {
-            ...o,
-            azimuth: o.azimuth - dx * 0.01,
-            elevation: Math.max(-1.45, Math.min(1.45, o.elevation + dy * 0.01)),
-          };
-        }
-        const k = o.distance / 500;
-        const right = new THREE.Vector3(-Math.sin(o.azimuth), Math.cos(o.azimuth), 0);
-        const target = o.target
-          .clone()
-          .addScaledVector(right, dx * k)
-          .add(new THREE.Vector3(0, 0, dy * k));
-        return { ...o, target };
-      });
     } else if (g.type === 'move') {
       const ground = topToGround(top, at);
       const dx = ground[0] - g.from[0];
@@ -430,14 +325,6 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
         else setDrawing((d) => [...d, point]);
       }
     }
-  };
-
-  const onWheel = (e: React.WheelEvent<HTMLCanvasElement>) => {
-    const hit = regionAt(e);
-    if (!hit) return;
-    const factor = Math.exp(-e.deltaY * 0.0015);
-    if (hit.name === 'top') setTop((v) => zoomTopAt(v, hit.at, factor));
-    else setOrbit((o) => ({ ...o, distance: Math.max(2, Math.min(1000, o.distance / factor)) }));
   };
 
   // While a cuboid is dragged it is shown where it goes; the answer changes on release.
@@ -550,7 +437,7 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
     change({ ...answer, objects });
   };
 
-  const frameError = frame && 'error' in frame ? frame.error : undefined;
+  const frameShown = { frame: shownFrame, ready: shownFrame === page && !!cloud, points: cloud?.count ?? 0 };
   const toolbar = (
     <>
       <button
@@ -579,27 +466,7 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
           />
         )),
       )}
-      <button
-        type="button"
-        onClick={() => history.travel('undo')}
-        disabled={!history.canUndo}
-        aria-keyshortcuts="Control+Z"
-      >
-        Undo
-      </button>
-      <button type="button" onClick={() => history.travel('redo')} disabled={!history.canRedo}>
-        Redo
-      </button>
-      <label>
-        Colour by{' '}
-        <select value={mode} onChange={(e) => setMode(e.target.value as ColorMode)}>
-          <option value="height">height</option>
-          <option value="intensity" disabled={!cloud?.intensity}>
-            intensity
-          </option>
-          <option value="class">class</option>
-        </select>
-      </label>
+      <HistoryAndColour history={history} mode={mode} setMode={setMode} intensity={!!cloud?.intensity} />
     </>
   );
 
@@ -625,36 +492,15 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
       }}
     >
       <div className="pointcloud-main">
-        {frameError ? (
-          <UnreadableNotice className="pointcloud-message" problem={frameError} />
-        ) : (
-          message && (
-            <p className="pointcloud-message" role="alert">
-              {message}
-            </p>
-          )
-        )}
-        <div className="pointcloud-views" ref={holder}>
-          <canvas
-            ref={canvasRef}
-            data-testid="pointcloud-canvas"
-            aria-label="Point cloud: top view, 3D view, side and front views of the selected cuboid"
-            data-ready={shownFrame === page && cloud ? 'true' : 'false'}
-            data-frame={shownFrame}
-            data-points={cloud?.count ?? 0}
-            data-scale={top.scale}
-            data-cx={top.cx}
-            data-cy={top.cy}
-            data-width={top.width}
-            data-height={top.height}
-            onPointerDown={onPointerDown}
-            onPointerMove={onPointerMove}
-            onPointerUp={onPointerUp}
-            onWheel={onWheel}
-            onContextMenu={(e) => e.preventDefault()}
-          />
-          <canvas ref={overlayRef} className="pointcloud-overlay" aria-hidden="true" />
-        </div>
+        <ViewMessage message={message} frameError={frameError} />
+        <PointCloudViews
+          scene={view}
+          label="Point cloud: top view, 3D view, side and front views of the selected cuboid"
+          shown={frameShown}
+          onPointerDown={onPointerDown}
+          onPointerMove={onPointerMove}
+          onPointerUp={onPointerUp}
+        />
         {selectedValue?.cuboid && (
           <fieldset className="pointcloud-cuboid" disabled={readOnly}>
             <legend>Selected cuboid (metres, degrees)</legend>
@@ -685,27 +531,22 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
             ))}
           </fieldset>
         )}
-        <div className="video-player" role="group" aria-label="Frames">
-          <div className="video-controls">
-            <button type="button" onClick={() => go(page - 1)} aria-label="Previous frame">
-              ‹
-            </button>
-            <button type="button" onClick={() => go(page + 1)} aria-label="Next frame">
-              ›
-            </button>
-            <PartInput label="Frame" page={page} total={total} onGo={go} />
-            <span aria-label="Frames in the sequence">of {total}</span>
-            {selectedId && !readOnly && (
+        <FrameBar
+          page={page}
+          total={total}
+          go={go}
+          shown={frameShown}
+          actions={
+            selectedId &&
+            !readOnly && (
               <button type="button" onClick={() => hideAt(!hiddenHere)}>
                 {hiddenHere ? 'Show again' : 'Hide from here'}
               </button>
-            )}
-            <output aria-label="Frame shown" data-frame={shownFrame}>
-              {shownFrame >= 0 ? `frame ${shownFrame + 1}, ${(cloud?.count ?? 0).toLocaleString('en')} points` : ''}
-            </output>
-          </div>
+            )
+          }
+        >
           <Timeline total={total} page={page} tracks={tracksOf(answer.objects)} selectedId={selectedId} onSeek={go} />
-        </div>
+        </FrameBar>
         {cameras.list.length > 0 || cameras.problem ? (
           <div className="pointcloud-cameras">
             {cameras.problem && (

@@ -4,7 +4,7 @@ import type { Surface } from '../../core/surface';
 import { fitTop, panTop, topToGround, topToScreen, zoomTopAt, type TopView } from './top-view';
 
 /** three.js and the editor load when a point cloud opens: the other editors do not carry them. */
-const PointCloudEditor = lazy(() => import('./PointCloudEditor'));
+const PointCloudEditor = lazy(() => import('./PointCloudSurfaceEditor'));
 
 /**
  * Point clouds (`pct` projects): a sequence of LiDAR frames (metres; x forward, y left, z up) with
