@@ -32,7 +32,7 @@ const DOMAINS = {
   },
   metrics: { calls: ['identity'] },
   issues: { calls: ['identity', 'projects', 'tasks'] },
-  plugins: { calls: ['identity', 'audit', 'tasks', 'files'] },
+  plugins: { calls: ['identity', 'audit', 'projects', 'tasks', 'files'] },
   webhooks: { calls: ['identity', 'audit', 'projects', 'tasks'] },
   quality: { calls: ['identity', 'audit', 'projects', 'tasks', 'issues', 'metrics'] },
   stages: { calls: ['identity', 'projects', 'webhooks', 'plugins'] },

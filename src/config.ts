@@ -49,6 +49,8 @@ export interface Config {
   mediaReadTimeoutMs: number;
   /** Deadline of one Assist request to a plugin (connection, answer and bytes), in ms. */
   assistTimeoutMs: number;
+  /** Deadline of one call to a pct project's external validator, in ms. */
+  pctValidationTimeoutMs: number;
   logLevel: LogLevel;
   bodyLimit: number;
   uploadLimit: number;
@@ -237,6 +239,7 @@ export function loadConfig(env: Env = process.env): Config {
     readAssetHeaders: boolVar(env, 'ANNOTARY_READ_ASSET_HEADERS', true),
     mediaReadTimeoutMs: intVar(env, 'ANNOTARY_MEDIA_READ_TIMEOUT_MS', 15_000, 100, 600_000),
     assistTimeoutMs: intVar(env, 'ANNOTARY_ASSIST_TIMEOUT_MS', 20_000, 100, 600_000),
+    pctValidationTimeoutMs: intVar(env, 'ANNOTARY_PCT_VALIDATION_TIMEOUT_MS', 20_000, 100, 600_000),
     logLevel: enumVar(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     bodyLimit: intVar(env, 'ANNOTARY_BODY_LIMIT', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     uploadLimit: intVar(env, 'ANNOTARY_UPLOAD_LIMIT', 100 * 1024 * 1024, 1024, 10 * 1024 ** 3),

@@ -1292,6 +1292,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/task/{taskId}/pctValidation': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Check a point-cloud answer with the project's external validator
+     * @description Sends the answer (the body's, else the task's saved one) and the frames' links to the pct project's `pctConfig.externalValidation.apiUrl`, with the Secret header when the project set a `secret`, and answers the validator's verdict. The frames sent: every frame, the one `frameNumbers` names (`specificFrame`), or the body's `frame` (`singleFrame`). Allowed to whoever may annotate the task. A project without external validation is a 409; a validator that fails, answers something else or does not answer in time (ANNOTARY_PCT_VALIDATION_TIMEOUT_MS) is a 502 saying so.
+     */
+    post: operations['validatePctTask'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/task/{taskId}/position': {
     parameters: {
       query?: never;
@@ -1738,6 +1758,10 @@ export interface components {
             apiUrl?: string | null;
             enabled?: boolean | null;
             frameNumbers?: number | string | null;
+            /** @description a secret is set (answers only) */
+            hasSecret?: boolean;
+            /** @description sent as the Secret header of validation calls; write-only (answered as hasSecret), kept when left out, "" removes it */
+            secret?: string;
             singleFrame?: boolean | null;
             specificFrame?: boolean | null;
           } & {
@@ -4852,6 +4876,10 @@ export interface operations {
                       /** @default false */
                       enabled?: boolean | null;
                       frameNumbers?: number | string | null;
+                      /** @description a secret is set (answers only) */
+                      hasSecret?: boolean;
+                      /** @description sent as the Secret header of validation calls; write-only (answered as hasSecret), kept when left out, "" removes it */
+                      secret?: string;
                       /** @default false */
                       singleFrame?: boolean | null;
                       /** @default false */
@@ -5010,6 +5038,10 @@ export interface operations {
                       /** @default false */
                       enabled?: boolean | null;
                       frameNumbers?: number | string | null;
+                      /** @description a secret is set (answers only) */
+                      hasSecret?: boolean;
+                      /** @description sent as the Secret header of validation calls; write-only (answered as hasSecret), kept when left out, "" removes it */
+                      secret?: string;
                       /** @default false */
                       singleFrame?: boolean | null;
                       /** @default false */
@@ -7460,6 +7492,85 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+    };
+  };
+  validatePctTask: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          answer?: {
+            classifications?: {
+              [key: string]: unknown;
+            }[];
+            objects?: {
+              [key: string]: unknown;
+            }[];
+            /** @description point-cloud segmentation: `[{page, classes: [schemaId, ...], runs: [count, classIndex, ...]}]`, a run-length code over the frame's points in file order (class index 0 = unlabelled) */
+            pointLabels?: {
+              [key: string]: unknown;
+            }[];
+            relations?: {
+              [key: string]: unknown;
+            }[];
+            tools?: {
+              [key: string]: unknown;
+            }[];
+          };
+          /** @description the frame shown in the editor (from 0); the frame checked when the project validates a single frame (`singleFrame` without `specificFrame`) */
+          frame?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              validation: {
+                /** @description what the validator found, in its words */
+                errors: {
+                  /** @description the frame the validator names, from 0 */
+                  frame?: number;
+                  message: string;
+                  /** @description the object the validator names */
+                  objectId?: string;
+                }[];
+                /** @description the frames sent for checking, from 0 */
+                frames: number[];
+                /** @description the validator's overall message, when it gave one */
+                message?: string;
+                /** @description the validator's verdict */
+                valid: boolean;
+              };
+            };
+            /** @enum {string} */
+            status: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      502: components['responses']['BadGateway'];
     };
   };
   getQueuePosition: {

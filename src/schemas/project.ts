@@ -26,6 +26,13 @@ export const ExternalValidation = Type.Object(
     specificFrame: OptionalField(Type.Boolean({ default: false })),
     // Strings are accepted and coerced by normalizePctConfig; the stored form is a number or null.
     frameNumbers: Type.Optional(Type.Unsafe<number | null>({ type: ['integer', 'string', 'null'] })),
+    secret: Type.Optional(
+      Type.String({
+        description:
+          'sent as the Secret header of validation calls; write-only (answered as hasSecret), kept when left out, "" removes it',
+      }),
+    ),
+    hasSecret: Type.Optional(Type.Boolean({ description: 'a secret is set (answers only)' })),
   },
   KEEP_UNKNOWN,
 );

@@ -4,6 +4,7 @@ import { METRICS } from '../../src/services/metrics/metrics.service.js';
 import type { TestApp } from './app.js';
 import { fillBucket, S3RVER_KEYS, type startS3rver } from './emulators.js';
 import { startAssistPlugin } from './assist-plugin.js';
+import { startPctValidator } from './pct-validator.js';
 import { expectOk, type Behave, type PluginServer } from './plugin-server.js';
 import type { Receiver } from './webhook-receiver.js';
 import { waitFor } from './wait.js';
@@ -294,6 +295,24 @@ export async function driveEveryOperation(t: TestApp, fx: Fixtures): Promise<voi
     await call('POST', `/v2/task/${lakeTask}/assist`, { pluginId: helper._id, schemaId: 'lake', positive: [[20, 20]] });
   } finally {
     await assistant.close();
+  }
+  // A point-cloud answer checked by the project's external validator.
+  const validator = await startPctValidator('validator-s3cret');
+  try {
+    const ext = { enabled: true, apiUrl: validator.url, secret: 'validator-s3cret' };
+    const lidar = ((await call('POST', '/v2/project', { name: 'Lidar', type: 'pct' })).project as Json)._id as string;
+    await call('POST', `/v2/project/${lidar}`, {
+      pctConfig: { externalValidation: ext },
+      categorySchema: { tools: [{ schemaId: 'car', title: 'Car', tool: 'pct', markingTools: ['cuboid'] }] },
+    });
+    const frames = ['https://data.example/drive/0.pcd', 'https://data.example/drive/1.pcd'];
+    const imported = await call('POST', `/v2/project/${lidar}/cloud`, {
+      assets: [{ data: frames[0], dataset: frames, editorType: 'pct' }],
+    });
+    const lidarTask = (imported.assets as Json[])[0]!.taskId as string;
+    await call('POST', `/v2/task/${lidarTask}/pctValidation`, { answer: { tools: [] } });
+  } finally {
+    await validator.close();
   }
   await call('POST', `/v2/review/${a1}`, { reviewStatus: 'Accepted' });
   await waitFor(async () => (await stageOf(a1)) === 'Complete', 'the webhook stage to pass the task on');

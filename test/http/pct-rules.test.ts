@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
-import { SCENE_CAMERA } from '../helpers/pointcloud-scene.js';
+import { importPctTask } from '../helpers/pct-assets.js';
 import { ENGINES } from '../helpers/stores.js';
 
 /*
@@ -99,16 +99,7 @@ describe.each(ENGINES)('pct ontology rules on %s', (engine) => {
       body: { categorySchema, pctConfig: { allowOverlapping: true } },
     });
     expect(set.statusCode, set.body).toBe(200);
-    const camera = { ...SCENE_CAMERA, images: frameUrls.map((u) => u.replace('.pcd', '.jpg')) };
-    const res = await t.call('POST', `/v2/project/${pid}/cloud`, {
-      body: {
-        assets: [
-          { data: frameUrls[0], dataset: frameUrls, editorType: 'pct', externalId: 'd', pct: { cameras: [camera] } },
-        ],
-      },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    taskId = res.json().data.assets[0].taskId;
+    taskId = await importPctTask(t, pid, frameUrls);
   });
   afterAll(() => t?.close());
 

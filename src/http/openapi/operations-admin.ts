@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { AssistAnswer } from '../../schemas/assist.js';
+import { PctValidationAnswer } from '../../schemas/pct-validation.js';
 import { ref } from './components.js';
 import { METRIC_DATA } from './metric-schemas.js';
 import { Count, ListOf, type Operation } from './operation-types.js';
@@ -184,6 +185,20 @@ export const ADMIN_OPERATIONS: Record<string, Operation> = {
     status: 200,
     data: Type.Object({ assist: AssistAnswer }),
     errors: [502],
+  },
+  'POST /v2/task/:taskId/pctValidation': {
+    id: 'validatePctTask',
+    summary: "Check a point-cloud answer with the project's external validator",
+    description:
+      "Sends the answer (the body's, else the task's saved one) and the frames' links to the pct project's " +
+      '`pctConfig.externalValidation.apiUrl`, with the Secret header when the project set a `secret`, and ' +
+      "answers the validator's verdict. The frames sent: every frame, the one `frameNumbers` names " +
+      "(`specificFrame`), or the body's `frame` (`singleFrame`). Allowed to whoever may annotate the task. " +
+      'A project without external validation is a 409; a validator that fails, answers something else or does ' +
+      'not answer in time (ANNOTARY_PCT_VALIDATION_TIMEOUT_MS) is a 502 saying so.',
+    status: 200,
+    data: Type.Object({ validation: PctValidationAnswer }),
+    errors: [409, 502],
   },
   'POST /v2/pluginResponse': {
     id: 'submitPluginResponse',

@@ -4,6 +4,8 @@ import type { AppContext } from '../../context.js';
 import { AssistRequest } from '../../schemas/assist.js';
 import { TaskIdParams } from '../../schemas/task.js';
 import { assist } from '../../services/plugins/assist.service.js';
+import { PctValidationRequest } from '../../schemas/pct-validation.js';
+import { validatePct } from '../../services/plugins/pct-validation.service.js';
 import { ProjectIdParams } from '../../schemas/asset.js';
 import {
   ListPluginsQuery,
@@ -19,7 +21,7 @@ import * as sessions from '../../services/plugins/plugin-session.service.js';
 import { principalOf } from '../plugins/auth.js';
 import { created, ok } from '../reply.js';
 
-/** Plugins of the organization, the callbacks a plugin answers through, and the re-run. */
+/** Plugins of the organization, the callbacks a plugin answers through, the re-run, and the calls the editor makes through the server (Assist, a pct project's external validation). */
 export const pluginRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['plugins'];
   app.post('/plugins', { schema: { tags, body: PluginCreateRequest } }, async (req, reply) =>
@@ -53,5 +55,11 @@ export const pluginRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
   app.addHook('onClose', () => sender.close());
   app.post('/task/:taskId/assist', { schema: { tags, params: TaskIdParams, body: AssistRequest } }, async (req) =>
     ok(await assist(ctx, sender, principalOf(req), req.params.taskId, req.body)),
+  );
+  // A pct project's external validator is called the same way, on the same pool.
+  app.post(
+    '/task/:taskId/pctValidation',
+    { schema: { tags: ['tasks'], params: TaskIdParams, body: PctValidationRequest } },
+    async (req) => ok(await validatePct(ctx, sender, principalOf(req), req.params.taskId, req.body ?? {})),
   );
 };

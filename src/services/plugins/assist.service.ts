@@ -11,6 +11,7 @@ import type { Principal } from '../identity/access.js';
 import { assetImageSize, pngSize } from '../tasks/brush-layer.js';
 import { taskToWork } from '../tasks/work-access.js';
 import { PLUGIN_USER_AGENT } from './plugin-call.js';
+import { answerOf } from './outbound-answer.js';
 import { openPluginSecret } from './plugin.service.js';
 
 /**
@@ -128,26 +129,19 @@ export async function assist(
     negative: body.negative ?? [],
     box: body.box ?? null,
   };
-  const timeoutMs = ctx.config.assistTimeoutMs;
-  const result = await sender.send({
-    url: plugin.assist_url,
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'User-Agent': PLUGIN_USER_AGENT, Secret: secret },
-    body: Buffer.from(JSON.stringify(payload)),
-    timeoutMs,
-    readBodyUpTo: MAX_ASSIST_ANSWER_BYTES,
-  });
-  const log = { taskId: task.id, pluginId: plugin.id };
-  if (result.kind === 'failed') {
-    ctx.log.warn({ ...log, error: result.error }, 'assist request failed');
-    if (result.error.startsWith('timeout')) {
-      throw upstream(`the assist plugin did not answer within ${Math.round(timeoutMs / 100) / 10} s`);
-    }
-    throw upstream(`the assist plugin could not be reached: ${result.error}`);
-  }
-  if (result.status < 200 || result.status >= 300) {
-    ctx.log.warn({ ...log, status: result.status }, 'assist request refused');
-    throw upstream(`the assist plugin answered HTTP ${result.status}`);
-  }
-  return { assist: readAnswer(result.body ?? Buffer.alloc(0), image) };
+  const answer = await answerOf(
+    ctx,
+    sender,
+    {
+      url: plugin.assist_url,
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'User-Agent': PLUGIN_USER_AGENT, Secret: secret },
+      body: Buffer.from(JSON.stringify(payload)),
+      timeoutMs: ctx.config.assistTimeoutMs,
+      readBodyUpTo: MAX_ASSIST_ANSWER_BYTES,
+    },
+    'the assist plugin',
+    { taskId: task.id, pluginId: plugin.id },
+  );
+  return { assist: readAnswer(answer, image) };
 }

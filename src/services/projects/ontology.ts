@@ -224,6 +224,7 @@ export function normalizePctConfig(input: unknown, basePath = 'pctConfig'): { va
   const cfg = withoutNulls(input);
   const ext = withoutNulls(cfg['externalValidation']);
   const seg = withoutNulls(cfg['segmentationValidation']);
+  checkValidator(ext, `${basePath}.externalValidation`, errors);
   const value = {
     ...cfg,
     allowOverlapping: cfg['allowOverlapping'] ?? false,
@@ -232,7 +233,7 @@ export function normalizePctConfig(input: unknown, basePath = 'pctConfig'): { va
     externalValidation: {
       ...ext,
       enabled: ext['enabled'] ?? false,
-      apiUrl: ext['apiUrl'] ?? '',
+      apiUrl: typeof ext['apiUrl'] === 'string' ? ext['apiUrl'].trim() : '',
       singleFrame: ext['singleFrame'] ?? false,
       specificFrame: ext['specificFrame'] ?? false,
       frameNumbers: coerceFrameNumbers(ext['frameNumbers'], `${basePath}.${FRAME_NUMBERS}`, errors),
@@ -244,6 +245,22 @@ export function normalizePctConfig(input: unknown, basePath = 'pctConfig'): { va
     },
   };
   return { value: value as PctConfig, errors };
+}
+
+/** The validator's address is an http(s) URL (its host is judged when a call resolves it); a secret is text. */
+function checkValidator(ext: Rec, field: string, errors: FieldError[]) {
+  const url = ext['apiUrl'];
+  if (url !== undefined && typeof url !== 'string')
+    errors.push({ field: `${field}.apiUrl`, message: 'must be a string' });
+  if (typeof url === 'string' && url.trim() !== '') {
+    const parsed = URL.canParse(url.trim()) ? new URL(url.trim()) : undefined;
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '') {
+      errors.push({ field: `${field}.apiUrl`, message: 'must be an http(s) URL' });
+    }
+  }
+  if (ext['secret'] !== undefined && typeof ext['secret'] !== 'string') {
+    errors.push({ field: `${field}.secret`, message: 'must be a string' });
+  }
 }
 
 function withoutNulls(input: unknown): Rec {

@@ -1,4 +1,5 @@
 import type { CategorySchema } from '../../schemas/category-schema.js';
+import { publicPctConfig } from './pct-validation-secret.js';
 import type { Stage } from '../../schemas/stage.js';
 import type { ProjectInfo } from '../../workflow/types.js';
 import type { ProjectRow } from '../../store/schema.js';
@@ -123,7 +124,7 @@ export function projectView(row: ProjectRow, extras: ProjectExtras): Record<stri
     updatedAt: row.updated_at,
   };
   if (row.archived_at !== null) view.archivedAt = row.archived_at;
-  if (row.pct_config !== null) view.pctConfig = cachedJson(row.pct_config, {});
+  if (row.pct_config !== null) view.pctConfig = publicPctConfig(cachedJson(row.pct_config, {}));
   if (extras.role) view.role = extras.role;
   return view;
 }

@@ -1,4 +1,5 @@
 import { audit } from '../audit/audit.service.js';
+import { sealPctSecret } from './pct-validation-secret.js';
 import type { AppContext } from '../../context.js';
 import { badRequest, invalid, invalidField, type FieldError } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
@@ -107,8 +108,9 @@ export async function createProject(ctx: AppContext, p: Principal, input: Projec
   if (pct && pct.errors.length) throw invalid(pct.errors);
   const now = ctx.clock.now();
   const iso = new Date(now).toISOString();
+  const id = newId(now);
   const row: ProjectRow = {
-    id: newId(now),
+    id,
     organization_id: p.orgId,
     name,
     description: input.description ?? '',
@@ -117,7 +119,7 @@ export async function createProject(ctx: AppContext, p: Principal, input: Projec
     category_schema: JSON.stringify({ tools: [], classifications: [], relations: [] }),
     stages: JSON.stringify(DEFAULT_WORKFLOW),
     settings: '{}',
-    pct_config: pct ? JSON.stringify(pct.value) : null,
+    pct_config: pct ? JSON.stringify(sealPctSecret(pct.value, null, ctx.secretKey, id)) : null,
     queue_version: 0,
     asset_count: 0,
     deleted: 0,
@@ -194,7 +196,7 @@ export async function updateProject(ctx: AppContext, p: Principal, projectId: st
       else {
         const checked = normalizePctConfig(input.pctConfig);
         errors.push(...checked.errors);
-        patch.pct_config = JSON.stringify(checked.value);
+        patch.pct_config = JSON.stringify(sealPctSecret(checked.value, row.pct_config, ctx.secretKey, row.id));
       }
     }
     const settingsPatch = Object.fromEntries(

@@ -51,13 +51,27 @@ export async function findLiveAsset(db: Executor, id: string) {
   const row = await db
     .selectFrom('assets')
     .innerJoin('projects', 'projects.id', 'assets.project_id')
-    .select(['assets.id', 'assets.project_id', 'assets.data', 'assets.metadata', 'projects.organization_id'])
+    .select([
+      'assets.id',
+      'assets.project_id',
+      'assets.data',
+      'assets.dataset',
+      'assets.metadata',
+      'projects.organization_id',
+    ])
     .where('assets.id', '=', id)
     .where('assets.deleted', '=', 0)
     .where('projects.deleted', '=', 0)
     .executeTakeFirst();
   return (
-    row && { id: row.id, projectId: row.project_id, data: row.data, metadata: row.metadata, orgId: row.organization_id }
+    row && {
+      id: row.id,
+      projectId: row.project_id,
+      data: row.data,
+      dataset: row.dataset,
+      metadata: row.metadata,
+      orgId: row.organization_id,
+    }
   );
 }
 
