@@ -10,13 +10,18 @@
  * view; a later keyframe of the same objectId shows it again.
  */
 
-/** The tool kinds whose shape moves linearly between keyframes; any other holds the earlier one. */
+/**
+ * The tool kinds whose shape moves linearly between keyframes; any other holds the earlier one.
+ * Segmentation zones move vertex by vertex when the two keyframes have the same zones, holes and
+ * vertex counts (lerpValue); otherwise the earlier shape holds.
+ */
 export const INTERPOLATED_TOOLS: readonly string[] = [
   'bounding-box',
   'rotated-bounding-box',
   'point',
   'polyline',
   'polygon',
+  'segmentation',
   'pct',
 ];
 
@@ -163,7 +168,7 @@ export const questionKey = (e: WireEntry): string => `q:${String(e.schemaId)}`;
  * Every frame a track is shown on, from its first keyframe to `lastFrame` (inclusive), as wire
  * entries: a keyframe as stored; a frame between two keyframes as the earlier entry (its
  * classifications, its metadata) with `page` set and the shape interpolated (boxes, rotated boxes,
- * points, polylines, polygons of equal vertex counts; other shapes held), marked
+ * points, polylines, polygons and segmentation zones of equal vertex counts; other shapes held), marked
  * `interpolated: true`. A stop entry is given (it says where the object ends) and the frames
  * after it are not, until the next keyframe.
  */

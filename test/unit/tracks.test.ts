@@ -65,6 +65,51 @@ describe('shared tracks', () => {
     expect(angles[1]).toMatchObject({ page: 1, angle });
   });
 
+  it('moves segmentation zones vertex by vertex when zones, holes and vertex counts match', () => {
+    const square = (x: number, size: number) => [
+      [x, 0],
+      [x + size, 0],
+      [x + size, size],
+      [x, size],
+    ];
+    const zones = (x: number, size: number, holes: number[][][] = []) => ({
+      zones: [{ region: square(x, size), holes }],
+    });
+    const frames = [
+      ...expandTrack(
+        [
+          { segmentation: zones(0, 10, [square(2, 2)]), page: 0 },
+          { segmentation: zones(40, 20, [square(44, 4)]), page: 4 },
+        ],
+        4,
+      ),
+    ];
+    expect(frames[1]).toMatchObject({
+      page: 1,
+      interpolated: true,
+      segmentation: zones(10, 12.5, [square(12.5, 2.5)]),
+    });
+    expect(frames[4]).toMatchObject({ page: 4, segmentation: zones(40, 20, [square(44, 4)]) });
+    // A hole more, a zone more or a vertex more on the later keyframe: the earlier shape holds.
+    const held = (later: unknown) =>
+      [
+        ...expandTrack(
+          [
+            { segmentation: zones(0, 10), page: 0 },
+            { segmentation: later, page: 2 },
+          ],
+          2,
+        ),
+      ][1];
+    expect(held(zones(40, 20, [square(44, 4)]))).toMatchObject({ page: 1, segmentation: zones(0, 10) });
+    expect(held({ zones: [...zones(40, 20).zones, ...zones(80, 5).zones] })).toMatchObject({
+      segmentation: zones(0, 10),
+    });
+    expect(held({ zones: [{ region: [...square(40, 20), [50, -5]], holes: [] }] })).toMatchObject({
+      segmentation: zones(0, 10),
+    });
+  });
+
   it('groups frame-specific answers by question', () => {
     const { tracks, whole } = wireTracks(
       [
