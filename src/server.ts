@@ -6,7 +6,7 @@ import { type Chore, JobWorker } from './jobs/worker.js';
 import { pruneAuditRecords } from './services/audit/audit-retention.js';
 import { bootstrap } from './services/identity/identity.service.js';
 import { bootstrapOwnerPassword } from './services/identity/password-link.service.js';
-import { foldGatheredReviewCounts } from './store/repositories/review-count.repository.js';
+import { foldGatheredWorkCounts } from './store/repositories/work-count.repository.js';
 import { foldGatheredFacets } from './store/repositories/task-facet.repository.js';
 import { upgradeStoredData } from './upgrades.js';
 
@@ -50,11 +50,11 @@ function storeChores(ctx: AppContext): Chore[] {
   return [
     ...audit,
     {
-      name: 'fold task and review counts',
+      name: 'fold task and work counts',
       everyMs: FACET_FOLD_MS,
       run: async () => {
         await foldGatheredFacets(ctx.store.db);
-        await foldGatheredReviewCounts(ctx.store.db);
+        await foldGatheredWorkCounts(ctx.store.db);
       },
     },
   ];

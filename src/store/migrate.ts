@@ -28,6 +28,7 @@ import * as m025 from './migrations/025-plugin-assist.js';
 import * as m026 from './migrations/026-review-counts.js';
 import * as m027 from './migrations/027-benchmark-voxel-layers.js';
 import * as m028 from './migrations/028-benchmark-brush-layers.js';
+import * as m029 from './migrations/029-work-counts.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -59,6 +60,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '026-review-counts': m026,
   '027-benchmark-voxel-layers': m027,
   '028-benchmark-brush-layers': m028,
+  '029-work-counts': m029,
 };
 
 class StaticProvider implements MigrationProvider {

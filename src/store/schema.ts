@@ -380,16 +380,31 @@ export interface ExportRecordTable {
   storage_ref: string | null;
 }
 
-/** Review decisions per project, batch ('' for all), UTC hour and reviewer (migration 026). */
-export interface ReviewCountTable {
+/**
+ * The history's work per project, batch ('' for all), period, person, stage and trigger
+ * (migration 029): `work_counts` per UTC hour, `work_minute_counts` per UTC minute.
+ */
+export interface WorkCountTable {
   project_id: string;
   batch_id: string;
-  /** 'YYYY-MM-DDTHH' of completed_at */
-  hour: string;
-  reviewer: string;
+  /** 'YYYY-MM-DDTHH' (hours) or 'YYYY-MM-DDTHH:MM' (minutes) of completed_at */
+  period: string;
+  person: string;
+  stage_id: string;
+  stage_name: string;
+  stage_type: string;
+  trigger: string;
   accepted: number;
   rejected: number;
-  reviews: number;
+  entries: number;
+  time_spent: number;
+}
+
+/** Assets in both of two batches, batch_a < batch_b (migration 029). */
+export interface BatchOverlapTable {
+  batch_a: string;
+  batch_b: string;
+  assets: number;
 }
 
 /** Live tasks per project, batch ('' for all), stage, status and type (migration 012). */
@@ -512,7 +527,9 @@ export interface Database {
   task_history: TaskHistoryTable;
   task_counts: TaskCountTable;
   task_facets: TaskFacetTable;
-  review_counts: ReviewCountTable;
+  work_counts: WorkCountTable;
+  work_minute_counts: WorkCountTable;
+  batch_overlaps: BatchOverlapTable;
   export_records: ExportRecordTable;
   audit_log: AuditLogTable;
   benchmark_references: BenchmarkReferenceTable;

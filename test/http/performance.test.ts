@@ -120,6 +120,92 @@ describe.each(ENGINES)('performance report on %s', (engine) => {
     expect((await report({ interval: ['2027-01-01', '2027-02-01'] })).performance).toEqual([]);
   });
 
+  it('answers every interval and batch as a count of the history entries one by one', async () => {
+    // More work spread over seconds, minutes and hours: the report reads whole hours and minutes
+    // from the kept counts and the seconds at its ends from the history.
+    const more = await t.call('POST', `/v2/project/${pid}/cloud`, {
+      body: {
+        assets: Array.from({ length: 6 }, (_, i) => ({
+          data: `https://cdn.example.com/q${i}.jpg`,
+          ...(i % 2 ? { batches: ['night'] } : {}),
+        })),
+      },
+    });
+    const extra = more.json().data.assets.map((a: { taskId: string }) => a.taskId) as string[];
+    for (const [i, id] of extra.entries()) {
+      clock.set(new Date(Date.parse('2026-01-08T10:58:40.000Z') + i * 47_500).toISOString());
+      expect(
+        (
+          await t.call('POST', `/v2/annotate/${id}?nextStage=true`, {
+            body: { answer: { tools: [] }, duration: 100 + i },
+          })
+        ).statusCode,
+      ).toBe(200);
+      clock.set(new Date(Date.parse('2026-01-08T11:59:50.000Z') + i * 3_700).toISOString());
+      await t.call('POST', `/v2/review/${id}`, { body: { reviewStatus: i % 3 ? 'Accepted' : 'Rejected' } });
+    }
+    const entries = await t.store.db.selectFrom('task_history').selectAll().where('project_id', '=', pid).execute();
+    const links = await t.store.db.selectFrom('asset_batches').selectAll().execute();
+    const night = (await t.call('GET', `/v2/batches/${pid}`)).json().data.batches[0]._id as string;
+    /** The report's work columns counted entry by entry, as the report defines them. */
+    const bruteForce = (from: string | undefined, to: string | undefined, batch: boolean) => {
+      const rows = new Map<string, Record<string, unknown>>();
+      for (const e of entries) {
+        if (e.completed_by === null || !(e.trigger === 'submit' || e.trigger === 'review' || e.duration > 0)) continue;
+        if ((from !== undefined && e.completed_at < from) || (to !== undefined && e.completed_at >= to)) continue;
+        if (batch && !links.some((l) => l.asset_id === e.asset_id && l.batch_id === night)) continue;
+        const key = `${e.completed_by} ${e.stage_id}`;
+        const r = rows.get(key) ?? {
+          user: e.completed_by,
+          stageId: e.stage_id,
+          submitted: 0,
+          reviewed: 0,
+          accepted: 0,
+          rejected: 0,
+          timeSpent: 0,
+        };
+        rows.set(key, r);
+        const add = (field: string, n: number) => (r[field] = (r[field] as number) + n);
+        add('submitted', e.trigger === 'submit' ? 1 : 0);
+        add('reviewed', e.trigger === 'review' ? 1 : 0);
+        add('accepted', e.review_status === 'Accepted' ? 1 : 0);
+        add('rejected', e.review_status === 'Rejected' ? 1 : 0);
+        add('timeSpent', e.duration);
+      }
+      return [...rows.values()].sort((a, b) => (`${a.user} ${a.stageId}` < `${b.user} ${b.stageId}` ? -1 : 1));
+    };
+    const work = (rows: Record<string, unknown>[]) =>
+      rows
+        .filter((r) => r.submitted || r.reviewed || r.accepted || r.rejected || r.timeSpent)
+        .map(({ user, stageId, submitted, reviewed, accepted, rejected, timeSpent }) => ({
+          user,
+          stageId,
+          submitted,
+          reviewed,
+          accepted,
+          rejected,
+          timeSpent,
+        }))
+        .sort((a, b) => (`${a.user} ${a.stageId}` < `${b.user} ${b.stageId}` ? -1 : 1));
+    const intervals: [string | undefined, string | undefined][] = [
+      [undefined, undefined],
+      ['2026-01-08T10:59:21.000Z', '2026-01-08T12:00:07.300Z'],
+      ['2026-01-08T11:00:00.000Z', '2026-01-08T12:00:00.000Z'],
+      ['2026-01-08T12:00:01.000Z', '2026-01-08T12:00:09.000Z'],
+      ['2026-01-05T09:00:00.000Z', '2026-01-08T11:01:00.000Z'],
+    ];
+    let compared = 0;
+    for (const [from, to] of intervals) {
+      for (const batch of [false, true]) {
+        const body = { ...(from ? { interval: [from, to] } : {}), ...(batch ? { batches: ['night'] } : {}) };
+        const expected = bruteForce(from, to, batch);
+        expect(work((await report(body)).performance), JSON.stringify(body)).toEqual(expected);
+        compared += expected.length;
+      }
+    }
+    expect(compared).toBeGreaterThan(10);
+  });
+
   it('refuses bad input naming the field, and needs a role that reads all tasks', async () => {
     const bad = async (body: unknown, field: string) => {
       const res = await t.call('POST', `/v2/performance/${pid}`, { body });

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { Stage } from '../../schemas/stage.js';
-import { benchmarkFigures, issueFigures, workFigures } from '../../store/repositories/performance.repository.js';
+import { benchmarkFigures, issueFigures } from '../../store/repositories/performance.repository.js';
+import { countedWorkFigures } from '../../store/repositories/work-count.repository.js';
 import type { Principal } from '../identity/access.js';
 import { loadProject } from '../identity/project-access.js';
 import { parseJson } from '../../stored-json.js';
@@ -52,7 +53,7 @@ export async function performance(ctx: AppContext, p: Principal, projectId: stri
   const stages = parseJson<Stage[]>(row.stages, []);
   const stageOf = (id: string) => stages.find((s) => s.id === id);
   const [work, issues, marks] = await Promise.all([
-    workFigures(db, scope),
+    countedWorkFigures(db, scope),
     issueFigures(db, scope),
     benchmarkFigures(db, scope),
   ]);

@@ -3,10 +3,11 @@ import type { Executor } from '../db.js';
 import type { Database } from '../schema.js';
 
 /*
- * The aggregates of the performance report: one GROUP BY over the project's history entries
- * (each a person's exit of a stage) and one over its issues, both within the interval and the
- * batches. The history query reads the (project_id, completed_at, ...) index of migration 010
- * alone: every column it needs is in the index.
+ * The aggregates of the performance report within the interval and the batches: the work of
+ * the history (each entry a person's exit of a stage), which the report reads from the counts of
+ * migration 029 (work-count.repository.ts) and historyWorkFigures counts from the entries
+ * themselves (the (project_id, completed_at, ...) index of migration 010 alone), the issues and the
+ * benchmark submissions.
  */
 
 export interface PerformanceScope {
@@ -41,8 +42,11 @@ function inBatches(batchIds: string[], assetColumn: 'task_history.asset_id' | 'i
     );
 }
 
-/** Per person and stage: submissions, reviews (accepted, rejected) and time, from the history. */
-export async function workFigures(db: Executor, s: PerformanceScope): Promise<WorkFigures[]> {
+/**
+ * Per person and stage: submissions, reviews (accepted, rejected) and time, counted from the
+ * history's entries themselves (the report reads countedWorkFigures, which must equal this).
+ */
+export async function historyWorkFigures(db: Executor, s: PerformanceScope): Promise<WorkFigures[]> {
   let q = db
     .selectFrom('task_history')
     .where('task_history.project_id', '=', s.projectId)

@@ -1,14 +1,14 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db.js';
 import type { PerformanceScope } from './performance.repository.js';
-import { countedReviewDays } from './review-count.repository.js';
+import { countedReviewDays, type ReviewDay } from './work-count.repository.js';
 
 /*
  * The Quality page's aggregates, each one GROUP BY within the project, an interval and batches:
  * benchmark scores per labeler and day (the covering index of migration 022), consensus
  * measures per ontology item (consensus_agreements' covering index), review decisions per
- * reviewer and day (the counts of migration 026, the history at the interval's ends) and issues per set of error
- * codes (issues by project and creation time, migration 002).
+ * reviewer and day (the work counts of migration 029) and issues per set of error codes (issues
+ * by project and creation time, migration 002).
  */
 
 /** `day` of an ISO time column: its first ten characters, on both engines. */
@@ -80,12 +80,7 @@ export async function agreementCells(db: Executor, s: PerformanceScope): Promise
   return rows.map((r) => ({ ...r, n: Number(r.n), total: Number(r.total) }));
 }
 
-export interface ReviewDay {
-  reviewer: string;
-  day: string;
-  accepted: number;
-  rejected: number;
-}
+export type { ReviewDay };
 
 /** Per reviewer and day: review decisions counted from the task history's entries themselves. */
 export async function historyReviewDays(db: Executor, s: PerformanceScope): Promise<ReviewDay[]> {
@@ -109,47 +104,13 @@ export async function historyReviewDays(db: Executor, s: PerformanceScope): Prom
   return rows.map((r) => ({ ...r, accepted: Number(r.accepted), rejected: Number(r.rejected) }));
 }
 
-const HOUR_MS = 3_600_000;
-const hourKey = (ms: number) => new Date(ms).toISOString().slice(0, 13);
-
 /**
- * Per reviewer and day: review decisions. The whole UTC hours of the interval are read from the
- * counts migration 026 keeps (per project, batch and hour); the parts of an hour at either end,
- * and a filter of several batches (an asset in two of them would be counted twice), from the
- * history itself.
+ * Per reviewer and day: review decisions, read from the work counts of migration 029 (whole
+ * hours and minutes; the seconds at an interval's ends and batches sharing an asset from the
+ * history), equal to historyReviewDays.
  */
 export async function reviewDays(db: Executor, s: PerformanceScope): Promise<ReviewDay[]> {
-  if (s.batchIds && s.batchIds.length !== 1) return historyReviewDays(db, s);
-  const from = s.from === undefined ? undefined : Date.parse(s.from);
-  const to = s.to === undefined ? undefined : Date.parse(s.to);
-  const firstWhole = from === undefined ? undefined : Math.ceil(from / HOUR_MS) * HOUR_MS;
-  const lastWhole = to === undefined ? undefined : Math.floor(to / HOUR_MS) * HOUR_MS;
-  if (firstWhole !== undefined && lastWhole !== undefined && firstWhole >= lastWhole) return historyReviewDays(db, s);
-  const parts = [
-    countedReviewDays(
-      db,
-      s.projectId,
-      s.batchIds?.[0] ?? '',
-      firstWhole === undefined ? undefined : hourKey(firstWhole),
-      lastWhole === undefined ? undefined : hourKey(lastWhole),
-    ),
-  ];
-  if (from !== undefined && firstWhole !== undefined && firstWhole > from) {
-    parts.push(historyReviewDays(db, { ...s, to: new Date(firstWhole).toISOString() }));
-  }
-  if (to !== undefined && lastWhole !== undefined && lastWhole < to) {
-    parts.push(historyReviewDays(db, { ...s, from: new Date(lastWhole).toISOString() }));
-  }
-  const merged = new Map<string, ReviewDay>();
-  for (const d of (await Promise.all(parts)).flat()) {
-    const key = `${d.reviewer}\u0000${d.day}`;
-    const sum = merged.get(key);
-    if (sum) {
-      sum.accepted += d.accepted;
-      sum.rejected += d.rejected;
-    } else merged.set(key, { ...d });
-  }
-  return [...merged.values()];
+  return countedReviewDays(db, s);
 }
 
 /** Live issues per distinct error-code list (the JSON text as kept). */

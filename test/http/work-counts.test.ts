@@ -1,21 +1,29 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
-import * as reviewCounts from '../../src/store/migrations/026-review-counts.js';
-import type { PerformanceScope } from '../../src/store/repositories/performance.repository.js';
+import * as workCounts from '../../src/store/migrations/029-work-counts.js';
+import {
+  historyWorkFigures,
+  type PerformanceScope,
+  type WorkFigures,
+} from '../../src/store/repositories/performance.repository.js';
 import { historyReviewDays, reviewDays, type ReviewDay } from '../../src/store/repositories/quality.repository.js';
-import { foldGatheredReviewCounts } from '../../src/store/repositories/review-count.repository.js';
+import {
+  countableBatches,
+  countedWorkFigures,
+  foldGatheredWorkCounts,
+} from '../../src/store/repositories/work-count.repository.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { manualClock } from '../helpers/exports.js';
 import { ENGINES } from '../helpers/stores.js';
 
 /*
- * The Quality page's review rejections come from the decisions the database counts per
- * project, batch, hour and reviewer (migration 026), and from the history itself for the parts
- * of an hour at the interval's ends. Every reading must equal a count of the history's entries
- * themselves, after reviews made through the API across hours and days, an asset joining a
- * batch, history removed by a requeue, the migration's backfill and (PostgreSQL) the folding of
- * delta rows.
+ * The Quality page's review rejections and the performance report come from the work the
+ * database counts per project, batch, hour or minute, person, stage and trigger (migration 029),
+ * and from the history itself for the seconds at the interval's ends. Every reading must equal a
+ * count of the history's entries themselves, after reviews made through the API across minutes,
+ * hours and days, assets joining batches, history removed by a requeue, the migration's backfill
+ * and (PostgreSQL) the folding of delta rows.
  */
 
 // Rejected tasks go back to Label and are reviewed again.
@@ -29,6 +37,8 @@ const START = '2026-05-04T22:10:00.000Z';
 const MINUTE = 60_000;
 const at = (minutes: number) => new Date(Date.parse(START) + minutes * MINUTE).toISOString();
 
+const byUserStage = (rows: WorkFigures[]) =>
+  [...rows].sort((a, b) => (a.user + a.stage_id < b.user + b.stage_id ? -1 : 1));
 const sorted = (days: ReviewDay[]) =>
   [...days].sort((a, b) =>
     a.reviewer + a.day < b.reviewer + b.day ? -1 : a.reviewer + a.day > b.reviewer + b.day ? 1 : 0,
@@ -41,7 +51,9 @@ describe.each(ENGINES)('kept review decision counts on %s', (engine) => {
   let reviewerKey: string;
   let batchA: string;
   let batchB: string;
+  let batchC: string;
   let unbatched: { _id: string; taskId: string }[];
+  let firstOfA: string;
   const reviewer = `rev-counts-${engine}@example.com`;
   const clock = manualClock(START);
 
@@ -58,11 +70,16 @@ describe.each(ENGINES)('kept review decision counts on %s', (engine) => {
     ['to inside an hour', { to: at(95) }],
     ['both inside hours, across midnight', { from: at(17), to: at(173) }],
     ['inside one hour', { from: at(51), to: at(69) }],
+    ['edges inside minutes', { from: at(26.4), to: at(93.7) }],
+    ['inside one minute', { from: at(49.1), to: at(49.6) }],
+    ['across one minute boundary', { from: at(48.9), to: at(49.2) }],
     ['whole hours', { from: '2026-05-04T23:00:00.000Z', to: '2026-05-05T01:00:00.000Z' }],
     ['empty interval', { from: at(60), to: at(60) }],
     ['batch A', { batchIds: [batchA] }],
     ['batch B, inside hours', { batchIds: [batchB], from: at(23), to: at(140) }],
     ['batches A and B (an asset in both counted once)', { batchIds: [batchA, batchB] }],
+    ['batches A and C, inside minutes', { batchIds: [batchA, batchC], from: at(12.5), to: at(150.2) }],
+    ['batch B named twice', { batchIds: [batchB, batchB] }],
     ['no batch at all', { batchIds: [] }],
   ];
 
@@ -72,6 +89,9 @@ describe.each(ENGINES)('kept review decision counts on %s', (engine) => {
     for (const [name, scope] of scopes()) {
       const s = { projectId: pid, ...scope };
       expect(sorted(await reviewDays(t.store.db, s)), name).toEqual(sorted(await historyReviewDays(t.store.db, s)));
+      expect(byUserStage(await countedWorkFigures(t.store.db, s)), name).toEqual(
+        byUserStage(await historyWorkFigures(t.store.db, s)),
+      );
     }
     return decisions(all);
   };
@@ -89,20 +109,23 @@ describe.each(ENGINES)('kept review decision counts on %s', (engine) => {
     await ok('POST', `/v2/project/${pid}/assigned`, { assignees: [reviewer], role: 'Reviewer' });
     await ok('POST', `/v2/batches/${pid}`, { batches: 'A' });
     await ok('POST', `/v2/batches/${pid}`, { batches: 'B' });
+    await ok('POST', `/v2/batches/${pid}`, { batches: 'C' });
     const listed = (await ok('GET', `/v2/batches/${pid}`)).batches as { _id: string; name: string }[];
     batchA = listed.find((b) => b.name === 'A')?._id as string;
     batchB = listed.find((b) => b.name === 'B')?._id as string;
+    batchC = listed.find((b) => b.name === 'C')?._id as string;
     const assets = (
       await ok('POST', `/v2/project/${pid}/cloud`, {
-        assets: [['A'], ['A'], ['B'], ['B'], ['A', 'B'], [], []].map((batches, i) => ({
+        assets: [['A'], ['A'], ['B'], ['B'], ['A', 'B'], [], [], ['C']].map((batches, i) => ({
           data: `https://cdn.example.com/rc-${i}.jpg`,
           batches,
         })),
       })
     ).assets as { _id: string; taskId: string }[];
-    unbatched = assets.slice(5);
-    // One decision every 13 minutes from 22:10 on, across hours and midnight, by two reviewers;
-    // every third rejected, then labelled again and accepted.
+    unbatched = assets.slice(5, 7);
+    firstOfA = assets[0]?._id as string;
+    // One decision every 13 minutes and 18 seconds from 22:10 on, across minutes, hours and
+    // midnight, by two reviewers; every third rejected, then labelled again and accepted.
     let minute = 0;
     for (const [i, a] of assets.entries()) {
       clock.set(at(minute));
@@ -110,19 +133,22 @@ describe.each(ENGINES)('kept review decision counts on %s', (engine) => {
       const key = i % 2 ? reviewerKey : undefined;
       if (i % 3 === 0) {
         await review(a.taskId, 'Rejected', key);
-        minute += 13;
+        minute += 13.3;
         clock.set(at(minute));
         await label(a.taskId);
       }
       await review(a.taskId, 'Accepted', key);
-      minute += 13;
+      minute += 13.3;
     }
   });
   afterAll(() => t.close());
 
   it('answers every interval and batch exactly as the history counts it', async () => {
-    // 7 acceptances and 3 rejections.
-    expect(await expectExact()).toBe(10);
+    // 8 acceptances and 3 rejections.
+    expect(await expectExact()).toBe(11);
+    // Batches without a shared asset are summed from the counts; A and B share one.
+    expect(await countableBatches(t.store.db, [batchA, batchC])).toEqual([batchA, batchC]);
+    expect(await countableBatches(t.store.db, [batchA, batchB])).toBeUndefined();
     const all = await reviewDays(t.store.db, { projectId: pid });
     expect(new Set(all.map((d) => d.day))).toEqual(new Set(['2026-05-04', '2026-05-05']));
     expect(new Set(all.map((d) => d.reviewer)).size).toBe(2);
@@ -152,7 +178,13 @@ describe.each(ENGINES)('kept review decision counts on %s', (engine) => {
     const after = decisions(await reviewDays(t.store.db, { projectId: pid, batchIds: [batchB] }));
     // The first unbatched task (index 5) was decided once, the second (index 6, rejected first) twice.
     expect(after).toBe(before + 3);
-    expect(await expectExact()).toBe(10);
+    expect(await expectExact()).toBe(11);
+    // The first asset of A joins C too: A and C now share it, and the two are counted from the
+    // history until it leaves again.
+    await ok('POST', '/v2/assignBatches', { project: pid, batches: ['C'], assets: [firstOfA] });
+    expect(await countableBatches(t.store.db, [batchA, batchC])).toBeUndefined();
+    expect(await countableBatches(t.store.db, [batchB, batchC])).toEqual([batchB, batchC]);
+    expect(await expectExact()).toBe(11);
     // Requeued with its history removed: the task's two decisions (index 6) no longer count.
     clock.set(at(400));
     await ok('POST', `/v2/project/${pid}/requeueTasks`, {
@@ -160,14 +192,15 @@ describe.each(ENGINES)('kept review decision counts on %s', (engine) => {
       filters: { taskIds: [unbatched[1]?.taskId] },
       options: { removeStageHistory: true },
     });
-    expect(await expectExact()).toBe(8);
+    expect(await expectExact()).toBe(9);
   });
 
   it('backfills the counts of the history as it stands when the migration runs', async () => {
     const db = t.store.db as unknown as Kysely<unknown>;
-    await reviewCounts.down(db);
-    await reviewCounts.up(db);
-    expect(await expectExact()).toBe(8);
+    await workCounts.down(db);
+    await workCounts.up(db);
+    expect(await countableBatches(t.store.db, [batchA, batchC])).toBeUndefined();
+    expect(await expectExact()).toBe(9);
   });
 
   it('folds PostgreSQL delta rows without losing or doubling a decision', async () => {
@@ -201,11 +234,11 @@ describe.each(ENGINES)('kept review decision counts on %s', (engine) => {
       if (i % 5 !== 0) await t.store.db.deleteFrom('task_history').where('id', '=', id).execute();
     }
     const rows = async () =>
-      (await t.store.db.selectFrom('review_counts').select('reviews').where('project_id', '=', pid).execute()).length;
+      (await t.store.db.selectFrom('work_counts').select('entries').where('project_id', '=', pid).execute()).length;
     const keys = (
       await t.store.db
-        .selectFrom('review_counts')
-        .select(['batch_id', 'hour', 'reviewer'])
+        .selectFrom('work_counts')
+        .select(['batch_id', 'period', 'person', 'stage_id', 'stage_name', 'stage_type', 'trigger'])
         .distinct()
         .where('project_id', '=', pid)
         .execute()
@@ -213,7 +246,7 @@ describe.each(ENGINES)('kept review decision counts on %s', (engine) => {
     if (engine === 'postgres') expect(await rows()).toBeGreaterThan(keys + 256);
     else expect(await rows()).toBe(keys);
     const [folded] = await Promise.all([
-      foldGatheredReviewCounts(t.store.db),
+      foldGatheredWorkCounts(t.store.db),
       reviewDays(t.store.db, { projectId: pid }),
       reviewDays(t.store.db, { projectId: pid, batchIds: [batchB] }),
     ]);
@@ -221,7 +254,7 @@ describe.each(ENGINES)('kept review decision counts on %s', (engine) => {
       expect(folded).toBeGreaterThan(0);
       expect(await rows()).toBeLessThanOrEqual(keys);
     } else expect(folded).toBe(0);
-    // 30 entries kept: 8 + 30.
-    expect(await expectExact()).toBe(38);
+    // 30 entries kept: 9 + 30.
+    expect(await expectExact()).toBe(39);
   });
 });
