@@ -2,8 +2,10 @@
  * The Quality page's queries on a project of 1,000,000 labelled tasks (the metrics benchmark's
  * data: 900,000 review decisions in the task history) with 10,000 benchmark submissions, 10,000
  * decided consensus rounds (30,000 kept measures) and 10,000 issues, seeded straight into the
- * store in bulk. Each of the page's four aggregates is timed on its own (median of `--rounds`) over
- * all time, the first 30 days, one batch and from inside the busiest hour, then the whole
+ * store in bulk (on PostgreSQL the tasks are made by the database itself, seed-tasks-sql.ts). Each
+ * of the page's four aggregates and the performance report's work figures is timed on its own
+ * (median of `--rounds`) over all time, the first 30 days, one batch, both batches, from inside
+ * the busiest hour (on a whole minute) and from inside a busy minute, then the whole
  * `POST /project/{id}/quality` through the server.
  *
  *   npm run bench -- quality-page [--engine sqlite|postgres|both] [--tasks 1000000] [--rounds 5]
@@ -18,6 +20,7 @@ import {
   issueCodeSets,
   reviewDays,
 } from '../src/store/repositories/quality.repository.js';
+import { countedWorkFigures, foldGatheredWorkCounts } from '../src/store/repositories/work-count.repository.js';
 import { type AnnotaryServer, startAnnotary } from './lib/annotary.js';
 import { num } from './lib/format.js';
 import { labelledProject, taskCounts, wholeNumber } from './lib/labelled-project.js';
@@ -135,6 +138,7 @@ const QUERIES: [string, (db: Executor, s: PerformanceScope) => Promise<unknown[]
   ['consensus agreement per class', agreementCells],
   ['review decisions per reviewer and day', reviewDays],
   ['issues per error code', issueCodeSets],
+  ['performance report: work per person and stage', countedWorkFigures],
 ];
 
 function median(values: number[]): number {
@@ -147,7 +151,7 @@ async function run(opts: BenchOptions): Promise<Result> {
   const rounds = wholeNumber(opts.extra.rounds, 5, 'rounds');
   const server = await startAnnotary({ engine: opts.engine });
   try {
-    const { projectId, seedSeconds } = await labelledProject(server, tasks);
+    const { projectId, seedSeconds } = await labelledProject(server, tasks, 3, true);
     const extraSeconds = await seedQuality(server, projectId);
     process.stdout.write(
       `  ${num(tasks)} tasks in ${seedSeconds.toFixed(1)} s, the rest in ${extraSeconds.toFixed(1)} s\n`,
@@ -159,11 +163,16 @@ async function run(opts: BenchOptions): Promise<Result> {
       ['all time', { projectId }],
       ['first 30 days', { projectId, ...first30 }],
       ['one batch', { projectId, batchIds: [batches.data.batches[0]?._id as string] }],
-      // An interval whose start falls inside the hour holding the last 40 % of the decisions:
-      // the worst case of the review counts, which read the parts of an hour from the history.
+      ['both batches', { projectId, batchIds: batches.data.batches.map((b) => b._id) }],
+      // An interval whose start falls inside the hour holding the last 40 % of the decisions, on
+      // a whole minute: its minutes are read from the minute counts.
       ['from inside the busiest hour', { projectId, from: new Date(BASE_TIME + BUSY_START_MS).toISOString() }],
+      // The same 30.5 s later: the 29,500 decisions of those seconds are read from the history.
+      ['from inside a busy minute', { projectId, from: new Date(BASE_TIME + BUSY_START_MS + 30_500).toISOString() }],
     ];
     const store = await openSeedStore(server);
+    // PostgreSQL: the counts' delta rows folded as the job worker folds them.
+    while ((await foldGatheredWorkCounts(store.db)) > 0);
     const rows: (string | number)[][] = [];
     const figures: { query: string; scope: string; medianMs: number; rows: number }[] = [];
     try {

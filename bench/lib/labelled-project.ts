@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type AnnotaryServer, BENCH_OWNER_EMAIL } from './annotary.js';
 import { fiveStageWorkflow, streetSceneOntology } from './fixtures.js';
 import { seedTasks } from './seed-tasks.js';
+import { seedTasksSql } from './seed-tasks-sql.js';
 
 /**
  * A project of `count` labelled tasks on a running benchmark server: the project, its ontology,
@@ -12,6 +13,8 @@ export async function labelledProject(
   server: AnnotaryServer,
   count: number,
   objectsPerTask = 3,
+  /** PostgreSQL: make the rows in the database (seed-tasks-sql.ts) instead of sending them. */
+  inDatabase = false,
 ): Promise<{ projectId: string; seedSeconds: number }> {
   const created = await server.api<{ data: { project: { _id: string } } }>('POST', '/project', {
     name: `Labelled ${count}`,
@@ -21,11 +24,14 @@ export async function labelledProject(
   await server.api('POST', `/project/${projectId}`, { stages: fiveStageWorkflow() });
   await server.api('POST', `/project/${projectId}`, { batches: [{ name: 'January' }, { name: 'February' }] });
   const batches = await server.api<{ data: { batches: { _id: string }[] } }>('GET', `/batches/${projectId}`);
-  const seedSeconds = await seedTasks(
-    server,
-    { projectId, batchIds: batches.data.batches.map((b) => b._id), ownerEmail: BENCH_OWNER_EMAIL, objectsPerTask },
-    count,
-  );
+  const target = {
+    projectId,
+    batchIds: batches.data.batches.map((b) => b._id),
+    ownerEmail: BENCH_OWNER_EMAIL,
+    objectsPerTask,
+  };
+  const seedSeconds =
+    inDatabase && server.schema ? await seedTasksSql(server, target, count) : await seedTasks(server, target, count);
   // Seeding SQLite blocks this process's event loop for minutes: the server has meanwhile closed
   // the idle keep-alive connection, and fetch would reuse it before noticing. Let it notice.
   await sleep(1000);
