@@ -29,10 +29,18 @@ export function interpolates(kind: string): boolean {
   return INTERPOLATED_TOOLS.includes(kind);
 }
 
+/** An angle in radians `t` of the way from `a` to `b`, turning the shorter way round. */
+export function lerpAngle(a: number, b: number, t: number): number {
+  const turn = 2 * Math.PI;
+  const d = ((((b - a + Math.PI) % turn) + turn) % turn) - Math.PI;
+  return a + d * t;
+}
+
 /**
  * A value between two of the same structure: every number moves linearly (a box's corner and
- * size, a polygon's vertices). Undefined when the structures differ (polygons with a different
- * number of vertices, a key present in one only).
+ * size, a polygon's vertices), except a `yaw` (a cuboid's heading in radians), which turns the
+ * shorter way round. Undefined when the structures differ (polygons with a different number of
+ * vertices, a key present in one only).
  */
 export function lerpValue(a: unknown, b: unknown, t: number): unknown {
   if (typeof a === 'number' && typeof b === 'number') return a + (b - a) * t;
@@ -51,7 +59,13 @@ export function lerpValue(a: unknown, b: unknown, t: number): unknown {
     if (keys.length !== Object.keys(b).length) return undefined;
     const out: Record<string, unknown> = {};
     for (const k of keys) {
-      const v = lerpValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], t);
+      const ak = (a as Record<string, unknown>)[k];
+      const bk = (b as Record<string, unknown>)[k];
+      if (k === 'yaw' && typeof ak === 'number' && typeof bk === 'number') {
+        out[k] = lerpAngle(ak, bk, t);
+        continue;
+      }
+      const v = lerpValue(ak, bk, t);
       if (v === undefined) return undefined;
       out[k] = v;
     }
@@ -114,8 +128,25 @@ export function pageOf(entry: WireEntry): number | undefined {
   return typeof p === 'number' && Number.isInteger(p) && p >= 0 ? p : undefined;
 }
 
+/**
+ * Where a point cloud's object keeps its shape, by its `markingTool`: a cuboid under `cuboid`, a
+ * rectangle on a camera's image under `box`, 3D and 2D polygons and polylines under `points`.
+ */
+const PCT_SHAPE_KEY: Readonly<Record<string, string>> = {
+  cuboid: 'cuboid',
+  rectangle: 'box',
+  polygon: 'points',
+  polyline: 'points',
+  polygon2d: 'points',
+  polyline2d: 'points',
+};
+
 /** The geometry key of an object entry whose shape interpolates, if it has one. */
 export function interpolatedKeyOf(entry: WireEntry): string | undefined {
+  if (entry.tool === 'pct') {
+    const key = PCT_SHAPE_KEY[String(entry.markingTool)];
+    return key !== undefined && entry[key] !== undefined ? key : undefined;
+  }
   for (const k of INTERPOLATED_TOOLS) if (entry[k] !== undefined) return k;
   return undefined;
 }
@@ -168,7 +199,8 @@ export const questionKey = (e: WireEntry): string => `q:${String(e.schemaId)}`;
  * Every frame a track is shown on, from its first keyframe to `lastFrame` (inclusive), as wire
  * entries: a keyframe as stored; a frame between two keyframes as the earlier entry (its
  * classifications, its metadata) with `page` set and the shape interpolated (boxes, rotated boxes,
- * points, polylines, polygons and segmentation zones of equal vertex counts; other shapes held), marked
+ * points, polylines, polygons and segmentation zones of equal vertex counts, a point cloud's
+ * cuboids, rectangles, polygons and polylines; other shapes held), marked
  * `interpolated: true`. A stop entry is given (it says where the object ends) and the frames
  * after it are not, until the next keyframe.
  */

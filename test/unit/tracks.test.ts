@@ -123,3 +123,60 @@ describe('shared tracks', () => {
     expect([...expandTrack(tracks[0]!.entries, 4)].map((e) => e.answer)).toEqual(['sun', 'sun', 'sun', 'rain', 'rain']);
   });
 });
+
+describe('point-cloud tracks', () => {
+  const cuboid = (x: number, yaw: number, length = 4) => ({
+    center: { x, y: 0, z: 0.75 },
+    dimensions: { length, width: 2, height: 1.5 },
+    yaw,
+  });
+  const entry = (page: number, shape: Record<string, unknown>, markingTool = 'cuboid') => ({
+    objectId: 'car',
+    schemaId: 'car',
+    tool: 'pct',
+    markingTool,
+    page,
+    ...shape,
+  });
+
+  it('moves a cuboid between keyframes, its yaw turning the shorter way round', () => {
+    // From 170 to -170 degrees is 20 degrees through 180, not 340 back through 0.
+    const deg = Math.PI / 180;
+    const frames = [
+      ...expandTrack([entry(0, { cuboid: cuboid(0, 170 * deg) }), entry(4, { cuboid: cuboid(8, -170 * deg, 6) })], 4),
+    ];
+    expect(frames.map((e) => e.page)).toEqual([0, 1, 2, 3, 4]);
+    const half = frames[2]!.cuboid as ReturnType<typeof cuboid>;
+    expect(frames[2]).toMatchObject({ interpolated: true, markingTool: 'cuboid', tool: 'pct' });
+    expect(half.center).toEqual({ x: 4, y: 0, z: 0.75 });
+    expect(half.dimensions).toEqual({ length: 5, width: 2, height: 1.5 });
+    expect(Math.abs(Math.cos(half.yaw) - Math.cos(Math.PI))).toBeLessThan(1e-12);
+    expect(Math.abs(Math.sin(half.yaw))).toBeLessThan(1e-12);
+    const quarter = frames[1]!.cuboid as ReturnType<typeof cuboid>;
+    expect(quarter.yaw / deg).toBeCloseTo(175, 9);
+  });
+
+  it('moves camera rectangles and 3D polylines of equal length, and holds polygons that change vertex count', () => {
+    const rect = (x: number) => ({ sensor: 'front', box: { x, y: 10, width: 20, height: 20 } });
+    const moved = [...expandTrack([entry(0, rect(0), 'rectangle'), entry(2, rect(40), 'rectangle')], 2)];
+    expect(moved[1]).toMatchObject({ page: 1, sensor: 'front', box: { x: 20, y: 10, width: 20, height: 20 } });
+    const line = (z: number) => ({
+      points: [
+        { x: 0, y: 0, z },
+        { x: 1, y: 1, z },
+      ],
+    });
+    const lines = [...expandTrack([entry(0, line(0), 'polyline'), entry(2, line(2), 'polyline')], 2)];
+    expect((lines[1]!.points as { z: number }[]).map((p) => p.z)).toEqual([1, 1]);
+    const tri = {
+      points: [
+        { x: 0, y: 0, z: 0 },
+        { x: 1, y: 0, z: 0 },
+        { x: 0, y: 1, z: 0 },
+      ],
+    };
+    const quad = { points: [...tri.points, { x: 1, y: 1, z: 0 }] };
+    const held = [...expandTrack([entry(0, tri, 'polygon'), entry(2, quad, 'polygon')], 2)];
+    expect(held[1]).toMatchObject({ page: 1, interpolated: true, points: tri.points });
+  });
+});
