@@ -21,6 +21,8 @@ export interface AnswerPanelProps {
   actions?: ReactNode;
   /** False for assets without drawing (questions only). */
   showObjects?: boolean;
+  /** What the objects' list says when it shows none, when "nothing drawn yet" would be wrong. */
+  emptyNote?: string | undefined;
 }
 
 /** The side of both editors: objects with their questions, the task's questions, the actions. */
@@ -39,6 +41,7 @@ export function AnswerPanel(p: AnswerPanelProps) {
           problems={p.problems}
           onSelect={p.onSelect}
           onChange={p.onChange}
+          emptyNote={p.emptyNote}
           onObjectAnswers={(id, list) => p.onChange(setObjectClassifications(answer, id, list))}
         />
       )}

@@ -16,6 +16,8 @@ export interface ObjectsPanelProps {
   onSelect(objectId: string | undefined): void;
   onChange(answer: EditorAnswer): void;
   onObjectAnswers(objectId: string, answers: ClassificationAnswer[]): void;
+  /** Said when no object is shown, instead of inviting to draw (a view that shows none). */
+  emptyNote?: string | undefined;
 }
 
 /** The answer's objects as a list a keyboard can reach, the selected one's questions, relations. */
@@ -36,7 +38,9 @@ export function ObjectsPanel(p: ObjectsPanelProps) {
   return (
     <section className="editor-objects" aria-labelledby="objects-title">
       <h2 id="objects-title">Objects ({answer.objects.length})</h2>
-      {answer.objects.length === 0 && <p className="muted">Nothing drawn yet: pick a tool and draw on the image.</p>}
+      {answer.objects.length === 0 && (
+        <p className="muted">{p.emptyNote ?? 'Nothing drawn yet: pick a tool and draw on the image.'}</p>
+      )}
       <ObjectList
         objects={answer.objects}
         numbering={numbering}

@@ -21,7 +21,7 @@ export interface EditorShellProps {
     actions?: ReactNode;
   };
   /** The answer being edited, its colours and the selected object. */
-  editing: Pick<AnswerPanelProps, 'answer' | 'colors' | 'selectedId' | 'onSelect' | 'onChange'>;
+  editing: Pick<AnswerPanelProps, 'answer' | 'colors' | 'selectedId' | 'onSelect' | 'onChange' | 'emptyNote'>;
   /** The surface: the medium with its objects. */
   children: ReactNode;
 }

@@ -61,6 +61,8 @@ export interface ImageCanvasProps {
    * `version` changes; null while there is none yet.
    */
   frame?: FrameSource | undefined;
+  /** Past 1:1 the picture's pixels are drawn as squares (nearest neighbour), as a slice's voxels are read. */
+  pixelated?: boolean | undefined;
   /** Painting a layer: presses paint (the right button erases), or fill with the bucket. */
   brush?: BrushGesture | undefined;
   /** A tool of one click (the magic wand): a primary press calls it instead of drawing. */
@@ -412,7 +414,9 @@ export const ImageCanvas = forwardRef<ImageCanvasHandle, ImageCanvasProps>(funct
         >
           {/* One layer (a scene and a hit canvas): each layer's canvases cost an allocation at
               the open. The image takes no events; the objects do when the view rests. */}
-          <Layer listening={!moving}>
+          {/* Smoothing is the layer's (its images share the context), so a pixelated picture's
+              brush layers are drawn as squares too. */}
+          <Layer listening={!moving} imageSmoothingEnabled={!(props.pixelated && view.scale >= 1)}>
             <Group x={view.offsetX} y={view.offsetY} scaleX={view.scale} scaleY={view.scale}>
               {image.status === 'ready' && (
                 <KonvaImage

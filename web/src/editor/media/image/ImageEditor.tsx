@@ -79,6 +79,10 @@ export interface Paged {
    * tracks that go on from the part they start on (a video's frames).
    */
   separate?: boolean;
+  /** The part's pixels drawn as squares once zoomed past 1:1 (a volume's slice), not smoothed. */
+  pixelated?: boolean;
+  /** What the objects' list says when the part shows none (a view objects are not drawn on). */
+  emptyNote?: string | undefined;
   keys: readonly KeyRow[];
   player(editing: PagedEditing): ReactNode;
 }
@@ -429,6 +433,7 @@ export function ImageEditor(props: ImageEditorProps) {
         colors,
         selectedId,
         onSelect: setSelectedId,
+        emptyNote: paged?.emptyNote,
         onChange:
           page === undefined
             ? change
@@ -442,6 +447,7 @@ export function ImageEditor(props: ImageEditorProps) {
           ref={canvas}
           imageUrl={props.imageUrl}
           frame={paged?.frame}
+          pixelated={paged?.pixelated}
           objects={shown.objects}
           colorOf={(id) => colors.get(id) ?? '#e6194b'}
           drawKind={

@@ -274,8 +274,9 @@ export function VolumeSurfaceEditor({
         <button type="button" onClick={() => go(slice + 1)} aria-keyshortcuts="ArrowUp" disabled={slice >= total - 1}>
           Next slice
         </button>
-        <output aria-label="Slice shown" data-slice={slice} data-plane={plane}>
-          slice {slice + 1}
+        {/* The Slice field shows the number; this says it to a screen reader as the wheel turns slices. */}
+        <output className="visually-hidden" aria-label="Slice shown" data-slice={slice} data-plane={plane}>
+          {plane} slice {slice + 1} of {total}
         </output>
         {volume && planesOf(volume).length > 1 && (
           <>
@@ -365,7 +366,17 @@ export function VolumeSurfaceEditor({
         }
         pins={axial ? pinsOnPage(pins, slice) : []}
         // Objects belong to axial slices: another plane shows none (page -1).
-        paged={{ page: axial ? slice : -1, frame, separate: true, keys: VOLUME_KEYS, player }}
+        paged={{
+          page: axial ? slice : -1,
+          frame,
+          separate: true,
+          pixelated: true,
+          emptyNote: axial
+            ? 'Nothing drawn on this slice yet: pick a tool and draw on it.'
+            : 'Objects are drawn and listed on axial slices: choose the Axial view to see them.',
+          keys: VOLUME_KEYS,
+          player,
+        }}
       />
     </div>
   );
