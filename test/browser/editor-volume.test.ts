@@ -9,16 +9,8 @@ import { ENGINES } from '../helpers/stores.js';
 import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
 import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
 import { type AssetServer, serveAssets } from './helpers/editor-assets.js';
-import {
-  canvasView,
-  colorAt,
-  dragFrom,
-  holdInLabel,
-  LABEL_STAGES,
-  signInWithKey,
-  sliceShown,
-  startStage,
-} from './helpers/editor-page.js';
+import { canvasView, colorAt, dragFrom, signInWithKey, sliceShown, startStage } from './helpers/editor-page.js';
+import { editorProject, openEditorTask } from './helpers/editor-task.js';
 
 /*
  * Volumes with a real mouse and keyboard: a CT series of three DICOM files made by pydicom (their
@@ -127,28 +119,24 @@ describe('the editor of volumes', () => {
     });
     server = await startConsoleServer(engine);
     labelerKey = await server.addUser('labeler@example.com');
-    const projectId = ((await api('POST', '/v2/project', { name: 'Scans' })).project as Json)._id as string;
-    await api('POST', `/v2/project/${projectId}`, {
+    const ct = (names: string[]) => names.map((n) => `${assets.url}/ct/${n}`);
+    const series = ct(['a.dcm', 'b.dcm', 'c.dcm']);
+    const project = await editorProject(server, {
+      name: 'Scans',
       categorySchema: {
         tools: [{ schemaId: 'nodule', title: 'Nodule', tool: 'bounding-box', color: '#f79009' }],
         classifications: [],
       },
-      stages: LABEL_STAGES,
-    });
-    await api('POST', `/v2/project/${projectId}/assigned`, { assignees: ['labeler@example.com'], role: 'Labeler' });
-    const ct = (names: string[]) => names.map((n) => `${assets.url}/ct/${n}`);
-    const series = ct(['a.dcm', 'b.dcm', 'c.dcm']);
-    const res = await api('POST', `/v2/project/${projectId}/cloud`, {
       assets: [
-        { data: series[0], dataset: series, externalId: 'series' },
+        { data: series[0]!, dataset: series, externalId: 'series' },
         { data: `${assets.url}/head.nrrd`, externalId: 'nrrd' },
         { data: `${assets.url}/ct/rle.dcm`, externalId: 'rle' },
-        { data: ct(['a.dcm'])[0], dataset: ct(['a.dcm', 'other-series.dcm']), externalId: 'mixed' },
+        { data: ct(['a.dcm'])[0]!, dataset: ct(['a.dcm', 'other-series.dcm']), externalId: 'mixed' },
         { data: `${assets.url}/ct/no-pixels.dcm`, externalId: 'no-pixels' },
         { data: `${assets.url}/ct/jpeg.dcm`, externalId: 'jpeg' },
       ],
     });
-    for (const a of res.assets as { externalId: string; taskId: string }[]) tasks[a.externalId] = a.taskId;
+    Object.assign(tasks, project.tasks);
     browser = await launchBrowser();
     context = await newContext(browser, server.url);
   }, 120_000);
@@ -160,8 +148,6 @@ describe('the editor of volumes', () => {
     await assets?.close();
   });
 
-  const holdForLabeler = (taskId: string | undefined) => holdInLabel(server, taskId, 'labeler@example.com');
-
   /** The grey shown at a voxel of the slice, read from the screen. */
   const greyAt = async (page: Page, at: [number, number]): Promise<number> => (await colorAt(page, at))[0];
   const near = (want: number) => (got: number) => Math.abs(got - want) <= 2;
@@ -171,8 +157,7 @@ describe('the editor of volumes', () => {
     const errors = pageErrors(page);
     await signInWithKey(page, labelerKey);
     await startStage(page, 'Label', 'Scans');
-    await holdForLabeler(tasks.series);
-    await page.goto(`/work/tasks/${tasks.series}`);
+    await openEditorTask(page, server, tasks.series);
     // The middle slice (by position: b at 0, c at 10, a at 20), 200 HU through the file's window
     // (centre 100, width 400): (200 - -100) / 400 * 255.
     await expect.poll(() => greyAt(page, [32, 24]), { timeout: 15_000 }).toSatisfy(near(191));
@@ -222,8 +207,7 @@ describe('the editor of volumes', () => {
   it('opens an NRRD and an RLE multi-frame DICOM', async () => {
     const page = await context.newPage();
     const errors = pageErrors(page);
-    await holdForLabeler(tasks.nrrd);
-    await page.goto(`/work/tasks/${tasks.nrrd}`);
+    await openEditorTask(page, server, tasks.nrrd);
     // Slices hold 0..400; the full range is the window: slice 3 (200) is mid-grey.
     await expect.poll(() => sliceShown(page), { timeout: 15_000 }).toBe(2);
     await expect.poll(() => greyAt(page, [16, 12])).toSatisfy(near(128));
@@ -253,8 +237,7 @@ describe('the editor of volumes', () => {
     await expect.poll(() => sliceShown(page)).toBe(3);
     await expect.poll(() => greyAt(page, [16, 12])).toSatisfy(near(191));
 
-    await holdForLabeler(tasks.rle);
-    await page.goto(`/work/tasks/${tasks.rle}`);
+    await openEditorTask(page, server, tasks.rle);
     // Four frames of 0, 100, 200, 300 HU; the middle one (200) through centre 100, width 400.
     await expect.poll(() => sliceShown(page), { timeout: 15_000 }).toBe(2);
     await expect.poll(() => greyAt(page, [32, 24])).toSatisfy(near(191));
@@ -271,8 +254,7 @@ describe('the editor of volumes', () => {
       ['no-pixels', /no-pixels\.dcm has no pixel data/],
       ['jpeg', /transfer syntax 1\.2\.840\.10008\.1\.2\.4\.50 \(JPEG baseline\)/],
     ] as const) {
-      await holdForLabeler(tasks[name]);
-      await page.goto(`/work/tasks/${tasks[name]}`);
+      await openEditorTask(page, server, tasks[name]);
       await expect
         .poll(() => page.getByRole('alert').allTextContents(), { timeout: 15_000 })
         .toContainEqual(expect.stringMatching(words));

@@ -7,16 +7,8 @@ import { ENGINES } from '../helpers/stores.js';
 import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
 import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
 import { type AssetServer, serveAssets } from './helpers/editor-assets.js';
-import {
-  canvasView,
-  colorAt,
-  holdInLabel,
-  LABEL_STAGES,
-  signInWithKey,
-  sliceShown,
-  startStage,
-  type Vec,
-} from './helpers/editor-page.js';
+import { canvasView, colorAt, signInWithKey, sliceShown, startStage, type Vec } from './helpers/editor-page.js';
+import { editorProject, openEditorTask } from './helpers/editor-task.js';
 
 /*
  * The voxel brush (`medical-brush`) with a real mouse on an NRRD volume of 40 x 30 x 9: a class
@@ -67,8 +59,8 @@ describe('the voxel brush', () => {
     });
     server = await startConsoleServer(engine);
     labelerKey = await server.addUser('labeler@example.com');
-    const projectId = ((await api('POST', '/v2/project', { name: 'Voxels' })).project as Json)._id as string;
-    await api('POST', `/v2/project/${projectId}`, {
+    const project = await editorProject(server, {
+      name: 'Voxels',
       categorySchema: {
         tools: [
           { schemaId: '3', title: 'Liver', tool: 'medical-brush', color: '#e6194b' },
@@ -76,16 +68,12 @@ describe('the voxel brush', () => {
         ],
         classifications: [],
       },
-      stages: LABEL_STAGES,
-    });
-    await api('POST', `/v2/project/${projectId}/assigned`, { assignees: ['labeler@example.com'], role: 'Labeler' });
-    const res = await api('POST', `/v2/project/${projectId}/cloud`, {
       assets: [
         { data: `${assets.url}/chest.nrrd`, externalId: 'chest' },
         { data: `${assets.url}/other.nrrd`, externalId: 'other' },
       ],
     });
-    for (const a of res.assets as { externalId: string; taskId: string }[]) tasks[a.externalId] = a.taskId;
+    Object.assign(tasks, project.tasks);
     browser = await launchBrowser();
     context = await newContext(browser, server.url);
   }, 120_000);
@@ -97,7 +85,6 @@ describe('the voxel brush', () => {
     await assets?.close();
   });
 
-  const holdForLabeler = (taskId: string | undefined) => holdInLabel(server, taskId, 'labeler@example.com');
   const goToSlice = async (page: Page, z: number) => {
     await page.getByLabel('Slice', { exact: true }).fill(String(z + 1));
     await page.getByLabel('Slice', { exact: true }).press('Enter');
@@ -121,8 +108,7 @@ describe('the voxel brush', () => {
     const errors = pageErrors(page);
     await signInWithKey(page, labelerKey);
     await startStage(page, 'Label', 'Voxels');
-    await holdForLabeler(tasks.chest);
-    await page.goto(`/work/tasks/${tasks.chest}`);
+    await openEditorTask(page, server, tasks.chest);
     await expect.poll(() => sliceShown(page), { timeout: 15_000 }).toBe(4);
 
     // Liver (3), brush 3 voxels wide: a horizontal stroke on slices 2, 3 and 4 (0-based 1..3).
@@ -243,8 +229,7 @@ print(int(v[1:4, 10, 10:20].min()), int(v[1:4, 10, 10:20].max()), int((v == 3).s
       answer: { tools: [], classifications: [] },
       medicalBrushDataUrl: uploaded.json().data.medicalBrushDataUrl,
     });
-    await holdForLabeler(tasks.other);
-    await page.goto(`/work/tasks/${tasks.other}`);
+    await openEditorTask(page, server, tasks.other);
     await expect
       .poll(() => page.getByRole('alert').allTextContents(), { timeout: 15_000 })
       .toContainEqual(expect.stringMatching(/saved voxel layer is 4x4x2 voxels; the volume is 40x30x9/));
