@@ -12,10 +12,10 @@
  *   npm run bench -- mask-export [--rounds 10]
  */
 import { PNG } from 'pngjs';
-import { classRaster } from '../src/services/exports/datasets/brush-layers.js';
-import type { DatasetClass } from '../src/services/exports/datasets/ontology-classes.js';
-import { decodePng } from '../src/services/exports/datasets/png.js';
-import { encodeRle } from '../src/services/exports/datasets/raster.js';
+import { classRaster } from '../src/services/files/layers/brush-layers.js';
+import type { DatasetClass } from '../src/services/files/layers/ontology-classes.js';
+import { decodePng } from '../src/services/files/layers/png.js';
+import { encodeRle } from '../src/services/files/layers/raster.js';
 import { maskPng, type Ring } from '../src/services/tasks/object-mask.js';
 import { wholeNumber } from './lib/labelled-project.js';
 import { medianMs } from './lib/stats.js';

@@ -7,13 +7,7 @@
  *
  *   npm run bench -- rle [--rounds 20]
  */
-import {
-  countPixels,
-  emptyRaster,
-  encodeRle,
-  fillRings,
-  type Raster,
-} from '../src/services/exports/datasets/raster.js';
+import { countPixels, emptyRaster, encodeRle, fillRings, type Raster } from '../src/services/files/layers/raster.js';
 import { wholeNumber } from './lib/labelled-project.js';
 import { medianMs } from './lib/stats.js';
 import { defineBenchmark, type Result } from './lib/types.js';

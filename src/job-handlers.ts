@@ -2,7 +2,7 @@ import { createUndiciSender } from './adapters/webhook/undici-sender.js';
 import type { AppContext } from './context.js';
 import { assetHeadersHandler } from './services/assets/asset-headers.service.js';
 import { pluginCallHandler } from './services/plugins/plugin-call.js';
-import { storageImportHandler } from './services/storages/storage-import.js';
+import { storageImportHandler } from './services/assets/storage-import.js';
 import { webhookDeliveryHandler } from './services/webhooks/webhook-delivery.js';
 import { ASSET_HEADERS_JOB, PLUGIN_CALL_JOB, STORAGE_IMPORT_JOB, WEBHOOK_DELIVERY_JOB } from './jobs/kinds.js';
 import { JOB_KINDS, JobRegistry, type JobPayloads } from './jobs/registry.js';

@@ -1,7 +1,7 @@
 import { loadConfig } from '../config.js';
 import { type AppContext, createContext, createLogger } from '../context.js';
 import { audit, cliActor } from '../services/audit/audit.service.js';
-import { isOrgRole } from '../services/identity/access.js';
+import { isOrgRole } from '../access.js';
 import {
   createOrganization,
   createUser,

@@ -35,7 +35,7 @@ export type WebhookDeliveryJob = StageEntryJob;
  */
 export type PluginCallJob = StageEntryJob;
 
-/** Job kind of a storage folder imported in the background (services/storages/storage-import.ts). */
+/** Job kind of a storage folder imported in the background (services/assets/storage-import.ts). */
 export const STORAGE_IMPORT_JOB = 'storage.import';
 
 /** A storage folder (or chosen files) imported into a project in the background (POST /file-explorer). */

@@ -1,6 +1,6 @@
 /**
  * The roles table of DECISIONS section 2 as data, with no imports: the server's access checks
- * (services/identity/access.ts) and the console (web/src/api/access.ts), which shows each page and
+ * (src/access.ts) and the console (web/src/api/access.ts), which shows each page and
  * control only to the roles that may use it, read this one table.
  */
 

@@ -4,7 +4,7 @@ import { SecretBox } from '../../src/adapters/crypto/secret-box.js';
 import { createContext, createLogger } from '../../src/context.js';
 import { upgradeStoredData } from '../../src/upgrades.js';
 import { PLUGIN_SECRETS_PURPOSE, pluginSecretAad } from '../../src/services/plugins/plugin.service.js';
-import { rotateAllSecrets } from '../../src/services/storages/storage-key-rotation.js';
+import { rotateAllSecrets } from '../../src/secret-key-rotation.js';
 import { credentialAad, WEBHOOK_CREDENTIALS_PURPOSE } from '../../src/services/projects/webhook-credentials.js';
 import type { JobWorker } from '../../src/jobs/worker.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';

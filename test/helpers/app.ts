@@ -4,7 +4,7 @@ import { type AppContext, createContext } from '../../src/context.js';
 import { buildApp, type App } from '../../src/http/app.js';
 import type { Clock } from '../../src/adapters/clock.js';
 import { bootstrap, createUser, issueApiKey } from '../../src/services/identity/identity.service.js';
-import type { OrgRole } from '../../src/services/identity/access.js';
+import type { OrgRole } from '../../src/access.js';
 import { bootstrapOwnerPassword } from '../../src/services/identity/password-link.service.js';
 import type { Engine } from '../../src/store/db.js';
 import { makeStore, type TestStore } from './stores.js';

@@ -17,7 +17,7 @@ import {
 } from '../../src/services/identity/identity.service.js';
 import { rotateStorageSecrets } from '../../src/services/storages/storage-key-rotation.js';
 import { listFiles, STORAGE_SECRETS_PURPOSE, secretsAad } from '../../src/services/storages/storage.service.js';
-import type { Principal } from '../../src/services/identity/access.js';
+import type { Principal } from '../../src/access.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { makeServiceAccount } from '../helpers/fake-servers.js';
 import { ENGINES, makeStore } from '../helpers/stores.js';

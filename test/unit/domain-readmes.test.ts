@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * Each folder of src/services/ is a domain whose README.md says what it calls; the dependency
- * rules of .dependency-cruiser.cjs (`domain-<name>-calls`, `domain-<name>-back-<file>`) enforce
- * the same lists. This holds the words and the rules together.
+ * rules of .dependency-cruiser.cjs (`domain-<name>-calls`) enforce the same lists, with no file
+ * allowed an arrow of its own. This holds the words and the rules together.
  */
 interface Rule {
   name: string;
-  from: { path: string };
+  from: { path: string; pathNot?: string | string[] };
   to: { pathNot?: string };
 }
 const require = createRequire(import.meta.url);
@@ -21,19 +21,10 @@ function allowed(rule: Rule, domain: string): string[] {
   return group.split('|').filter((d) => d !== domain);
 }
 
-const declared = new Map<string, { calls: string[]; back: Map<string, string[]> }>();
+const declared = new Map<string, { calls: string[]; rule: Rule }>();
 for (const rule of rules) {
   const calls = /^domain-(\w+)-calls$/.exec(rule.name);
-  if (calls) declared.set(calls[1]!, { calls: allowed(rule, calls[1]!), back: new Map() });
-}
-for (const rule of rules) {
-  const back = /^domain-(\w+)-back-(.+)$/.exec(rule.name);
-  if (!back) continue;
-  const domain = declared.get(back[1]!)!;
-  domain.back.set(
-    `${back[2]}.ts`,
-    allowed(rule, back[1]!).filter((d) => !domain.calls.includes(d)),
-  );
+  if (calls) declared.set(calls[1]!, { calls: allowed(rule, calls[1]!), rule });
 }
 
 const folders = fs
@@ -44,15 +35,9 @@ const folders = fs
 
 /** The domain names a README's "Calls:" sentence names, parentheses left out. */
 function namedCalls(readme: string): string[] {
-  const text = /Calls:([\s\S]*?)(Still calls back up:|Owns |Below it:)/.exec(readme)?.[1] ?? '';
+  const text = /Calls:([\s\S]*?)(Owns |Below it:)/.exec(readme)?.[1] ?? '';
   const words = text.replace(/\([^)]*\)/g, '').match(/[a-z]+/g) ?? [];
   return [...new Set(words.filter((w) => folders.includes(w)))].sort();
-}
-
-/** The files a README's "Still calls back up:" sentence names. */
-function namedBackFiles(readme: string): string[] {
-  const text = /Still calls back up:([\s\S]*?)Below it:/.exec(readme)?.[1] ?? '';
-  return [...text.matchAll(/`([\w.-]+\.ts)`/g)].map((m) => m[1]!).filter((f) => !f.includes('/'));
 }
 
 describe('service domains', () => {
@@ -64,8 +49,15 @@ describe('service domains', () => {
     const readme = fs.readFileSync(`src/services/${domain}/README.md`, 'utf8');
     const rule = declared.get(domain)!;
     expect(namedCalls(readme)).toEqual([...rule.calls].sort());
-    const ownFiles = namedBackFiles(readme).filter((f) => fs.existsSync(`src/services/${domain}/${f}`));
-    expect(ownFiles.sort()).toEqual([...rule.back.keys()].sort());
+    expect(readme).not.toMatch(/calls back up/i);
+  });
+
+  it.each(folders)('services/%s/ has no file exempt from its rule', (domain) => {
+    const { rule } = declared.get(domain)!;
+    expect(rule.from.pathNot).toBeUndefined();
+    expect(rules.filter((r) => r.name.startsWith(`domain-${domain}-`)).map((r) => r.name)).toEqual([
+      `domain-${domain}-calls`,
+    ]);
   });
 
   it('the declared calls run one way: no domain reaches itself through them', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '../../src/services/identity/access.js';
+import type { Principal } from '../../src/access.js';
 import { createPrincipalCache, principalsChanged } from '../../src/services/identity/principal-cache.js';
 import type { Executor } from '../../src/store/db.js';
 

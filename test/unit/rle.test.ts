@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyRaster, encodeRle, type Raster } from '../../src/services/exports/datasets/raster.js';
+import { emptyRaster, encodeRle, type Raster } from '../../src/services/files/layers/raster.js';
 
 /*
  * COCO's uncompressed RLE: run lengths down each column (column-major), starting with a run of

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError, forbidden } from '../../errors.js';
-import type { Principal } from '../../services/identity/access.js';
+import type { Principal } from '../../access.js';
 import { authenticateCached } from '../../services/identity/identity.service.js';
 import type { PrincipalCache } from '../../services/identity/principal-cache.js';
 import { authFailureLimiter } from './rate-limit.js';

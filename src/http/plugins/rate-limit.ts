@@ -1,7 +1,7 @@
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { describeError } from '../../log-safe.js';
-import type { Principal } from '../../services/identity/access.js';
+import type { Principal } from '../../access.js';
 import { type Budget, budgetHeaders, budgetSpent, spendBudget } from '../../services/rate-budget.js';
 
 export const RATE_WINDOW_MS = 60_000;

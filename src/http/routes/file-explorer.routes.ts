@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { FileExplorerRequest } from '../../schemas/file-explorer.js';
-import { fileExplorer } from '../../services/storages/file-explorer.service.js';
+import { fileExplorer } from '../../services/assets/file-explorer.service.js';
 import { FreeObject } from '../../schemas/common.js';
 import { Success } from '../../schemas/envelope.js';
 import { linkBase } from '../link-base.js';

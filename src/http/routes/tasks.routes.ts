@@ -27,8 +27,8 @@ import * as handout from '../../services/tasks/task-handout.service.js';
 import { principalOf } from '../plugins/auth.js';
 import { ok } from '../reply.js';
 import { invalidField } from '../../errors.js';
-import { MAX_LAYER_BYTES } from '../../services/tasks/brush-layer.js';
-import { MAX_VOLUME_LAYER_BYTES } from '../../services/tasks/medical-layer.js';
+import { MAX_LAYER_BYTES } from '../../services/files/layers/brush-layer.js';
+import { MAX_VOLUME_LAYER_BYTES } from '../../services/files/layers/medical-layer.js';
 import { objectMask } from '../../services/tasks/object-mask.js';
 import { linkBase } from '../link-base.js';
 

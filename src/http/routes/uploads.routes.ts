@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { ProjectIdParams } from '../../schemas/asset.js';
 import { InstructionsQuery, SignedUrlQuery, UploadUrlQuery } from '../../schemas/file.js';
-import * as chat from '../../services/files/chat.service.js';
+import * as chat from '../../services/assets/chat.service.js';
 import * as files from '../../services/files/file.service.js';
 import * as instructions from '../../services/files/instructions.service.js';
 import { formParts, parseUrlEncoded } from '../form-parts.js';

@@ -23,7 +23,7 @@ import {
 import { fileTypeOf } from '../../store/repositories/metrics-assets.repository.js';
 import { parseStorageLink } from '../files/file.service.js';
 import { fileStoreOf, parseFileUrl } from '../files/file-url.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { loadProject } from '../identity/project-access.js';
 import { judgeStorageAddress } from '../storages/storage-host-policy.js';
 import { signObjectUrl } from '../storages/storage.service.js';

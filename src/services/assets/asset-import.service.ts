@@ -11,7 +11,7 @@ import { startStage } from '../../workflow/graph.js';
 import { startRouting } from '../../workflow/routing.js';
 import { freshTaskRow } from '../../workflow/task-row.js';
 import { audit } from '../audit/audit.service.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { loadProject } from '../identity/project-access.js';
 import { projectInfo } from '../projects/project-view.js';
 import { unknownStorageErrors } from '../storages/storage-references.js';

@@ -3,7 +3,7 @@ import { invalidField } from '../../errors.js';
 import { chunked } from '../../store/chunks.js';
 import * as assetRepo from '../../store/repositories/asset.repository.js';
 import { addToAssetCount } from '../../store/repositories/project.repository.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { batchResolver } from './asset.service.js';
 import { loadProject } from '../identity/project-access.js';
 

@@ -9,7 +9,7 @@ import { listBatches } from '../../store/repositories/project.repository.js';
 import type { AssetRow } from '../../store/schema.js';
 import { validateAnswer } from '../../workflow/answer.js';
 import type { ProjectInfo, TaskAnswer } from '../../workflow/types.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { isPctInput, pctMetadata } from './pct-assets.js';
 
 export interface AssetInput {

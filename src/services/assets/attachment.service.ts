@@ -4,7 +4,7 @@ import type { AttachmentType } from '../../schemas/attachment.js';
 import { chunked } from '../../store/chunks.js';
 import type { Executor } from '../../store/db.js';
 import * as assetRepo from '../../store/repositories/asset.repository.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { MAX_URL_LENGTH } from './asset.service.js';
 import { loadProject } from '../identity/project-access.js';
 

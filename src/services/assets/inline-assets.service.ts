@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import { newId } from '../../ids.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import type { AssetInput } from './asset.service.js';
 import { importAssets } from './asset-import.service.js';
 import { LONG_LIVED_SECONDS } from '../files/file.service.js';

@@ -7,7 +7,7 @@ import {
   parseKittiCalib,
   PointCloudError,
 } from '../../shared/pointcloud/index.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { storageObjectLink } from '../files/file.service.js';
 import { unknownStorageErrors } from '../storages/storage-references.js';
 import { withStorage } from '../storages/storage.service.js';

@@ -10,11 +10,11 @@ import { framesOfAsset, validateAnswer } from '../../workflow/answer.js';
 import { startStage } from '../../workflow/graph.js';
 import type { TaskAnswer } from '../../workflow/types.js';
 import { audit } from '../audit/audit.service.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { loadProject } from '../identity/project-access.js';
 import { projectInfo } from '../projects/project-view.js';
-import { assetImageSize, checkBrushDataUrl } from '../tasks/brush-layer.js';
-import { assetVolumeSize, checkMedicalBrushDataUrl } from '../tasks/medical-layer.js';
+import { assetImageSize, checkBrushDataUrl } from '../files/layers/brush-layer.js';
+import { assetVolumeSize, checkMedicalBrushDataUrl } from '../files/layers/medical-layer.js';
 
 interface PreLabel {
   index: number;

@@ -3,7 +3,7 @@ import { invalidField, notFound } from '../../errors.js';
 import { isId } from '../../ids.js';
 import { type AuditFilter, listAuditRecords } from '../../store/repositories/audit.repository.js';
 import type { AuditLogTable } from '../../store/schema.js';
-import { demandOrgAdmin, type Principal } from '../identity/access.js';
+import { demandOrgAdmin, type Principal } from '../../access.js';
 
 export interface AuditQuery {
   from?: string | undefined;

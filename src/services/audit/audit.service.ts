@@ -3,7 +3,7 @@ import { newId } from '../../ids.js';
 import type { Executor } from '../../store/db.js';
 import { insertAuditRecord } from '../../store/repositories/audit.repository.js';
 import type { AuditLogTable } from '../../store/schema.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 
 /** Who made a change: a caller (key or session), or someone signing in (no key yet). */
 export interface AuditActor {

@@ -69,7 +69,7 @@ export interface TaskItemOptions {
   benchmark?: BenchmarkRecord | undefined;
   /** The answer's lists; answerFields (the stored text as it is) unless told. */
   fields?: AnswerWriter | undefined;
-  /** Signs a stored brush link afresh (tasks/brush-layer.ts taskLinks); as stored unless told. */
+  /** Signs a stored brush link afresh (files/layers/brush-layer.ts taskLinks); as stored unless told. */
   links?: ((stored: string | null) => string | null) | undefined;
   /** Writes the answer in parts instead of `fields`, when it answers an iterator (a video's tracks). */
   parts?: ((out: JsonSink, t: TaskPageRow) => Iterator<void> | undefined) | undefined;

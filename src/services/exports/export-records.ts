@@ -3,7 +3,7 @@ import { audit } from '../audit/audit.service.js';
 import type { ExportQuery } from '../../schemas/export.js';
 import { insertExportRecord, listExportRecords } from '../../store/repositories/export-record.repository.js';
 import type { ExportRecordTable } from '../../store/schema.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { loadProject } from '../identity/project-access.js';
 import { storageUrlSigner } from '../storages/storage.service.js';
 import { EXPORT_LINK_SECONDS, signExportLink } from './export-link.js';

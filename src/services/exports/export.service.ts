@@ -9,7 +9,7 @@ import type { ExportDownloadParams, ExportQuery } from '../../schemas/export.js'
 import type { Stage } from '../../schemas/stage.js';
 import { listBatches } from '../../store/repositories/project.repository.js';
 import type { ProjectRow } from '../../store/schema.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { issuePages, taskPages } from './export-items.js';
 import {
   checkExportLink,
@@ -20,7 +20,7 @@ import {
   sweepExports,
 } from './export-link.js';
 import { signMaskLink } from '../tasks/mask-link.js';
-import { taskLinks } from '../tasks/brush-layer.js';
+import { taskLinks } from '../files/layers/brush-layer.js';
 import { exportPlan, type ExportPlan } from './export-options.js';
 import { framed } from './export-chunks.js';
 import { expandedAnswers } from './export-frames.js';

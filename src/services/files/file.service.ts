@@ -4,7 +4,7 @@ import { FileTooLargeError, isSafeKey, safeFileName } from '../../adapters/file-
 import type { AppContext } from '../../context.js';
 import { invalidField, notFound } from '../../errors.js';
 import type { FileType } from '../../schemas/file.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { type FileLink, fileStoreOf, parseFileUrl, signedFileUrl, verifyFileLink } from './file-url.js';
 import { loadProject } from '../identity/project-access.js';
 import { projectStorage } from '../projects/project-view.js';

@@ -1,7 +1,7 @@
 import { extensionOf, FileTooLargeError, safeFileName } from '../../adapters/file-store/file-store.js';
 import type { AppContext } from '../../context.js';
 import { invalidField } from '../../errors.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { bucketOf, LONG_LIVED_SECONDS, newFileKey, storageObjectLink } from './file.service.js';
 import { fileStoreOf, signedFileUrl } from './file-url.js';
 import { updateProject } from '../projects/project.service.js';

@@ -6,7 +6,7 @@ import { newId } from '../../ids.js';
 import type { Db, Executor } from '../../store/db.js';
 import { audit, type AuditActor } from '../audit/audit.service.js';
 import * as repo from '../../store/repositories/identity.repository.js';
-import { isOrgRole, type OrgRole, type Principal } from './access.js';
+import { isOrgRole, type OrgRole, type Principal } from '../../access.js';
 import { type PrincipalCache, principalsChanged } from './principal-cache.js';
 
 const KEY_PREFIX = 'ak_';

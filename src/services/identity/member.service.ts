@@ -8,7 +8,7 @@ import * as inviteRepo from '../../store/repositories/invite.repository.js';
 import * as projectRepo from '../../store/repositories/project.repository.js';
 import * as sessionRepo from '../../store/repositories/session.repository.js';
 import type { UserRow } from '../../store/schema.js';
-import { demandOrgAdmin, isProjectRole, type Principal } from './access.js';
+import { demandOrgAdmin, isProjectRole, type Principal } from '../../access.js';
 import { createUser, isEmail, normalizeEmail } from './identity.service.js';
 import { createPasswordLink } from './password-link.service.js';
 import { principalsChanged } from './principal-cache.js';

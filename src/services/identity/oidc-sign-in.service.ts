@@ -9,7 +9,7 @@ import * as inviteRepo from '../../store/repositories/invite.repository.js';
 import * as projectRepo from '../../store/repositories/project.repository.js';
 import * as sessionRepo from '../../store/repositories/session.repository.js';
 import { audit } from '../audit/audit.service.js';
-import { isOrgRole, type OrgRole, type ProjectRole } from './access.js';
+import { isOrgRole, type OrgRole, type ProjectRole } from '../../access.js';
 import { createUser, isEmail, normalizeEmail } from './identity.service.js';
 import { principalsChanged } from './principal-cache.js';
 import { createSession } from './session.service.js';

@@ -3,7 +3,7 @@ import { AppError, invalidField, notFound } from '../../errors.js';
 import type { Executor } from '../../store/db.js';
 import * as identityRepo from '../../store/repositories/identity.repository.js';
 import { audit } from '../audit/audit.service.js';
-import { demandOrgAdmin, type Principal } from './access.js';
+import { demandOrgAdmin, type Principal } from '../../access.js';
 
 /*
  * An organization's sign-in settings. Password sign-in is allowed for a person when the server

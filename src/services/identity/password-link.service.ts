@@ -10,7 +10,7 @@ import * as inviteRepo from '../../store/repositories/invite.repository.js';
 import * as projectRepo from '../../store/repositories/project.repository.js';
 import * as repo from '../../store/repositories/session.repository.js';
 import type { PasswordLinkRow } from '../../store/schema.js';
-import { isOrgRole, type OrgRole } from './access.js';
+import { isOrgRole, type OrgRole } from '../../access.js';
 import { createUser, DEFAULT_BOOTSTRAP_EMAIL, normalizeEmail } from './identity.service.js';
 import { hashToken } from './session.service.js';
 import { checkPassword, setPassword } from './sign-in.service.js';

@@ -3,7 +3,7 @@ import type { ChangeBus } from '../../adapters/change-bus/change-bus.js';
 import type { PgListenTarget } from '../../adapters/change-bus/postgres.js';
 import type { Config } from '../../config.js';
 import type { Executor, Store } from '../../store/db.js';
-import type { Principal } from './access.js';
+import type { Principal } from '../../access.js';
 
 /**
  * Resolved API keys, kept for a few seconds so a request does not pay the key lookup (a

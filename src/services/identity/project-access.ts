@@ -3,7 +3,7 @@ import { isId } from '../../ids.js';
 import type { Executor } from '../../store/db.js';
 import { findProjectForMember, type ProjectWithRole } from '../../store/repositories/project.repository.js';
 import type { ProjectRow } from '../../store/schema.js';
-import { demand, effectiveRole, type Principal, type ProjectPermission, type ProjectRole } from './access.js';
+import { demand, effectiveRole, type Principal, type ProjectPermission, type ProjectRole } from '../../access.js';
 
 /*
  * The access gate every domain passes before it touches a project's data. It lives below the

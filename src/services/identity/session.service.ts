@@ -6,7 +6,7 @@ import * as identityRepo from '../../store/repositories/identity.repository.js';
 import * as projectRepo from '../../store/repositories/project.repository.js';
 import * as repo from '../../store/repositories/session.repository.js';
 import { audit } from '../audit/audit.service.js';
-import { isOrgRole, type Principal } from './access.js';
+import { isOrgRole, type Principal } from '../../access.js';
 
 /** The console's session cookie; its value is a random token whose SHA-256 the store keeps. */
 export const SESSION_COOKIE = 'annotary_session';

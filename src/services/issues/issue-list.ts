@@ -4,7 +4,7 @@ import { isId } from '../../ids.js';
 import type { IssueStatus } from '../../schemas/issue.js';
 import { issuePage } from '../../store/repositories/issue.repository.js';
 import { findTask } from '../../store/repositories/task.repository.js';
-import { can, type Principal } from '../identity/access.js';
+import { can, type Principal } from '../../access.js';
 import { issueView } from './issue-rules.js';
 import { loadProject } from '../identity/project-access.js';
 import { projectInfo } from '../projects/project-view.js';

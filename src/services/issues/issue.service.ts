@@ -5,7 +5,7 @@ import type { IssueStatus } from '../../schemas/issue.js';
 import type { Executor } from '../../store/db.js';
 import * as issueRepo from '../../store/repositories/issue.repository.js';
 import type { IssueRow } from '../../store/schema.js';
-import { can, type Principal, type ProjectRole } from '../identity/access.js';
+import { can, type Principal, type ProjectRole } from '../../access.js';
 import {
   answerObjectIds,
   maskObjectIds,

@@ -6,7 +6,7 @@ import type { Executor } from '../../store/db.js';
 import { assetProfile, SIZE_BOUNDS } from '../../store/repositories/metrics-assets.repository.js';
 import * as answers from '../../store/repositories/metrics-answers.repository.js';
 import * as repo from '../../store/repositories/metrics.repository.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { loadProject } from '../identity/project-access.js';
 import { parseJson } from '../../stored-json.js';
 

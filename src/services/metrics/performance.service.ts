@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Stage } from '../../schemas/stage.js';
 import { benchmarkFigures, issueFigures } from '../../store/repositories/performance.repository.js';
 import { countedWorkFigures } from '../../store/repositories/work-count.repository.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { loadProject } from '../identity/project-access.js';
 import { parseJson } from '../../stored-json.js';
 import { readScope, type ScopeInput } from './scope.js';

@@ -9,7 +9,7 @@ import { pctRules } from '../../workflow/pct-answer.js';
 import { freshFileUrl } from '../files/file-url.js';
 import { answerOf } from './outbound-answer.js';
 import { openPctSecret } from '../projects/pct-validation-secret.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { taskToWork } from '../tasks/work-access.js';
 
 /**

@@ -5,7 +5,7 @@ import { PLUGIN_SECRETS_PURPOSE, pluginSecretAad } from './plugin.service.js';
 
 /**
  * Re-seals every plugin secret from the old server key to the new one (see
- * storage-key-rotation). Values already under the new key are skipped, so a run can be repeated;
+ * src/secret-key-rotation.ts). Values already under the new key are skipped, so a run can be repeated;
  * a value that opens with neither key stops the run, named by plugin id.
  */
 export async function rotatePluginSecrets(

@@ -1,6 +1,6 @@
 import { audit } from '../audit/audit.service.js';
 import type { AppContext } from '../../context.js';
-import { taskLinks } from '../tasks/brush-layer.js';
+import { taskLinks } from '../files/layers/brush-layer.js';
 import { conflict, invalid, invalidField, notFound } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
 import { insertJobs, tasksWithPendingStageEntry } from '../../jobs/queue.js';
@@ -21,7 +21,7 @@ import { validateAnswer } from '../../workflow/answer.js';
 import { PLUGIN_CALL_JOB, type PluginCallJob } from '../../jobs/kinds.js';
 import { stageById } from '../../workflow/graph.js';
 import type { ProjectInfo } from '../../workflow/types.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { loadProject } from '../identity/project-access.js';
 import type { StageWarning } from '../../workflow/stage-warning.js';
 import { parseJson } from '../../stored-json.js';

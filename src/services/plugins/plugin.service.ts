@@ -3,7 +3,7 @@ import { ipLiteral, isPublicAddress } from '../../adapters/webhook/address-polic
 import { isoNow } from '../../adapters/clock.js';
 import { audit } from '../audit/audit.service.js';
 import type { AppContext } from '../../context.js';
-import { conflict, type FieldError, invalidField, notFound } from '../../errors.js';
+import { conflict, invalidField, notFound } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
 import type { PluginCreateRequest } from '../../schemas/plugin.js';
 import type { Stage } from '../../schemas/stage.js';
@@ -11,7 +11,7 @@ import type { Executor } from '../../store/db.js';
 import * as repo from '../../store/repositories/plugin.repository.js';
 import type { PluginRow } from '../../store/repositories/plugin.repository.js';
 import { liveProjectStagesContaining } from '../../store/repositories/project.repository.js';
-import { demandOrgAdmin, type Principal } from '../identity/access.js';
+import { demandOrgAdmin, type Principal } from '../../access.js';
 import { parseJson } from '../../stored-json.js';
 
 /**
@@ -124,20 +124,4 @@ export async function deletePlugin(ctx: AppContext, p: Principal, pluginId: stri
     ctx.log.info({ pluginId: row.id }, 'plugin deleted');
     return { plugin: { ...pluginView(row), deleted: true } };
   });
-}
-
-/** A workflow write naming a plugin the organization does not have: one error per stage. */
-export async function unknownPluginErrors(
-  db: Executor,
-  orgId: string,
-  stages: readonly Stage[],
-): Promise<FieldError[]> {
-  const named = stages.flatMap((s, i) => (s.type === 'Plugin' && typeof s.pluginId === 'string' ? [{ s, i }] : []));
-  const live = await repo.livePluginIds(db, orgId, [...new Set(named.map((x) => x.s.pluginId as string))]);
-  return named
-    .filter(({ s }) => s.pluginId !== '' && !live.has(s.pluginId as string))
-    .map(({ s, i }) => ({
-      field: `stages[${i}].pluginId`,
-      message: `no plugin "${s.pluginId}" is registered to the organization`,
-    }));
 }

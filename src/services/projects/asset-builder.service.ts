@@ -4,7 +4,7 @@ import { conflict, type FieldError, invalid } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { type AssetBuilderTemplateRequest, COLUMN_TYPES, MEDIA_COLUMN_TYPES } from '../../schemas/asset-builder.js';
 import { lockSettings, updateProject } from '../../store/repositories/project.repository.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { loadProject } from '../identity/project-access.js';
 import { projectInfo } from './project-view.js';
 import { parseJson } from '../../stored-json.js';

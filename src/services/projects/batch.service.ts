@@ -4,7 +4,7 @@ import { isId } from '../../ids.js';
 import * as assetRepo from '../../store/repositories/asset.repository.js';
 import { findBatchByName, listBatches } from '../../store/repositories/project.repository.js';
 import { chunked } from '../../store/chunks.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { type BatchInput, listBatchViews, upsertBatches } from './batches.js';
 import { loadProject } from '../identity/project-access.js';
 

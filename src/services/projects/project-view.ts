@@ -3,7 +3,7 @@ import { publicPctConfig } from './pct-validation-secret.js';
 import type { Stage } from '../../schemas/stage.js';
 import type { ProjectInfo } from '../../workflow/types.js';
 import type { ProjectRow } from '../../store/schema.js';
-import type { ProjectRole } from '../identity/access.js';
+import type { ProjectRole } from '../../access.js';
 import type { BatchView } from './batches.js';
 import { publicStage } from './webhook-credentials.js';
 import { parseJson } from '../../stored-json.js';

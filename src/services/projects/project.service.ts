@@ -11,13 +11,13 @@ import type { ProjectPatch, ProjectRow } from '../../store/schema.js';
 import { facetCountsOfProjects } from '../../store/repositories/task-facet.repository.js';
 import { DEFAULT_WORKFLOW, validateWorkflow } from '../../workflow/graph.js';
 import { assertStagesRemovable } from '../../workflow/stage-usage.js';
-import { can, effectiveRole, type Principal, type ProjectRole } from '../identity/access.js';
+import { can, effectiveRole, type Principal, type ProjectRole } from '../../access.js';
 import { loadProject, visibleProject } from '../identity/project-access.js';
 import { type BatchInput, listBatchViews, upsertBatches } from './batches.js';
 import { normalizePctConfig, validateCategorySchema } from './ontology.js';
 import { projectListItem, projectView, SETTING_KEYS } from './project-view.js';
 import { parseJson } from '../../stored-json.js';
-import { unknownPluginErrors } from '../plugins/plugin.service.js';
+import { unknownPluginErrors } from './plugin-references.js';
 import { unknownStorageErrors } from '../storages/storage-references.js';
 import { keepStoredCredentials, sealCredentials } from './webhook-credentials.js';
 

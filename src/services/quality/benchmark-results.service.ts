@@ -4,7 +4,7 @@ import { labelerRecord, putResume } from '../../store/repositories/benchmark-que
 import { listSubmissions } from '../../store/repositories/benchmark.repository.js';
 import { memberRolesOf } from '../../store/repositories/project.repository.js';
 import { audit } from '../audit/audit.service.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { loadProject } from '../identity/project-access.js';
 
 /** GET /project/{id}/benchmarkSubmissions: every scored benchmark submission, for Managers only. */

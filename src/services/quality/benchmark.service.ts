@@ -13,7 +13,7 @@ import {
 } from '../../store/repositories/benchmark.repository.js';
 import { validateAnswer } from '../../workflow/answer.js';
 import { audit } from '../audit/audit.service.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { loadProject } from '../identity/project-access.js';
 import { parseJson } from '../../stored-json.js';
 

@@ -8,7 +8,7 @@ import {
   type AgreementCell,
 } from '../../store/repositories/quality.repository.js';
 import { parseJson } from '../../stored-json.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { loadProject } from '../identity/project-access.js';
 import { errorCodeKey, errorCodesOf, type IssueErrorCode } from '../issues/issue-rules.js';
 import { projectSettings } from '../projects/project-view.js';

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { taskCountsByStage } from '../../workflow/stage-usage.js';
 import type { StageWarningProvider } from '../../workflow/stage-warning.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { projectInfo } from '../projects/project-view.js';
 import { loadProject } from '../identity/project-access.js';
 import { pluginWarnings } from '../plugins/plugin-session.service.js';

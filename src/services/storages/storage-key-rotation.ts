@@ -1,12 +1,7 @@
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { SecretBox } from '../../adapters/crypto/secret-box.js';
-import type { Executor, Store } from '../../store/db.js';
-import { openStore } from '../../store/db.js';
+import type { Executor } from '../../store/db.js';
 import * as repo from '../../store/repositories/storage.repository.js';
 import { STORAGE_SECRETS_PURPOSE, secretsAad } from './storage.service.js';
-import { rotatePluginSecrets } from '../plugins/plugin-key-rotation.js';
-import { rotateWebhookCredentials } from '../webhooks/webhook-credentials-store.js';
 
 /**
  * Re-seals every storage's secrets from the old server key to the new one. Safe to run again
@@ -44,66 +39,4 @@ export async function rotateStorageSecrets(
     }
   }
   return { rotated, alreadyRotated };
-}
-
-export interface RotationResult {
-  storages: { rotated: number; alreadyRotated: number };
-  plugins: { rotated: number; alreadyRotated: number };
-  webhooks: { rotated: number; alreadyRotated: number };
-}
-
-/**
- * Every value sealed with the server key: storage secrets, plugin secrets and webhook stage
- * credentials. Run it in one transaction so a failure leaves everything under the old key.
- */
-export async function rotateAllSecrets(db: Executor, oldKey: Buffer, newKey: Buffer): Promise<RotationResult> {
-  return {
-    storages: await rotateStorageSecrets(db, oldKey, newKey),
-    plugins: await rotatePluginSecrets(db, oldKey, newKey),
-    webhooks: await rotateWebhookCredentials(db, oldKey, newKey),
-  };
-}
-
-/** One line per kind of secret, for the command's output. */
-export function describeRotation(r: RotationResult): string {
-  const line = (what: string, x: { rotated: number; alreadyRotated: number }) =>
-    `re-sealed ${x.rotated} ${what} (${x.alreadyRotated} were already under the new key)\n`;
-  return (
-    line('storage secrets', r.storages) + line('plugin secrets', r.plugins) + line('webhook credentials', r.webhooks)
-  );
-}
-
-export function keyFrom(name: string, raw: string | undefined): Buffer {
-  const v = raw?.trim() ?? '';
-  const key = /^[0-9a-fA-F]{64}$/.test(v) ? Buffer.from(v, 'hex') : Buffer.from(v, 'base64');
-  if (key.length !== 32) throw new Error(`${name} must be a 32-byte key (64 hex characters or base64)`);
-  return key;
-}
-
-/**
- * `ANNOTARY_OLD_SECRET_KEY=... ANNOTARY_SECRET_KEY=... [DATABASE_URL=...|ANNOTARY_DATA_DIR=...]
- *  npx tsx src/services/storages/storage-key-rotation.ts` (or `node dist/services/storages/storage-key-rotation.js`).
- */
-async function main(): Promise<void> {
-  const env = process.env;
-  const oldKey = keyFrom('ANNOTARY_OLD_SECRET_KEY', env.ANNOTARY_OLD_SECRET_KEY);
-  const newKey = keyFrom('ANNOTARY_SECRET_KEY', env.ANNOTARY_SECRET_KEY);
-  const dataDir = path.resolve(env.ANNOTARY_DATA_DIR?.trim() || './data');
-  const store: Store = await openStore({
-    databaseUrl: env.DATABASE_URL || undefined,
-    sqliteFile: path.join(dataDir, 'annotary.db'),
-  });
-  try {
-    const result = await store.db.transaction().execute((trx) => rotateAllSecrets(trx, oldKey, newKey));
-    process.stdout.write(describeRotation(result));
-  } finally {
-    await store.close();
-  }
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  main().catch((err: unknown) => {
-    process.stderr.write(`key rotation failed: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 1;
-  });
 }

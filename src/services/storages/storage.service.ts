@@ -19,7 +19,7 @@ import { parseQueryBoolean } from '../../schemas/common.js';
 import type { ListFilesQuery, ListStoragesQuery, StorageCreateRequest } from '../../schemas/storage.js';
 import * as repo from '../../store/repositories/storage.repository.js';
 import type { StorageRow } from '../../store/repositories/storage.repository.js';
-import { demandOrgAdmin, type Principal } from '../identity/access.js';
+import { demandOrgAdmin, type Principal } from '../../access.js';
 import { type StorageSecrets, connectionOf, normalizeStorage, storageView } from './storage-rules.js';
 import { assertStorageHostLiteral, assertStorageHostReachable } from './storage-host-policy.js';
 

@@ -14,7 +14,7 @@ import {
   tasksByIds,
 } from '../../store/repositories/task-move.repository.js';
 import { EMPTY_ANSWER, type TaskState } from '../../workflow/types.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { batchResolver } from '../assets/asset.service.js';
 import { loadProject } from '../identity/project-access.js';
 import { routingFor } from './task-move.js';

@@ -14,11 +14,11 @@ import {
   takeNamedTask,
 } from '../../store/repositories/work-queue.repository.js';
 import { stageById } from '../../workflow/graph.js';
-import { can, type Principal } from '../identity/access.js';
+import { can, type Principal } from '../../access.js';
 import { loadProject } from '../identity/project-access.js';
 import { cachedJson, projectSettings } from '../projects/project-view.js';
 import { QUEUE_COUNT_CAP } from './queue.service.js';
-import { taskLinks } from './brush-layer.js';
+import { taskLinks } from '../files/layers/brush-layer.js';
 import { fullTaskView } from './task-move.js';
 import { loadTask } from './task.service.js';
 import { mayTake } from './work-access.js';

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { countFree, countHeld } from '../../store/repositories/work-queue.repository.js';
-import { can, type Principal } from '../identity/access.js';
+import { can, type Principal } from '../../access.js';
 import { loadProject } from '../identity/project-access.js';
 import { projectInfo, projectSettings } from '../projects/project-view.js';
 import { mayTake } from './work-access.js';

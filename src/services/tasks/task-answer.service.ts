@@ -1,4 +1,4 @@
-import { taskLinks } from './brush-layer.js';
+import { taskLinks } from '../files/layers/brush-layer.js';
 import { audit } from '../audit/audit.service.js';
 import type { AppContext } from '../../context.js';
 import { badRequest, forbidden, invalid, invalidField } from '../../errors.js';
@@ -8,15 +8,15 @@ import { type AnswerInput, framesOfAsset, validateAnswer } from '../../workflow/
 import { pctRules } from '../../workflow/pct-answer.js';
 import { isOverlapRule } from '../../shared/overlap.js';
 import { saveTasks } from '../../store/repositories/task-move.repository.js';
-import { can, type Principal } from '../identity/access.js';
+import { can, type Principal } from '../../access.js';
 import { projectSettings } from '../projects/project-view.js';
 import { allowedExit, currentStage, fullTaskView, routingFor, takeExit } from './task-move.js';
 import { loadTask } from './task.service.js';
 import { demandWork, taskToWork } from './work-access.js';
 import { findLiveAsset } from '../../store/repositories/asset-media.repository.js';
-import { assetImageSize, checkBrushDataUrl, storeBrushLayer } from './brush-layer.js';
-import { assetVolumeSize, checkMedicalBrushDataUrl, storeVolumeLayer } from './medical-layer.js';
-import { benchmarkToWork, workHandedOutBenchmark } from '../quality/benchmark-submit.service.js';
+import { assetImageSize, checkBrushDataUrl, storeBrushLayer } from '../files/layers/brush-layer.js';
+import { assetVolumeSize, checkMedicalBrushDataUrl, storeVolumeLayer } from '../files/layers/medical-layer.js';
+import { benchmarkToWork, workHandedOutBenchmark } from './benchmark-submit.service.js';
 
 /*
  * A person's (or a plugin's) work on one task: saving an answer and its layers, submitting it out

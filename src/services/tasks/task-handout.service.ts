@@ -1,4 +1,4 @@
-import { taskLinks } from './brush-layer.js';
+import { taskLinks } from '../files/layers/brush-layer.js';
 import { audit } from '../audit/audit.service.js';
 import type { AppContext } from '../../context.js';
 import { forbidden, invalidField, notFound } from '../../errors.js';
@@ -13,12 +13,12 @@ import {
   stagesOfTasks,
 } from '../../store/repositories/work-queue.repository.js';
 import { stageById } from '../../workflow/graph.js';
-import { can, type Principal } from '../identity/access.js';
+import { can, type Principal } from '../../access.js';
 import { loadProject } from '../identity/project-access.js';
 import { cachedJson } from '../projects/project-view.js';
 import { fullTaskView } from './task-move.js';
 import { mayTake } from './work-access.js';
-import { benchmarkTurn } from '../quality/benchmark-queue.service.js';
+import { benchmarkTurn } from './benchmark-queue.service.js';
 
 /*
  * Handing tasks out: /next (the caller's next task, claimed atomically) and a manager's

@@ -11,8 +11,8 @@ import { recordExit } from '../../workflow/stage-exit.js';
 import { saveTasks } from '../../store/repositories/task-move.repository.js';
 import { type RoutingRun, startRouting } from '../../workflow/routing.js';
 import type { ExitRecord, TaskState } from '../../workflow/types.js';
-import { brushReader } from '../exports/datasets/brush-layers.js';
-import { voxelReader } from './medical-layer.js';
+import { brushReader } from '../files/layers/brush-layers.js';
+import { voxelReader } from '../files/layers/medical-layer.js';
 import { projectInfo } from '../projects/project-view.js';
 import { loadTaskExtras, taskView, type TaskViewOptions } from './task-view.js';
 

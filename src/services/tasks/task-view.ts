@@ -35,7 +35,7 @@ export interface TaskViewOptions {
   stages: readonly Stage[];
   asset: AssetBrief | undefined;
   batches: string[];
-  /** Signs a stored link afresh (tasks/brush-layer.ts taskLinks): clients never see the stored one. */
+  /** Signs a stored link afresh (files/layers/brush-layer.ts taskLinks): clients never see the stored one. */
   links: (stored: string | null) => string | null;
 }
 

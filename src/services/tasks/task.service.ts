@@ -11,14 +11,14 @@ import {
 } from '../../store/repositories/task.repository.js';
 import { findHistoryEntry, historyOfTask } from '../../store/repositories/task-history.repository.js';
 import type { TaskHistoryRow, TaskRow } from '../../store/schema.js';
-import { can, demand, effectiveRole, type Principal, type ProjectPermission } from '../identity/access.js';
+import { can, demand, effectiveRole, type Principal, type ProjectPermission } from '../../access.js';
 import { type LoadedProject, loadProject } from '../identity/project-access.js';
 import { cachedJson } from '../projects/project-view.js';
 import { parseJson } from '../../stored-json.js';
 import { parseSort, parseTaskFilter } from './task-query.js';
-import { taskLinks } from './brush-layer.js';
+import { taskLinks } from '../files/layers/brush-layer.js';
 import { loadTaskExtras, project, TASK_VIEW_FIELDS, taskView } from './task-view.js';
-import { asHandedOut } from '../quality/benchmark-queue.service.js';
+import { asHandedOut } from './benchmark-queue.service.js';
 import { findHandoutOfTask } from '../../store/repositories/benchmark-queue.repository.js';
 import type { Stage } from '../../schemas/stage.js';
 import { StoredJson } from '../../stored-json.js';

@@ -3,7 +3,7 @@ import { forbidden } from '../../errors.js';
 import type { Stage } from '../../schemas/stage.js';
 import { findLiveAsset } from '../../store/repositories/asset-media.repository.js';
 import type { TaskRow } from '../../store/schema.js';
-import { can, canWorkStage, type Principal, type ProjectRole } from '../identity/access.js';
+import { can, canWorkStage, type Principal, type ProjectRole } from '../../access.js';
 import { currentStage, routingFor } from './task-move.js';
 import { loadTask } from './task.service.js';
 

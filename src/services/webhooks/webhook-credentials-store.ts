@@ -40,7 +40,7 @@ export async function sealPlainWebhookCredentials(db: Executor, key: Buffer): Pr
 
 /**
  * Re-seals every webhook credential from the old server key to the new one (see
- * storage-key-rotation). Values already under the new key are skipped, so a run can be repeated;
+ * src/secret-key-rotation.ts). Values already under the new key are skipped, so a run can be repeated;
  * a value that opens with neither key stops the run, named by project.
  */
 export async function rotateWebhookCredentials(

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { SHARED_LINK_SECONDS, taskLinks } from '../tasks/brush-layer.js';
+import { SHARED_LINK_SECONDS, taskLinks } from '../files/layers/brush-layer.js';
 import type { WebhookResult, WebhookSender } from '../../adapters/webhook/webhook-sender.js';
 import type { AppContext } from '../../context.js';
 import { newId } from '../../ids.js';

@@ -111,7 +111,7 @@ function payloadTools(tools: Record<string, unknown>[], titles: Map<string, stri
 
 /**
  * The contract's payload (api-v2.md, Events): batches as ids with names beside them; the brush
- * links signed afresh by `links` (a day's life: tasks/brush-layer.ts SHARED_LINK_SECONDS).
+ * links signed afresh by `links` (a day's life: files/layers/brush-layer.ts SHARED_LINK_SECONDS).
  */
 export function buildPayload(s: DeliverySubject, links: (stored: string | null) => string | null): WebhookPayload {
   const { task, project, stage, asset } = s;

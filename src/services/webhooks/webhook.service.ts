@@ -15,7 +15,7 @@ import {
 } from '../../store/repositories/webhook.repository.js';
 import { WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJob } from '../../jobs/kinds.js';
 import type { ProjectInfo } from '../../workflow/types.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { projectInfo } from '../projects/project-view.js';
 import { loadProject } from '../identity/project-access.js';
 import type { StageWarning } from '../../workflow/stage-warning.js';

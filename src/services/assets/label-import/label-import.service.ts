@@ -5,7 +5,7 @@ import { defaultTasksOf, projectAssets, writePreLabel } from '../../../store/rep
 import { validateAnswer } from '../../../workflow/answer.js';
 import { startStage } from '../../../workflow/graph.js';
 import { audit } from '../../audit/audit.service.js';
-import type { Principal } from '../../identity/access.js';
+import type { Principal } from '../../../access.js';
 import { loadProject } from '../../identity/project-access.js';
 import { projectInfo } from '../../projects/project-view.js';
 import { AssetMatcher, type MatchedAsset } from './asset-matcher.js';

@@ -5,7 +5,7 @@ import { type DatasetObject, type DatasetTask, framesOf } from './dataset-task.j
 import type { ZipEntry } from './dataset-zip.js';
 import { r2, readPoint, readRotatedBox, ringArea } from './geometry.js';
 import { areaFills, boundingBox, hasHoles, paintObject } from './object-shapes.js';
-import { countPixels, emptyRaster, encodeRle, pixelBox } from './raster.js';
+import { countPixels, emptyRaster, encodeRle, pixelBox } from '../../files/layers/raster.js';
 
 /*
  * COCO instances JSON. Images stream straight into the file while annotations go to a spool

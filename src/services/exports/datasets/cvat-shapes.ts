@@ -10,9 +10,9 @@ import {
   readRotatedBox,
   readZones,
 } from './geometry.js';
-import { answerText } from './ontology-classes.js';
+import { answerText } from '../../files/layers/ontology-classes.js';
 import { paintObject } from './object-shapes.js';
-import { emptyRaster, pixelBox, type Raster, runLengths } from './raster.js';
+import { emptyRaster, pixelBox, type Raster, runLengths } from '../../files/layers/raster.js';
 import { xml } from './xml-text.js';
 
 /*

@@ -3,8 +3,8 @@ import type { DatasetSource } from './dataset-source.js';
 import { type DatasetObject, type DatasetTask, framesOf } from './dataset-task.js';
 import type { ZipEntry } from './dataset-zip.js';
 import { cvatElements, cvatMask } from './cvat-shapes.js';
-import type { DatasetOntology } from './ontology-classes.js';
-import { answerText } from './ontology-classes.js';
+import type { DatasetOntology } from '../../files/layers/ontology-classes.js';
+import { answerText } from '../../files/layers/ontology-classes.js';
 import { xml } from './xml-text.js';
 
 /*

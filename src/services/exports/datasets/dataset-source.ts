@@ -3,10 +3,10 @@ import type { CategorySchema } from '../../../schemas/category-schema.js';
 import type { Executor } from '../../../store/db.js';
 import { type Cursor, taskPage, type TaskExportFilter } from '../../../store/repositories/export.repository.js';
 import { EXPORT_PAGE_LIMITS } from '../export-items.js';
-import { type BrushLayer, readBrushLayer } from './brush-layers.js';
+import { type BrushLayer, readBrushLayer } from '../../files/layers/brush-layers.js';
 import { DatasetReport } from './dataset-report.js';
 import { datasetTask, type DatasetTask, FileNames } from './dataset-task.js';
-import { type DatasetOntology, datasetOntology } from './ontology-classes.js';
+import { type DatasetOntology, datasetOntology } from '../../files/layers/ontology-classes.js';
 
 /*
  * What every dataset format reads: the project's ontology as classes, the tasks of the export's

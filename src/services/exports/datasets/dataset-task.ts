@@ -1,7 +1,7 @@
 import { blend, interpolates } from '../../../shared/tracks.js';
 import type { TaskPageRow } from '../../../store/repositories/export.repository.js';
 import { videoFrames } from '../export-frames.js';
-import { attributesOf, type DatasetClass, type DatasetOntology } from './ontology-classes.js';
+import { attributesOf, type DatasetClass, type DatasetOntology } from '../../files/layers/ontology-classes.js';
 
 /*
  * A task as the dataset formats read it: its asset's file name and size, its objects with their

@@ -5,7 +5,7 @@ import {
   rotatedBoxCorners,
   signedArea,
 } from '../../../workflow/consensus/geometry.js';
-import type { Ring } from './raster.js';
+import type { Ring } from '../../files/layers/raster.js';
 
 export type { Box, Pt, RotatedBox };
 

@@ -1,8 +1,8 @@
-import type { BrushLayer } from './brush-layers.js';
+import type { BrushLayer } from '../../files/layers/brush-layers.js';
 import type { DatasetObject } from './dataset-task.js';
 import { paintObject } from './object-shapes.js';
-import type { DatasetClass } from './ontology-classes.js';
-import { emptyRaster, type Raster } from './raster.js';
+import type { DatasetClass } from '../../files/layers/ontology-classes.js';
+import { emptyRaster, type Raster } from '../../files/layers/raster.js';
 
 /*
  * The class map and the instance map of one image, shared by the `masks` and `voc` formats.

@@ -3,7 +3,7 @@ import type { DatasetSource } from './dataset-source.js';
 import { framesOf } from './dataset-task.js';
 import type { ZipEntry } from './dataset-zip.js';
 import { maskMaps } from './mask-maps.js';
-import { grey16Png, indexedPng, rgbOf } from './png.js';
+import { grey16Png, indexedPng, rgbOf } from '../../files/layers/png.js';
 
 /*
  * Masks: per image a class-index map `class/<name>.png` (8-bit palette PNG: the value is the

@@ -11,7 +11,7 @@ import {
   type Box,
   readPoint,
 } from './geometry.js';
-import { fillRings, type Raster } from './raster.js';
+import { fillRings, type Raster } from '../../files/layers/raster.js';
 
 /*
  * Each object's geometry in the forms the formats share: the areas it covers (for masks and RLE),

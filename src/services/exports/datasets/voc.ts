@@ -4,8 +4,8 @@ import type { ZipEntry } from './dataset-zip.js';
 import { r2, readRotatedBox } from './geometry.js';
 import { maskMaps, vocColour } from './mask-maps.js';
 import { boundingBox } from './object-shapes.js';
-import { answerText } from './ontology-classes.js';
-import { indexedPng, rgbOf } from './png.js';
+import { answerText } from '../../files/layers/ontology-classes.js';
+import { indexedPng, rgbOf } from '../../files/layers/png.js';
 import { xml } from './xml-text.js';
 
 /*

@@ -1,5 +1,5 @@
 import { traceZones } from '../../../shared/mask-outlines.js';
-import type { BrushLayer } from './brush-layers.js';
+import type { BrushLayer } from '../../files/layers/brush-layers.js';
 import { signedArea } from '../../../workflow/consensus/geometry.js';
 import type { Pt } from './geometry.js';
 

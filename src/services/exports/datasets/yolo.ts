@@ -1,11 +1,11 @@
 import { stringify } from 'yaml';
-import type { BrushLayer } from './brush-layers.js';
+import type { BrushLayer } from '../../files/layers/brush-layers.js';
 import type { DatasetSource } from './dataset-source.js';
 import { type DatasetTask, framesOf } from './dataset-task.js';
 import type { ZipEntry } from './dataset-zip.js';
 import type { Pt } from './geometry.js';
 import { areaFills, boundingBox } from './object-shapes.js';
-import type { DatasetClass } from './ontology-classes.js';
+import type { DatasetClass } from '../../files/layers/ontology-classes.js';
 import { bridgeHoles, brushRings } from './yolo-polygons.js';
 
 /*

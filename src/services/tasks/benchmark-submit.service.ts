@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { assetImageSize, checkBrushDataUrl, taskLinks } from '../tasks/brush-layer.js';
+import { assetImageSize, checkBrushDataUrl, taskLinks } from '../files/layers/brush-layer.js';
 import { invalid } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { CategorySchema } from '../../schemas/category-schema.js';
@@ -15,13 +15,13 @@ import { existingTask } from '../../store/repositories/row-by-id.repository.js';
 import { type AnswerInput, validateAnswer } from '../../workflow/answer.js';
 import { scoreBenchmark } from '../../workflow/consensus/benchmark-score.js';
 import { EMPTY_ANSWER, type TaskAnswer } from '../../workflow/types.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { loadProject } from '../identity/project-access.js';
 import { parseJson } from '../../stored-json.js';
-import { brushLayerReader, fullTaskView } from '../tasks/task-move.js';
+import { brushLayerReader, fullTaskView } from './task-move.js';
 import { asHandedOut } from './benchmark-queue.service.js';
 import { findLiveAsset } from '../../store/repositories/asset-media.repository.js';
-import { assetVolumeSize, checkMedicalBrushDataUrl, readVolumeLayer } from '../tasks/medical-layer.js';
+import { assetVolumeSize, checkMedicalBrushDataUrl, readVolumeLayer } from '../files/layers/medical-layer.js';
 
 /** The layers a benchmark answer may carry beside its answer. */
 export interface HandedOutLayers {

@@ -5,9 +5,9 @@ import { newId } from '../../ids.js';
 import { STORAGE_IMPORT_JOB, type StorageImportJob } from '../../jobs/kinds.js';
 import { insertJobs } from '../../jobs/queue.js';
 import type { FileExplorerRequest } from '../../schemas/file-explorer.js';
-import type { Principal } from '../identity/access.js';
+import type { Principal } from '../../access.js';
 import { loadProject } from '../identity/project-access.js';
-import { folderPrefix, withStorage } from './storage.service.js';
+import { folderPrefix, withStorage } from '../storages/storage.service.js';
 import { hasExtension, importStorageKeys, listFolderKeys } from './storage-import.js';
 
 export type FileExplorerInput = Static<typeof FileExplorerRequest>;

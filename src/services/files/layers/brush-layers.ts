@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../context.js';
-import { fileStoreOf, parseFileUrl } from '../../files/file-url.js';
+import { fileStoreOf, parseFileUrl } from '../file-url.js';
 import type { CategorySchema } from '../../../schemas/category-schema.js';
 import { type DatasetClass, type DatasetOntology, datasetOntology } from './ontology-classes.js';
 import { decodePng, rgbOf } from './png.js';

@@ -1,5 +1,5 @@
 import { makeSampler } from '../../adapters/random.js';
-import { taskLinks } from '../tasks/brush-layer.js';
+import { taskLinks } from '../files/layers/brush-layer.js';
 import type { AppContext } from '../../context.js';
 import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
@@ -16,7 +16,7 @@ import {
 import type { ProjectRow, TaskRow } from '../../store/schema.js';
 import { EMPTY_ANSWER } from '../../workflow/types.js';
 import { projectSettings } from '../projects/project-view.js';
-import { fullTaskView } from '../tasks/task-move.js';
+import { fullTaskView } from './task-move.js';
 
 /** The average below which the cutoff stops a labeler, unless the project sets `benchmarkThreshold`. */
 export const CUTOFF_DEFAULT_THRESHOLD = 70;

@@ -4,10 +4,10 @@ import type { JobHandler } from '../../jobs/registry.js';
 import { chunked } from '../../store/chunks.js';
 import { liveAssetsBy } from '../../store/repositories/asset.repository.js';
 import { findUserByEmail } from '../../store/repositories/identity.repository.js';
-import type { OrgRole, Principal } from '../identity/access.js';
-import { importAssets } from '../assets/asset-import.service.js';
+import type { OrgRole, Principal } from '../../access.js';
+import { importAssets } from './asset-import.service.js';
 import { storageObjectLink } from '../files/file.service.js';
-import { withStorage } from './storage.service.js';
+import { withStorage } from '../storages/storage.service.js';
 
 /** Whether a key's extension is one of `wanted` (every key when there is no filter). */
 export function hasExtension(key: string, wanted: ReadonlySet<string> | undefined): boolean {

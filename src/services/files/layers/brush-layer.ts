@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
-import { isSafeKey } from '../../adapters/file-store/file-store.js';
-import type { AppContext } from '../../context.js';
-import { invalidField } from '../../errors.js';
-import { LONG_LIVED_SECONDS, newFileKey, parseStorageLink } from '../files/file.service.js';
-import { fileStoreOf, freshFileUrl, parseFileUrl, signedFileUrl } from '../files/file-url.js';
+import { isSafeKey } from '../../../adapters/file-store/file-store.js';
+import type { AppContext } from '../../../context.js';
+import { invalidField } from '../../../errors.js';
+import { LONG_LIVED_SECONDS, newFileKey, parseStorageLink } from '../file.service.js';
+import { fileStoreOf, freshFileUrl, parseFileUrl, signedFileUrl } from '../file-url.js';
 
 /*
  * The task's brush layer: one PNG the size of the image, kept in the file store (or an object

@@ -3,13 +3,13 @@ import { Readable } from 'node:stream';
 import { safeFileName } from '../../adapters/file-store/file-store.js';
 import type { AppContext } from '../../context.js';
 import { invalidField } from '../../errors.js';
-import type { Principal } from '../identity/access.js';
-import { importAssets } from '../assets/asset-import.service.js';
+import type { Principal } from '../../access.js';
+import { importAssets } from './asset-import.service.js';
 import { parseConversations } from './chat-format.js';
-import { LONG_LIVED_SECONDS } from './file.service.js';
-import { fileStoreOf, signedFileUrl } from './file-url.js';
+import { LONG_LIVED_SECONDS } from '../files/file.service.js';
+import { fileStoreOf, signedFileUrl } from '../files/file-url.js';
 import { loadProject } from '../identity/project-access.js';
-import { type FormSource, readBounded, readForm } from './upload-form.js';
+import { type FormSource, readBounded, readForm } from '../files/upload-form.js';
 
 /** The original service's limit on one chat upload. */
 export const MAX_CONVERSATIONS = 10_000;

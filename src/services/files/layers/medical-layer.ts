@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
-import type { AppContext } from '../../context.js';
-import { invalidField } from '../../errors.js';
-import { MAX_NRRD_HEADER, NrrdError, type NrrdHeader, nrrdSamples, parseNrrdHeader } from '../../shared/nrrd.js';
-import type { VoxelClasses } from '../../workflow/consensus/voxel-overlap.js';
-import { LONG_LIVED_SECONDS, newFileKey } from '../files/file.service.js';
-import { fileStoreOf, parseFileUrl, signedFileUrl } from '../files/file-url.js';
+import type { AppContext } from '../../../context.js';
+import { invalidField } from '../../../errors.js';
+import { MAX_NRRD_HEADER, NrrdError, type NrrdHeader, nrrdSamples, parseNrrdHeader } from '../../../shared/nrrd.js';
+import type { VoxelClasses } from '../../../workflow/consensus/voxel-overlap.js';
+import { LONG_LIVED_SECONDS, newFileKey } from '../file.service.js';
+import { fileStoreOf, parseFileUrl, signedFileUrl } from '../file-url.js';
 import { checkLayerLink } from './brush-layer.js';
 
 /*

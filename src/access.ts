@@ -1,5 +1,5 @@
-import { forbidden } from '../../errors.js';
-import { type ProjectPermission, roleCan, roleWorksStage } from '../../schemas/roles.js';
+import { forbidden } from './errors.js';
+import { type ProjectPermission, roleCan, roleWorksStage } from './schemas/roles.js';
 
 /** The caller behind a valid API key or console session. */
 export interface Principal {
