@@ -1952,6 +1952,8 @@ export interface components {
       organization: string;
       /** @description owner e-mail */
       owner?: string;
+      /** @description an extension: true copies the DICOM tags that identify a patient (PatientName, PatientID, PatientBirthDate...) found in assets' metadata into exports and webhook payloads; false (the default) leaves them out */
+      patientTagsExported?: boolean;
       pctConfig?: components['schemas']['PctConfig'];
       pluginPresets?: {
         [key: string]: unknown;
@@ -5027,6 +5029,8 @@ export interface operations {
           instructions?: string | null;
           name?: string | null;
           ocrLanguage?: string | null;
+          /** @description an extension: true copies the DICOM tags that identify a patient (PatientName, PatientID, PatientBirthDate...) found in assets' metadata into exports and webhook payloads; false (the default) leaves them out */
+          patientTagsExported?: boolean | null;
           pctConfig?:
             | ({
                 /** @default false */

@@ -5,6 +5,8 @@ import { Success } from './envelope.js';
 import { Stage } from './stage.js';
 import { OVERLAP_RULES } from '../shared/overlap.js';
 
+const PATIENT_TAGS_EXPORTED =
+  "an extension: true copies the DICOM tags that identify a patient (PatientName, PatientID, PatientBirthDate...) found in assets' metadata into exports and webhook payloads; false (the default) leaves them out";
 const SEGMENTATION_OVERLAP =
   'an extension: whether segmentation objects of one image (one frame or page) may overlap: `allow` (the default), ' +
   '`later-wins` (the object drawn later keeps the shared area) or `earlier-wins` (the one drawn first keeps it); ' +
@@ -116,6 +118,7 @@ export const ProjectUpdateRequest = Type.Object({
   tags: OptionalField(Type.Array(Type.String())),
   queueCountsEnabled: OptionalField(Type.Boolean()),
   segmentationOverlap: OptionalField(StringEnum(OVERLAP_RULES, { description: SEGMENTATION_OVERLAP })),
+  patientTagsExported: OptionalField(Type.Boolean({ description: PATIENT_TAGS_EXPORTED })),
   assetBuilderTemplates: OptionalField(Type.Array(FreeObject)),
   pctConfig: OptionalField(PctConfig),
   deleted: OptionalField(Type.Boolean()),
@@ -162,6 +165,7 @@ export const Project = Type.Object({
   tags: Type.Optional(Type.Array(Type.String())),
   queueCountsEnabled: Type.Optional(Type.Boolean()),
   segmentationOverlap: Type.Optional(StringEnum(OVERLAP_RULES, { description: SEGMENTATION_OVERLAP })),
+  patientTagsExported: Type.Optional(Type.Boolean({ description: PATIENT_TAGS_EXPORTED })),
   assetBuilderTemplates: Type.Optional(Type.Array(FreeObject)),
   pctConfig: Type.Optional(PctConfig),
   role: Type.Optional(StringEnum(PROJECT_ROLES)),

@@ -71,6 +71,8 @@ export interface TaskItemOptions {
   fields?: AnswerWriter | undefined;
   /** Signs a stored brush link afresh (files/layers/brush-layer.ts taskLinks); as stored unless told. */
   links?: ((stored: string | null) => string | null) | undefined;
+  /** The asset's metadata as written (patient tags left out: shared/patient-tags.ts); as stored unless told. */
+  metadata?: ((stored: string | null) => string) | undefined;
   /** Writes the answer in parts instead of `fields`, when it answers an iterator (a video's tracks). */
   parts?: ((out: JsonSink, t: TaskPageRow) => Iterator<void> | undefined) | undefined;
 }
@@ -86,7 +88,7 @@ export function writeTaskItem(out: JsonSink, t: TaskPageRow, o: TaskItemOptions)
   out.write(t.dataset ?? '[]');
   if (o.includeMetadata) {
     out.write(',"metadata":');
-    out.write(t.metadata ?? '{}');
+    out.write(o.metadata ? o.metadata(t.metadata) : (t.metadata ?? '{}'));
   }
   out.write(`,"batches":${q(o.batchNames)},"contextData":`);
   out.write(t.context_data ?? 'null');

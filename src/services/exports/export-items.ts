@@ -41,7 +41,7 @@ export function taskPages(
   plan: ExportPlan,
   stages: readonly Stage[],
   limits: PageLimits = EXPORT_PAGE_LIMITS,
-  writer: Pick<TaskItemOptions, 'fields' | 'links' | 'parts'> = {},
+  writer: Pick<TaskItemOptions, 'fields' | 'links' | 'parts' | 'metadata'> = {},
 ): NextPage {
   const stageNames = new Map(stages.map((s) => [s.id, s.name ?? s.id]));
   const filter = { projectId, ...plan };

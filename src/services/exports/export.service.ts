@@ -31,7 +31,8 @@ import { writeZipEntries } from './datasets/dataset-zip.js';
 import { ReadableAnswers } from './export-readable.js';
 import type { CategorySchema } from '../../schemas/category-schema.js';
 import { loadProject } from '../identity/project-access.js';
-import { projectStorage } from '../projects/project-view.js';
+import { projectSettings, projectStorage } from '../projects/project-view.js';
+import { withoutPatientTags } from '../../shared/patient-tags.js';
 import { parseJson } from '../../stored-json.js';
 import { folderPrefix, storageUrlSigner } from '../storages/storage.service.js';
 
@@ -111,6 +112,7 @@ async function writeExportZip(
       links: taskLinks(ctx, EXPORT_LINK_SECONDS),
       // A video's tracks expanded to every frame, unless only the keyframes are asked for.
       parts: plan.includeOnlyKeyFrames ? undefined : expandedAnswers(readable),
+      metadata: projectSettings(row).patientTagsExported === true ? undefined : withoutPatientTags,
     };
     const pages =
       plan.type === 'task'

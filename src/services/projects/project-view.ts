@@ -38,6 +38,8 @@ export const SETTINGS_DEFAULTS = {
   queueCountsEnabled: true,
   // An extension: segmentation objects of one image may overlap unless this says which one wins.
   segmentationOverlap: 'allow',
+  // An extension: a patient's DICOM tags in asset metadata stay out of exports and webhooks.
+  patientTagsExported: false,
   assetBuilderTemplates: [],
 } as const satisfies Record<string, unknown>;
 

@@ -5,6 +5,7 @@ import type { ProjectRow } from '../../store/schema.js';
 import type { WebhookDeliveryJob } from '../../jobs/kinds.js';
 import type { TaskAnswer } from '../../workflow/types.js';
 import { parseJson } from '../../stored-json.js';
+import { withoutPatientTags } from '../../shared/patient-tags.js';
 import { type ProjectView, ProjectViews } from './webhook-project-views.js';
 import {
   type DeliveryTask,
@@ -126,7 +127,13 @@ export function buildPayload(s: DeliverySubject, links: (stored: string | null) 
     dataset: parseJson<string[]>(asset.dataset, []),
     overlay: [],
     externalId: asset.external_id,
-    metadata: parseJson<Record<string, number>>(asset.metadata, {}),
+    // A patient's DICOM tags go out only when the project says so (shared/patient-tags.ts).
+    metadata: parseJson<Record<string, number>>(
+      parseJson<{ patientTagsExported?: unknown }>(project.settings, {}).patientTagsExported === true
+        ? asset.metadata
+        : withoutPatientTags(asset.metadata),
+      {},
+    ),
     batches: s.batches.map((b) => b.id),
     batchNames: s.batches.map((b) => b.name),
     task: {
