@@ -1,13 +1,15 @@
 import * as dicomParser from 'dicom-parser';
 import type { DataSet } from 'dicom-parser';
 import { MediaError } from '../fetch-media';
-import type { Volume, WindowPreset } from './volume';
+import type { Samples, Volume, WindowPreset } from './volume';
 
 /*
  * DICOM files into a volume: one file (single or multi-frame) or the files of one series,
  * ordered by ImagePositionPatient along the slice normal (else InstanceNumber). Uncompressed
  * (implicit and explicit VR little endian) and RLE lossless pixel data are read; any other
- * transfer syntax is refused naming it. Rescale slope and intercept are applied.
+ * transfer syntax is refused naming it. The samples are kept in their stored type with the
+ * series' rescale slope and intercept; files of one series that differ in them are turned into
+ * numbers.
  */
 
 const READ: Record<string, string> = {
@@ -42,7 +44,10 @@ const SHOWN_TAGS: [string, string][] = [
 ];
 
 interface Slice {
-  pixels: Float32Array;
+  /** The frame's samples as stored (a view of the file where it is aligned). */
+  pixels: Int8Array | Uint8Array | Int16Array | Uint16Array;
+  slope: number;
+  intercept: number;
   position: number[] | undefined;
   instance: number;
 }
@@ -142,20 +147,23 @@ function slicesOf({ ds, name }: Parsed, rows: number, cols: number): Slice[] {
         throw new MediaError(`${name} has less pixel data than its size needs.`);
       raw = ds.byteArray.subarray(at, at + count * bytes);
     }
-    const view = new DataView(raw.buffer, raw.byteOffset, raw.length);
-    const pixels = new Float32Array(count);
-    for (let i = 0; i < count; i++) {
-      const v =
-        bytes === 1
-          ? signed
-            ? view.getInt8(i)
-            : raw[i]!
-          : signed
-            ? view.getInt16(i * 2, true)
-            : view.getUint16(i * 2, true);
-      pixels[i] = v * slope + intercept;
-    }
-    out.push({ pixels, position: frames === 1 ? position : undefined, instance: instance * 10000 + f });
+    // Little endian, as this machine: a 16-bit view needs an even offset, else a copy.
+    const even = bytes === 1 || raw.byteOffset % 2 === 0 ? raw : raw.slice();
+    const pixels =
+      bytes === 1
+        ? signed
+          ? new Int8Array(even.buffer, even.byteOffset, count)
+          : even
+        : signed
+          ? new Int16Array(even.buffer, even.byteOffset, count)
+          : new Uint16Array(even.buffer, even.byteOffset, count);
+    out.push({
+      pixels,
+      slope,
+      intercept,
+      position: frames === 1 ? position : undefined,
+      instance: instance * 10000 + f,
+    });
   }
   return out;
 }
@@ -168,6 +176,30 @@ function ownWindows(ds: DataSet): WindowPreset[] {
     const w = widths[i];
     return w && w > 0 ? [{ name: i === 0 ? 'From the file' : `From the file (${i + 1})`, center: c, width: w }] : [];
   });
+}
+
+/**
+ * The slices in one array: of their stored type when they share it and their rescale, else as
+ * numbers after each one's rescale.
+ */
+function joined(slices: Slice[], count: number): { data: Samples; slope: number; intercept: number } {
+  const first = slices[0]!;
+  const same = slices.every(
+    (s) =>
+      s.pixels.constructor === first.pixels.constructor && s.slope === first.slope && s.intercept === first.intercept,
+  );
+  if (same) {
+    const Type = first.pixels.constructor as new (n: number) => Int8Array | Uint8Array | Int16Array | Uint16Array;
+    const data = new Type(count * slices.length);
+    slices.forEach((s, i) => data.set(s.pixels, i * count));
+    return { data, slope: first.slope, intercept: first.intercept };
+  }
+  const data = new Float32Array(count * slices.length);
+  slices.forEach((s, i) => {
+    const base = i * count;
+    for (let k = 0; k < count; k++) data[base + k] = s.pixels[k]! * s.slope + s.intercept;
+  });
+  return { data, slope: 1, intercept: 0 };
 }
 
 /** Opens DICOM files (one, or a series) as one volume. */
@@ -198,8 +230,7 @@ export function openDicom(files: { buffer: ArrayBuffer; name: string }[]): Volum
     normal && s.position ? s.position.reduce((a, v, i) => a + v * normal[i]!, 0) : undefined;
   const byPosition = slices.every((s) => along(s) !== undefined);
   slices.sort((a, b) => (byPosition ? along(a)! - along(b)! : a.instance - b.instance));
-  const data = new Float32Array(rows * cols * slices.length);
-  slices.forEach((s, i) => data.set(s.pixels, i * rows * cols));
+  const { data, slope, intercept } = joined(slices, rows * cols);
   const spacing = numbers(first.ds, 'x00280030');
   const zs = byPosition && slices.length > 1 ? Math.abs(along(slices[1]!)! - along(slices[0]!)!) : undefined;
   const thickness = first.ds.floatString('x00180050');
@@ -212,6 +243,8 @@ export function openDicom(files: { buffer: ArrayBuffer; name: string }[]): Volum
     height: rows,
     depth: slices.length,
     data,
+    slope,
+    intercept,
     spacing: [spacing?.[1] ?? 1, spacing?.[0] ?? 1, zs || thickness || 1],
     windows: ownWindows(first.ds),
     tags,

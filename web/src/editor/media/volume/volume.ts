@@ -2,10 +2,15 @@ import { NrrdError, nrrdSamples, parseNrrdHeader } from '../../../../../src/shar
 import { MediaError } from '../fetch-media';
 
 /*
- * A volume: voxels x fastest, then y, then z (the slice), as numbers after rescale (Hounsfield
- * units for CT). A slice is drawn through a window (centre and width): values below it black,
- * above it white.
+ * A volume: voxels x fastest, then y, then z (the slice), kept as the file stores its samples
+ * (16-bit integers for CT: half the memory of numbers), a sample's value being
+ * `sample * slope + intercept` (Hounsfield units for CT). A slice is drawn through a window
+ * (centre and width): values below it black, above it white; the rescale and the window are
+ * applied per slice as it is drawn.
  */
+
+/** Samples as a file stores them: integers of 8 or 16 bits, or numbers. */
+export type Samples = Int8Array | Uint8Array | Int16Array | Uint16Array | Float32Array;
 
 export interface WindowPreset {
   name: string;
@@ -17,7 +22,10 @@ export interface Volume {
   width: number;
   height: number;
   depth: number;
-  data: Float32Array;
+  data: Samples;
+  /** A sample's value is `sample * slope + intercept`. */
+  slope: number;
+  intercept: number;
   /** Voxel spacing along x, y, z (mm), 1 where unknown. */
   spacing: [number, number, number];
   /** The file's own window values. */
@@ -42,7 +50,7 @@ export function firstWindow(v: Volume): WindowPreset {
   let hi = -Infinity;
   // Every 7th voxel is enough to find the range.
   for (let i = 0; i < v.data.length; i += 7) {
-    const x = v.data[i]!;
+    const x = v.data[i]! * v.slope + v.intercept;
     if (x < lo) lo = x;
     if (x > hi) hi = x;
   }
@@ -105,16 +113,63 @@ export function planeVoxels(
   }
 }
 
+/** The last table of greys made: scrolling through slices under one window reuses it. */
+let greys: { key: string; table: Uint32Array } | undefined;
+
+/**
+ * The opaque grey of every sample an integer type can hold (offset so the lowest is at 0), or
+ * undefined for numbers (float samples are worked out one by one).
+ */
+function greyTable(data: Samples, toGrey: (sample: number) => number, key: string) {
+  const [count, offset] =
+    data instanceof Int16Array
+      ? [65536, 32768]
+      : data instanceof Uint16Array
+        ? [65536, 0]
+        : data instanceof Int8Array
+          ? [256, 128]
+          : data instanceof Uint8Array
+            ? [256, 0]
+            : [0, 0];
+  if (!count) return undefined;
+  const full = `${count}:${offset}:${key}`;
+  if (greys?.key !== full) {
+    const table = new Uint32Array(count);
+    for (let k = 0; k < count; k++) table[k] = toGrey(k - offset);
+    greys = { key: full, table };
+  }
+  return { table: greys.table, offset };
+}
+
 /** Draws slice `index` of `plane` through the window into `out` (RGBA, the plane's shown size). */
 export function renderSlice(v: Volume, plane: Plane, index: number, win: WindowPreset, out: ImageData): void {
   const px = new Uint32Array(out.data.buffer);
   const low = win.center - win.width / 2;
   const scale = 255 / Math.max(1e-6, win.width);
-  const data = v.data;
+  const { slope, intercept, data } = v;
+  const toGrey = (sample: number) => {
+    const c = Math.max(0, Math.min(255, Math.round((sample * slope + intercept - low) * scale)));
+    return (0xff000000 | (c << 16) | (c << 8) | c) >>> 0;
+  };
+  const lookup = greyTable(data, toGrey, `${slope}:${intercept}:${low}:${scale}`);
+  if (lookup && plane === 'axial') {
+    const { table, offset } = lookup;
+    const base = index * v.width * v.height;
+    for (let i = 0; i < px.length; i++) px[i] = table[data[base + i]! + offset]!;
+    return;
+  }
   planeVoxels(v, plane, index, out.height, (i, at) => {
-    const g = Math.max(0, Math.min(255, Math.round((data[at]! - low) * scale)));
-    px[i] = 0xff000000 | (g << 16) | (g << 8) | g;
+    px[i] = lookup ? lookup.table[data[at]! + lookup.offset]! : toGrey(data[at]!);
   });
+}
+
+/** NRRD samples kept in their own type where it is an integer of 8 or 16 bits, else as numbers. */
+function storedSamples(type: string, samples: ArrayLike<number>): Samples {
+  if (type === 'int16') return Int16Array.from(samples);
+  if (type === 'uint16') return Uint16Array.from(samples);
+  if (type === 'int8') return Int8Array.from(samples);
+  if (type === 'uint8') return Uint8Array.from(samples);
+  return Float32Array.from(samples);
 }
 
 export async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
@@ -140,7 +195,9 @@ export async function openNrrd(buffer: ArrayBuffer, name: string): Promise<Volum
       width,
       height,
       depth,
-      data: Float32Array.from(samples),
+      data: storedSamples(header.type, samples),
+      slope: 1,
+      intercept: 0,
       spacing: [s[0] ?? 1, s[1] ?? 1, s[2] ?? 1],
       windows: [],
       tags: [],

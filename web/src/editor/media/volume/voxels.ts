@@ -14,11 +14,12 @@ export interface VoxelClass {
  * The task's voxel layer (the `medical-brush` tool): one class number per voxel of the volume,
  * 0 for none, x fastest, then y, then the slice. The editor paints one axial slice at a time on
  * a brush layer (a canvas in the classes' colours) and copies it back here; the layer is saved
- * as one gzip-encoded `.seg.nrrd` the volume's size.
+ * as one gzip-encoded `.seg.nrrd` the volume's size. A byte a voxel while every class number
+ * fits one (as it is saved), else two.
  */
 export class VoxelLayer implements PaintedLayer {
   readonly field = 'medicalBrushDataUrl' as const;
-  readonly voxels: Uint16Array;
+  voxels: Uint8Array | Uint16Array;
   dirty = false;
   private readonly byColor = new Map<number, number>();
   private readonly byValue = new Map<number, number>();
@@ -30,7 +31,8 @@ export class VoxelLayer implements PaintedLayer {
     classes: readonly VoxelClass[],
     readonly spacing?: readonly number[],
   ) {
-    this.voxels = new Uint16Array(width * height * depth);
+    const bytes = classes.every((c) => c.value < 256);
+    this.voxels = bytes ? new Uint8Array(width * height * depth) : new Uint16Array(width * height * depth);
     for (const c of classes) {
       const packed = packed32(c.color);
       this.byColor.set(packed & 0xffffff, c.value);
@@ -59,6 +61,10 @@ export class VoxelLayer implements PaintedLayer {
       if (err instanceof NrrdError) throw new MediaError(`The saved voxel layer ${err.message}.`);
       throw err;
     }
+    let max = 0;
+    for (let i = 0; i < this.voxels.length; i++) max = Math.max(max, samples[i]! | 0);
+    // A saved class number above 255 (a class since removed from the ontology) is kept as it is.
+    if (max > 255 && this.voxels instanceof Uint8Array) this.voxels = new Uint16Array(this.voxels.length);
     for (let i = 0; i < this.voxels.length; i++) this.voxels[i] = Math.max(0, Math.min(65535, samples[i]! | 0));
     this.dirty = false;
   }
@@ -137,14 +143,25 @@ export class VoxelLayer implements PaintedLayer {
   }
 
   empty(): boolean {
-    return this.voxels.every((v) => v === 0);
+    // Four bytes at a time: a save asks it of tens of millions of voxels.
+    const v = this.voxels;
+    const words = Math.floor(v.byteLength / 4);
+    const w = new Uint32Array(v.buffer, v.byteOffset, words);
+    for (let i = 0; i < words; i++) if (w[i]) return false;
+    for (let i = (words * 4) / v.BYTES_PER_ELEMENT; i < v.length; i++) if (v[i]) return false;
+    return true;
   }
 
   /** The layer as a gzip-encoded `.seg.nrrd`: unsigned bytes when every class number fits one, else shorts. */
   async toBlob(): Promise<Blob> {
     let max = 0;
-    for (const v of this.voxels) if (v > max) max = v;
-    const data = max < 256 ? Uint8Array.from(this.voxels) : new Uint8Array(this.voxels.buffer.slice(0));
+    if (this.voxels instanceof Uint16Array) for (const v of this.voxels) if (v > max) max = v;
+    const data =
+      this.voxels instanceof Uint8Array
+        ? this.voxels
+        : max < 256
+          ? Uint8Array.from(this.voxels)
+          : new Uint8Array(this.voxels.buffer.slice(0));
     const head = segmentationHeader(
       [this.width, this.height, this.depth],
       this.spacing,
@@ -167,7 +184,13 @@ function packed32(color: string): number {
  * The signed chamfer distance (3-4 weights, in thirds of a voxel) of every voxel of one slice to
  * the outline of the voxels holding `value`: negative inside, positive outside.
  */
-function signedDistance(voxels: Uint16Array, base: number, w: number, h: number, value: number): Float32Array {
+function signedDistance(
+  voxels: Uint8Array | Uint16Array,
+  base: number,
+  w: number,
+  h: number,
+  value: number,
+): Float32Array {
   const inside = (i: number) => voxels[base + i] === value;
   const out = chamfer(w, h, (i) => inside(i));
   const inn = chamfer(w, h, (i) => !inside(i));
