@@ -2,13 +2,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Executor, Store } from './store/db.js';
 import { openStore } from './store/db.js';
+import { rotatePctValidationSecrets } from './services/projects/pct-validation-secret.js';
 import { rotatePluginSecrets } from './services/plugins/plugin-key-rotation.js';
 import { rotateStorageSecrets } from './services/storages/storage-key-rotation.js';
 import { rotateWebhookCredentials } from './services/webhooks/webhook-credentials-store.js';
 
 /*
  * Re-sealing everything kept under the server key with a new one: storages' secrets, plugins'
- * secrets and webhook credentials, each re-sealed by its own domain. A process-level step (run by
+ * secrets, webhook credentials and point-cloud projects' external validation secrets, each re-sealed by its own domain. A process-level step (run by
  * an operator as a script), so it sits beside server.ts rather than inside one of the domains.
  */
 
@@ -16,17 +17,19 @@ export interface RotationResult {
   storages: { rotated: number; alreadyRotated: number };
   plugins: { rotated: number; alreadyRotated: number };
   webhooks: { rotated: number; alreadyRotated: number };
+  pctValidation: { rotated: number; alreadyRotated: number };
 }
 
 /**
- * Every value sealed with the server key: storage secrets, plugin secrets and webhook stage
- * credentials. Run it in one transaction so a failure leaves everything under the old key.
+ * Every value sealed with the server key: storage secrets, plugin secrets, webhook stage
+ * credentials and external validation secrets. Run it in one transaction so a failure leaves everything under the old key.
  */
 export async function rotateAllSecrets(db: Executor, oldKey: Buffer, newKey: Buffer): Promise<RotationResult> {
   return {
     storages: await rotateStorageSecrets(db, oldKey, newKey),
     plugins: await rotatePluginSecrets(db, oldKey, newKey),
     webhooks: await rotateWebhookCredentials(db, oldKey, newKey),
+    pctValidation: await rotatePctValidationSecrets(db, oldKey, newKey),
   };
 }
 
@@ -35,7 +38,10 @@ export function describeRotation(r: RotationResult): string {
   const line = (what: string, x: { rotated: number; alreadyRotated: number }) =>
     `re-sealed ${x.rotated} ${what} (${x.alreadyRotated} were already under the new key)\n`;
   return (
-    line('storage secrets', r.storages) + line('plugin secrets', r.plugins) + line('webhook credentials', r.webhooks)
+    line('storage secrets', r.storages) +
+    line('plugin secrets', r.plugins) +
+    line('webhook credentials', r.webhooks) +
+    line('external validation secrets', r.pctValidation)
   );
 }
 

@@ -6,6 +6,7 @@ import { upgradeStoredData } from '../../src/upgrades.js';
 import { PLUGIN_SECRETS_PURPOSE, pluginSecretAad } from '../../src/services/plugins/plugin.service.js';
 import { rotateAllSecrets } from '../../src/secret-key-rotation.js';
 import { credentialAad, WEBHOOK_CREDENTIALS_PURPOSE } from '../../src/services/projects/webhook-credentials.js';
+import { openPctSecret } from '../../src/services/projects/pct-validation-secret.js';
 import type { JobWorker } from '../../src/jobs/worker.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { ENGINES } from '../helpers/stores.js';
@@ -126,7 +127,7 @@ describe.each(ENGINES)('webhook credentials on %s', (engine) => {
     expect(r.received[0]!.signatureValid).toBe(true);
   });
 
-  it('key rotation re-seals webhook credentials and plugin secrets', async () => {
+  it('key rotation re-seals webhook credentials, plugin secrets and external validation secrets', async () => {
     const id = await createProject(
       t,
       hookWorkflow({ url: 'http://127.0.0.1:9/x', authType: 'secret', secret: SECRET }),
@@ -136,6 +137,27 @@ describe.each(ENGINES)('webhook credentials on %s', (engine) => {
     });
     expect(plugin.statusCode, plugin.body).toBe(201);
     const pluginId = plugin.json().data.plugin._id as string;
+    const pct = await t.call('POST', '/v2/project', {
+      body: {
+        name: 'Validated',
+        type: 'pct',
+        pctConfig: {
+          externalValidation: { enabled: true, apiUrl: 'https://validator.example.com/check', secret: 'pct-secret' },
+        },
+      },
+    });
+    expect(pct.statusCode, pct.body).toBe(201);
+    const pctId = pct.json().data.project._id as string;
+    const pctSeal = async () => {
+      const stored = await t.store.db
+        .selectFrom('projects')
+        .select('pct_config')
+        .where('id', '=', pctId)
+        .executeTakeFirstOrThrow();
+      return (JSON.parse(stored.pct_config!) as { externalValidation: { sealedSecret: string } }).externalValidation
+        .sealedSecret;
+    };
+    expect(openPctSecret(t.ctx.secretKey, pctId, await pctSeal())).toBe('pct-secret');
 
     const newKey = randomBytes(32);
     const first = await t.store.db.transaction().execute((trx) => rotateAllSecrets(trx, t.ctx.secretKey, newKey));
@@ -144,6 +166,14 @@ describe.each(ENGINES)('webhook credentials on %s', (engine) => {
     const again = await rotateAllSecrets(t.store.db, t.ctx.secretKey, newKey);
     expect(again.plugins).toEqual({ rotated: 0, alreadyRotated: first.plugins.rotated + first.plugins.alreadyRotated });
     expect(again.webhooks.rotated).toBe(0);
+    expect(first.pctValidation.rotated).toBeGreaterThanOrEqual(1);
+    expect(again.pctValidation).toEqual({
+      rotated: 0,
+      alreadyRotated: first.pctValidation.rotated + first.pctValidation.alreadyRotated,
+    });
+    const resealed = await pctSeal();
+    expect(openPctSecret(newKey, pctId, resealed)).toBe('pct-secret');
+    expect(() => openPctSecret(t.ctx.secretKey, pctId, resealed)).toThrow();
 
     const stages = JSON.parse(await storedStages(id)) as { id: string; webhook?: { sealedSecret?: string } }[];
     const sealed = stages.find((s) => s.id === 'Hook')!.webhook!.sealedSecret!;

@@ -317,3 +317,21 @@ export async function replaceStages(db: Executor, id: string, before: string, af
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
+
+/** Projects whose stored pctConfig text contains `fragment`, in id order, `limit` at a time after `afterId`. */
+export async function projectPctConfigsContaining(
+  db: Executor,
+  fragment: string,
+  afterId: string,
+  limit: number,
+): Promise<{ id: string; pct_config: string }[]> {
+  const rows = await db
+    .selectFrom('projects')
+    .select(['id', 'pct_config'])
+    .where('pct_config', 'like', `%${fragment}%`)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.filter((r): r is { id: string; pct_config: string } => r.pct_config !== null);
+}
