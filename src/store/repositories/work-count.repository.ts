@@ -1,6 +1,6 @@
 import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../db.js';
-import type { PerformanceScope } from './performance.repository.js';
+import type { PerformanceScope, WorkFigures } from './performance.repository.js';
 
 /*
  * Readers of the work that migration 029 counts per project, batch ('' for all), period, person,
@@ -127,23 +127,11 @@ async function scopedWork(db: Executor, s: PerformanceScope, reviewsOnly: boolea
   return sql`(${sql.join(parts, sql` UNION ALL `)}) AS w`;
 }
 
-export interface CountedWork {
-  user: string;
-  stage_id: string;
-  stage_name: string;
-  stage_type: string;
-  submitted: number;
-  reviewed: number;
-  accepted: number;
-  rejected: number;
-  time_spent: number;
-}
-
 /** Per person and stage: submissions, reviews (accepted, rejected) and time reported. */
-export async function countedWorkFigures(db: Executor, s: PerformanceScope): Promise<CountedWork[]> {
+export async function countedWorkFigures(db: Executor, s: PerformanceScope): Promise<WorkFigures[]> {
   const work = await scopedWork(db, s, false);
   if (!work) return [];
-  const { rows } = await sql<CountedWork>`
+  const { rows } = await sql<WorkFigures>`
     SELECT w.person AS "user", w.stage_id, max(w.stage_name) AS stage_name, max(w.stage_type) AS stage_type,
       sum(CASE WHEN w."trigger" = 'submit' THEN w.entries ELSE 0 END) AS submitted,
       sum(CASE WHEN w."trigger" = 'review' THEN w.entries ELSE 0 END) AS reviewed,
