@@ -257,7 +257,14 @@ export default function PointSegmentationEditor(props: SurfaceEditorProps) {
         keys: POINT_LABEL_KEYS,
       }}
       given={{ ontology, problems: props.problems, readOnly, aside: props.aside, actions: props.actions }}
-      editing={{ answer, colors: space.colors, selectedId: undefined, onSelect: () => undefined, onChange: change }}
+      editing={{
+        answer,
+        colors: space.colors,
+        selectedId: undefined,
+        onSelect: () => undefined,
+        onChange: change,
+        emptyNote: 'This project labels points, not objects: lasso points in the top view to give them a class.',
+      }}
     >
       <div className="pointcloud-main">
         <ViewMessage message={decoded?.problem ?? message} frameError={frameError} />
