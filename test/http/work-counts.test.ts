@@ -2,12 +2,8 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import * as workCounts from '../../src/store/migrations/029-work-counts.js';
-import {
-  historyWorkFigures,
-  type PerformanceScope,
-  type WorkFigures,
-} from '../../src/store/repositories/performance.repository.js';
-import { historyReviewDays, reviewDays, type ReviewDay } from '../../src/store/repositories/quality.repository.js';
+import type { PerformanceScope, WorkFigures } from '../../src/store/repositories/performance.repository.js';
+import { reviewDays, type ReviewDay } from '../../src/store/repositories/quality.repository.js';
 import {
   countableBatches,
   countedWorkFigures,
@@ -16,6 +12,7 @@ import {
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { manualClock } from '../helpers/exports.js';
 import { ENGINES } from '../helpers/stores.js';
+import { historyReviewDays, historyWorkFigures } from '../helpers/work-reference.js';
 
 /*
  * The Quality page's review rejections and the performance report come from the work the

@@ -2,7 +2,8 @@ import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
 import { chunked } from '../../store/chunks.js';
 import type { TaskForReader } from '../../store/repositories/task.repository.js';
-import { assetBriefs, batchLinksOf } from '../../store/repositories/task-history.repository.js';
+import { batchLinksOf } from '../../store/repositories/asset.repository.js';
+import { assetBriefs } from '../../store/repositories/task-history.repository.js';
 import type { TaskRow } from '../../store/schema.js';
 import { StoredJson } from '../../stored-json.js';
 

@@ -1,5 +1,6 @@
 import type { Executor } from '../db.js';
 import type { AssetRow } from '../schema.js';
+import { assetInBatches } from './in-batches.js';
 
 /** What the asset listing filters on; every list given is matched (an empty one matches nothing). */
 export interface AssetPageFilter {
@@ -35,15 +36,7 @@ export async function assetPage(
     );
   }
   for (const batchId of f.batchIds ?? []) {
-    base = base.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('asset_batches as ab')
-          .select('ab.asset_id')
-          .whereRef('ab.asset_id', '=', 'a.id')
-          .where('ab.batch_id', '=', batchId),
-      ),
-    );
+    base = base.where(assetInBatches('a.id', [batchId]));
   }
   const [rows, count] = await Promise.all([
     base.selectAll('a').orderBy('a.created_at').orderBy('a.id').offset(page.offset).limit(page.limit).execute(),
@@ -52,10 +45,15 @@ export async function assetPage(
   return { rows, total: Number(count.n) };
 }
 
-/** The batch links of the assets. */
+/** The batch links of the assets, by batch id. */
 export async function batchLinksOf(db: Executor, assetIds: readonly string[]) {
   if (assetIds.length === 0) return [];
-  return db.selectFrom('asset_batches').select(['asset_id', 'batch_id']).where('asset_id', 'in', assetIds).execute();
+  return db
+    .selectFrom('asset_batches')
+    .select(['asset_id', 'batch_id'])
+    .where('asset_id', 'in', assetIds)
+    .orderBy('batch_id')
+    .execute();
 }
 
 /** The live default task of each of the assets, with whether it holds a pre-label. */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db.js';
+import { assetInBatches } from './in-batches.js';
 
 /*
  * The reads of an export, one page at a time. Pages follow (created_at, id) with keyset
@@ -55,15 +56,7 @@ function exportTasks(db: Executor, f: TaskExportFilter, after: Cursor | undefine
   for (const [op, value] of bounds(f.updatedAt)) q = q.where('t.updated_at', op, value);
   const batchIds = f.batchIds;
   if (batchIds) {
-    q = q.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('asset_batches as ab')
-          .select('ab.asset_id')
-          .whereRef('ab.asset_id', '=', 't.asset_id')
-          .where('ab.batch_id', 'in', batchIds.length ? batchIds : ['']),
-      ),
-    );
+    q = q.where(assetInBatches('t.asset_id', batchIds));
   }
   if (after) {
     q = q.where((eb) => eb(eb.refTuple('t.created_at', 't.id'), '>', eb.tuple(after.createdAt, after.id)));

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../db.js';
 import type { PerformanceScope } from './performance.repository.js';
 import { countedReviewDays, type ReviewDay } from './work-count.repository.js';
+import { assetInBatches, taskInBatches } from './in-batches.js';
 
 /*
  * The Quality page's aggregates, each one GROUP BY within the project, an interval and batches:
@@ -13,13 +14,6 @@ import { countedReviewDays, type ReviewDay } from './work-count.repository.js';
 
 /** `day` of an ISO time column: its first ten characters, on both engines. */
 const dayOf = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 10)`;
-
-/** The asset in `assetColumn` is in any of the scope's batches. */
-function assetInBatches(batchIds: string[], assetColumn: string) {
-  return sql<boolean>`exists (select 1 from asset_batches ab where ab.asset_id = ${sql.ref(assetColumn)} and ab.batch_id in (${sql.join(
-    batchIds.length ? batchIds : [''],
-  )}))`;
-}
 
 export interface ScoreDay {
   labeler: string;
@@ -34,10 +28,7 @@ export async function benchmarkDays(db: Executor, s: PerformanceScope): Promise<
   if (s.from !== undefined) q = q.where('bs.created_at', '>=', s.from);
   if (s.to !== undefined) q = q.where('bs.created_at', '<', s.to);
   if (s.batchIds) {
-    const ids = s.batchIds.length ? s.batchIds : [''];
-    q = q.where(
-      sql<boolean>`exists (select 1 from tasks t inner join asset_batches ab on ab.asset_id = t.asset_id where t.id = bs.task_id and ab.batch_id in (${sql.join(ids)}))`,
-    );
+    q = q.where(taskInBatches('bs.task_id', s.batchIds));
   }
   const rows = await q
     .select([
@@ -65,7 +56,7 @@ export async function agreementCells(db: Executor, s: PerformanceScope): Promise
   let q = db.selectFrom('consensus_agreements as ca').where('ca.project_id', '=', s.projectId);
   if (s.from !== undefined) q = q.where('ca.decided_at', '>=', s.from);
   if (s.to !== undefined) q = q.where('ca.decided_at', '<', s.to);
-  if (s.batchIds) q = q.where(assetInBatches(s.batchIds, 'ca.asset_id'));
+  if (s.batchIds) q = q.where(assetInBatches('ca.asset_id', s.batchIds));
   const rows = await q
     .select([
       'ca.schema_id',
@@ -82,28 +73,6 @@ export async function agreementCells(db: Executor, s: PerformanceScope): Promise
 
 export type { ReviewDay };
 
-/** Per reviewer and day: review decisions counted from the task history's entries themselves. */
-export async function historyReviewDays(db: Executor, s: PerformanceScope): Promise<ReviewDay[]> {
-  let q = db
-    .selectFrom('task_history as th')
-    .where('th.project_id', '=', s.projectId)
-    .where('th.completed_by', 'is not', null)
-    .where('th.trigger', '=', 'review');
-  if (s.from !== undefined) q = q.where('th.completed_at', '>=', s.from);
-  if (s.to !== undefined) q = q.where('th.completed_at', '<', s.to);
-  if (s.batchIds) q = q.where(assetInBatches(s.batchIds, 'th.asset_id'));
-  const rows = await q
-    .select([
-      sql<string>`th.completed_by`.as('reviewer'),
-      dayOf('th.completed_at').as('day'),
-      sql<number>`sum(case when th.review_status = 'Accepted' then 1 else 0 end)`.as('accepted'),
-      sql<number>`sum(case when th.review_status = 'Rejected' then 1 else 0 end)`.as('rejected'),
-    ])
-    .groupBy(['th.completed_by', dayOf('th.completed_at')])
-    .execute();
-  return rows.map((r) => ({ ...r, accepted: Number(r.accepted), rejected: Number(r.rejected) }));
-}
-
 /**
  * Per reviewer and day: review decisions, read from the work counts of migration 029 (whole
  * hours and minutes; the seconds at an interval's ends and batches sharing an asset from the
@@ -118,7 +87,7 @@ export async function issueCodeSets(db: Executor, s: PerformanceScope): Promise<
   let q = db.selectFrom('issues as i').where('i.project_id', '=', s.projectId).where('i.deleted', '=', 0);
   if (s.from !== undefined) q = q.where('i.created_at', '>=', s.from);
   if (s.to !== undefined) q = q.where('i.created_at', '<', s.to);
-  if (s.batchIds) q = q.where(assetInBatches(s.batchIds, 'i.asset_id'));
+  if (s.batchIds) q = q.where(assetInBatches('i.asset_id', s.batchIds));
   const rows = await q
     .select(['i.error_codes as codes', (eb) => eb.fn.countAll<number>().as('n')])
     .groupBy('i.error_codes')

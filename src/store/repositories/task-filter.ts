@@ -1,6 +1,7 @@
 import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Engine } from '../db.js';
 import type { Database } from '../schema.js';
+import { assetInBatches } from './in-batches.js';
 
 /**
  * The conditions of task listings (`filter`, DECISIONS section 4 and the [client] additions):
@@ -151,13 +152,7 @@ function fieldCondition(eb: TaskEB, field: FilterField, c: Condition): Expressio
 function batchCondition(eb: TaskEB, c: Condition) {
   const list = Array.isArray(c.value) ? c.value : [c.value];
   const values = list.filter((v): v is string => typeof v === 'string');
-  const member = eb.exists(
-    eb
-      .selectFrom('asset_batches as ab')
-      .select('ab.asset_id')
-      .whereRef('ab.asset_id', '=', 'tasks.asset_id')
-      .where('ab.batch_id', 'in', values.length ? values : ['']),
-  );
+  const member = assetInBatches('tasks.asset_id', values);
   return c.op === '$ne' || c.op === '$nin' ? eb.not(member) : member;
 }
 

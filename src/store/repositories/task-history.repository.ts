@@ -25,13 +25,3 @@ export function assetBriefs(db: Executor, assetIds: readonly string[]) {
     .where('id', 'in', assetIds)
     .execute();
 }
-
-/** The batches each of these assets is in, by batch id. */
-export function batchLinksOf(db: Executor, assetIds: readonly string[]) {
-  return db
-    .selectFrom('asset_batches')
-    .select(['asset_id', 'batch_id'])
-    .where('asset_id', 'in', assetIds)
-    .orderBy('batch_id')
-    .execute();
-}

@@ -2,6 +2,7 @@ import type { Executor } from '../db.js';
 import type { TaskRow } from '../schema.js';
 import { chunked } from '../chunks.js';
 import { idList, inIdList, type PreparedValue, preparedQuery } from '../prepared-query.js';
+import { assetInBatches } from './in-batches.js';
 
 /*
  * Writing moved tasks: one task's row after a move, many tasks moved together by the columns
@@ -29,15 +30,7 @@ export async function pickTaskIds(trx: Executor, projectId: string, f: TaskPick)
   if (f.fromStageIds) q = q.where('stage_id', 'in', nonEmpty(f.fromStageIds));
   const batchIds = f.batchIds;
   if (batchIds) {
-    q = q.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('asset_batches as ab')
-          .select('ab.asset_id')
-          .whereRef('ab.asset_id', '=', 'tasks.asset_id')
-          .where('ab.batch_id', 'in', nonEmpty(batchIds)),
-      ),
-    );
+    q = q.where(assetInBatches('tasks.asset_id', batchIds));
   }
   if (!f.includeCopies) q = q.where('type', '=', 'default');
   return (await q.orderBy('created_at').orderBy('id').execute()).map((r) => r.id);

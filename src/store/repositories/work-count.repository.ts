@@ -1,6 +1,7 @@
 import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../db.js';
 import type { PerformanceScope, WorkFigures } from './performance.repository.js';
+import { assetInBatches } from './in-batches.js';
 
 /*
  * Readers of the work that migration 029 counts per project, batch ('' for all), period, person,
@@ -76,10 +77,7 @@ function historyPart(s: PerformanceScope, p: IntervalPiece, reviewsOnly: boolean
   if (p.to !== undefined) where.push(sql`h.completed_at < ${p.to}`);
   if (reviewsOnly) where.push(sql`h."trigger" = 'review'`);
   if (s.batchIds) {
-    const ids = s.batchIds.length ? s.batchIds : [''];
-    where.push(
-      sql`EXISTS (SELECT 1 FROM asset_batches AS ab WHERE ab.asset_id = h.asset_id AND ab.batch_id IN (${sql.join(ids)}))`,
-    );
+    where.push(assetInBatches('h.asset_id', s.batchIds));
   }
   const day = sql`substr(h.completed_at, 1, 10)`;
   return sql`SELECT h.completed_by AS person, h.stage_id, h.stage_name, h.stage_type, h."trigger", ${day} AS day,
