@@ -1645,7 +1645,7 @@ export interface components {
         [key: string]: string;
       };
       /** @enum {string} */
-      format: 'json' | 'ndjson' | 'coco' | 'yolo' | 'voc' | 'masks' | 'cvat';
+      format: 'json' | 'ndjson' | 'coco' | 'yolo' | 'voc' | 'masks' | 'cvat' | 'kitti';
       /** @description how long it took */
       ms: number;
       /** @description the zip went to the project’s export storage */
@@ -3168,8 +3168,8 @@ export interface operations {
         createdAt?: string;
         /** @description accepted and ignored */
         doNotNotify?: string;
-        /** @description json or ndjson (the task items); coco, yolo, voc, masks or cvat: a dataset zip of the task answers (type task only) */
-        format?: 'json' | 'ndjson' | 'coco' | 'yolo' | 'voc' | 'masks' | 'cvat';
+        /** @description json or ndjson (the task items); coco, yolo, voc, masks or cvat: a dataset zip of the task answers (type task only); kitti: KITTI label files per lidar frame (pct projects only) */
+        format?: 'json' | 'ndjson' | 'coco' | 'yolo' | 'voc' | 'masks' | 'cvat' | 'kitti';
         /** @description true or false, any case */
         includeHistory?: string;
         /** @description accepted and ignored */
@@ -3275,8 +3275,8 @@ export interface operations {
         createdAt?: string;
         /** @description accepted and ignored */
         doNotNotify?: string;
-        /** @description json or ndjson (the task items); coco, yolo, voc, masks or cvat: a dataset zip of the task answers (type task only) */
-        format?: 'json' | 'ndjson' | 'coco' | 'yolo' | 'voc' | 'masks' | 'cvat';
+        /** @description json or ndjson (the task items); coco, yolo, voc, masks or cvat: a dataset zip of the task answers (type task only); kitti: KITTI label files per lidar frame (pct projects only) */
+        format?: 'json' | 'ndjson' | 'coco' | 'yolo' | 'voc' | 'masks' | 'cvat' | 'kitti';
         /** @description true or false, any case */
         includeHistory?: string;
         /** @description accepted and ignored */

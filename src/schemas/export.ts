@@ -9,10 +9,10 @@ import { QueryBoolean, StringEnum } from './common.js';
 export const ExportQuery = Type.Object({
   project: Type.String({ minLength: 1, maxLength: 64, description: 'project id' }),
   format: Type.Optional(
-    StringEnum(['json', 'ndjson', 'coco', 'yolo', 'voc', 'masks', 'cvat'] as const, {
+    StringEnum(['json', 'ndjson', 'coco', 'yolo', 'voc', 'masks', 'cvat', 'kitti'] as const, {
       default: 'json',
       description:
-        'json or ndjson (the task items); coco, yolo, voc, masks or cvat: a dataset zip of the task answers (type task only)',
+        'json or ndjson (the task items); coco, yolo, voc, masks or cvat: a dataset zip of the task answers (type task only); kitti: KITTI label files per lidar frame (pct projects only)',
     }),
   ),
   type: Type.Optional(Type.String({ maxLength: 16, description: 'task (default) or issue' })),
@@ -62,7 +62,7 @@ export const ExportRecord = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   createdBy: Type.String({ description: 'e-mail of who asked for it' }),
   type: Type.String({ description: 'task or issue' }),
-  format: StringEnum(['json', 'ndjson', 'coco', 'yolo', 'voc', 'masks', 'cvat'] as const),
+  format: StringEnum(['json', 'ndjson', 'coco', 'yolo', 'voc', 'masks', 'cvat', 'kitti'] as const),
   filters: Type.Record(Type.String(), Type.String(), {
     description: 'the narrowing parameters as sent: stage, batches, status, createdAt, updatedAt, include*, taskTypes',
   }),

@@ -56,6 +56,9 @@ export async function createExport(
   const { row } = await loadProject(db, p, q.project, 'manage');
   const stages = parseJson<Stage[]>(row.stages, []);
   const plan = exportPlan(q, stages, await listBatches(db, row.id));
+  if (plan.format === 'kitti' && row.type !== 'pct') {
+    throw invalidField('format', `kitti exports point-cloud projects (type pct); this project is of type ${row.type}`);
+  }
   const target = await exportTarget(ctx, row);
 
   const dir = exportsDir(ctx.config.dataDir);

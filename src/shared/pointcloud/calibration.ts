@@ -82,12 +82,16 @@ export function toCamera(extrinsics: readonly number[], p: { x: number; y: numbe
   return { x: at(0), y: at(1), z: at(2) };
 }
 
+/** Where a camera-frame point in front of the camera falls on its image (pixels). */
+export function pixelOf(k: Intrinsics, c: { x: number; y: number; z: number }) {
+  return { u: k.fx * (c.x / c.z) + k.cx, v: k.fy * (c.y / c.z) + k.cy, depth: c.z };
+}
+
 /** Where a lidar-frame point falls on the camera's image (pixels), or undefined behind the camera. */
 export function projectPoint(cam: CameraCalibration, p: { x: number; y: number; z: number }) {
   const c = toCamera(cam.extrinsics, p);
   if (c.z <= 1e-6) return undefined;
-  const k = cam.intrinsics;
-  return { u: k.fx * (c.x / c.z) + k.cx, v: k.fy * (c.y / c.z) + k.cy, depth: c.z };
+  return pixelOf(cam.intrinsics, c);
 }
 
 /**

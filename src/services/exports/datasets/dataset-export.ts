@@ -6,6 +6,7 @@ import type { DatasetFormat } from './dataset-formats.js';
 import { cvatEntries } from './cvat.js';
 import { datasetSource, type DatasetSource } from './dataset-source.js';
 import { type ZipEntry } from './dataset-zip.js';
+import { kittiEntries } from './kitti.js';
 import { masksEntries } from './masks.js';
 import { vocEntries } from './voc.js';
 import { yoloEntries } from './yolo.js';
@@ -16,6 +17,7 @@ const WRITERS: Record<DatasetFormat, (src: DatasetSource) => AsyncGenerator<ZipE
   voc: vocEntries,
   masks: masksEntries,
   cvat: cvatEntries,
+  kitti: kittiEntries,
 };
 
 /** The zip entries of a dataset export of the tasks the filter selects. */

@@ -7,6 +7,8 @@ import { type BrushLayer, readBrushLayer } from '../../files/layers/brush-layers
 import { DatasetReport } from './dataset-report.js';
 import { datasetTask, type DatasetTask, FileNames } from './dataset-task.js';
 import { type DatasetOntology, datasetOntology } from '../../files/layers/ontology-classes.js';
+import { taskLinks } from '../../files/layers/brush-layer.js';
+import { EXPORT_LINK_SECONDS } from '../export-link.js';
 
 /*
  * What every dataset format reads: the project's ontology as classes, the tasks of the export's
@@ -20,6 +22,8 @@ export interface DatasetSource {
   tasks(): AsyncGenerator<DatasetTask>;
   /** The task's brush layer, or undefined (a layer that cannot be read is counted in the report). */
   brush(task: DatasetTask): Promise<BrushLayer | undefined>;
+  /** A stored file link of ours signed afresh for the export's life; any other URL as it is. */
+  link(stored: string): string;
 }
 
 export function datasetSource(
@@ -32,6 +36,7 @@ export function datasetSource(
 ): DatasetSource {
   const ontology = datasetOntology(schema);
   const report = new DatasetReport();
+  const fresh = taskLinks(ctx, EXPORT_LINK_SECONDS);
   return {
     ontology,
     report,
@@ -57,5 +62,6 @@ export function datasetSource(
       if (outcome && 'skipped' in outcome) report.drop(outcome.skipped);
       return outcome && 'layer' in outcome ? outcome.layer : undefined;
     },
+    link: (stored) => fresh(stored) ?? stored,
   };
 }

@@ -1,4 +1,4 @@
-import { blend, interpolates } from '../../../shared/tracks.js';
+import { blend, interpolatedKeyOf, interpolates } from '../../../shared/tracks.js';
 import type { TaskPageRow } from '../../../store/repositories/export.repository.js';
 import { videoFrames } from '../export-frames.js';
 import { attributesOf, type DatasetClass, type DatasetOntology } from '../../files/layers/ontology-classes.js';
@@ -6,14 +6,17 @@ import { attributesOf, type DatasetClass, type DatasetOntology } from '../../fil
 /*
  * A task as the dataset formats read it: its asset's file name and size, its objects with their
  * class, and its classification answers as readable attributes. Video (and paged) assets hold
- * one entry per object and frame, `page` counted from 0 (DECISIONS 10).
+ * one entry per object and frame, `page` counted from 0 (DECISIONS 10). A point cloud's object
+ * keeps its shape under its marking tool's key (`cuboid`, `box`, `points`).
  */
 
 export interface DatasetObject {
   objectId: string;
   cls: DatasetClass;
-  /** The geometry under the tool kind's key, as stored. */
+  /** The geometry under the tool kind's key (a point cloud's: its marking tool's), as stored. */
   geometry: unknown;
+  /** A point cloud's marking tool (`cuboid`, `polygon`, ...); undefined for other tools. */
+  markingTool: string | undefined;
   /** The frame (or page) of the entry, from 0; undefined on still images. */
   page: number | undefined;
   /** The object is gone from this frame on (a track's end). */
@@ -33,6 +36,12 @@ export interface DatasetTask {
   width: number | undefined;
   height: number | undefined;
   frameTotal: number | undefined;
+  /** The asset's metadata as stored (a point cloud's cameras are under `pct`). */
+  metadata: Record<string, unknown>;
+  /** The asset's `dataset`: the pages' or lidar frames' URLs, in order. */
+  frameUrls: string[];
+  /** Frames of point labels in the answer (`pointLabels`). */
+  pointLabelFrames: number;
   /** True for assets with frames: metadata.frameTotal, or entries carrying `page`. */
   framed: boolean;
   /**
@@ -60,6 +69,15 @@ function parse(text: string | null): Record<string, unknown> {
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
   } catch {
     return {};
+  }
+}
+
+function urlList(text: string | null): string[] {
+  try {
+    const v = text ? (JSON.parse(text) as unknown) : [];
+    return Array.isArray(v) ? v.map((u) => (typeof u === 'string' ? u : '')) : [];
+  } catch {
+    return [];
   }
 }
 
@@ -100,10 +118,13 @@ export function datasetTask(
       continue;
     }
     const page = typeof obj.page === 'number' && Number.isInteger(obj.page) && obj.page >= 0 ? obj.page : undefined;
+    const pct = cls.tool === 'pct';
+    const pctKey = pct ? interpolatedKeyOf(obj) : undefined;
     objects.push({
       objectId: typeof obj.objectId === 'string' ? obj.objectId : `${row.id}-${objects.length}`,
       cls,
-      geometry: obj[cls.tool],
+      geometry: pct ? (pctKey === undefined ? undefined : obj[pctKey]) : obj[cls.tool],
+      markingTool: pct && typeof obj.markingTool === 'string' ? obj.markingTool : undefined,
       page,
       stopped: obj.interpolationStopped === true,
       attributes: attributesOf(
@@ -128,6 +149,9 @@ export function datasetTask(
     width: positive(metadata.width),
     height: positive(metadata.height),
     frameTotal,
+    metadata,
+    frameUrls: urlList(row.dataset),
+    pointLabelFrames: Array.isArray(answer.pointLabels) ? answer.pointLabels.length : 0,
     framed,
     expandTo,
     objects,
