@@ -130,6 +130,17 @@ function checkFrame(entry: Record<string, unknown>, field: string, frames: numbe
   }
 }
 
+/** A pdf mark's `pageNumber` (counted from 1) within the document's pages, when their count is known. */
+function checkPageNumber(mark: unknown, field: string, pages: number | undefined, errors: FieldError[]) {
+  const pageNumber = (mark as { position: { pageNumber: number } }).position.pageNumber;
+  if (pages !== undefined && pageNumber > pages) {
+    errors.push({
+      field: `${field}.position.pageNumber`,
+      message: `must be at most ${pages}, the document's page count (pages counted from 1)`,
+    });
+  }
+}
+
 function isEmptyAnswer(v: unknown): boolean {
   return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 }
@@ -220,6 +231,8 @@ export function validateAnswer(
       errors.push({ field: `${toolField}[${i}].${kind}`, message: `must be ${geometry.shape}` });
     }
     checkFrame(obj, `${toolField}[${i}]`, opts.frames, errors);
+    if (kind === 'pdf' && geometry?.check(obj.pdf))
+      checkPageNumber(obj.pdf, `${toolField}[${i}].pdf`, opts.frames, errors);
     if (obj.objectId === undefined) obj.objectId = randomHex(8);
     else if (typeof obj.objectId !== 'string')
       errors.push({ field: `${toolField}[${i}].objectId`, message: 'must be a string' });

@@ -3,19 +3,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../helpers/stores.js';
 import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/browser.js';
 import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
 import { type AssetServer, serveAssets } from './helpers/editor-assets.js';
-import { signInWithKey, startStage } from './helpers/editor-page.js';
+import { canvasView, dragFrom, signInWithKey, startStage } from './helpers/editor-page.js';
 import { signInAsOwner } from './helpers/sign-in.js';
 
 /*
  * The PDF editor, with a real mouse and keyboard, on PDFs PyMuPDF makes here: two words selected
  * on page 2 (reached with the Page input) are marked as a clause, stored as two rects on
  * `pageNumber` 2 with their text, each within a point of where PyMuPDF put the word; an area
- * dragged with Alt held on page 1 is stored with no rects and the dragged rectangle. A PDF whose
+ * dragged with Alt held on page 1 is stored with no rects and the dragged rectangle. A box drawn
+ * on page 3 in the page's image editor is stored with `page` 2 and the dragged rectangle in PDF
+ * points, and shows on page 3 only, in both views, when the task is opened again. A PDF whose
  * OpenAction is JavaScript opens with the script never run; a locked and a broken PDF say why
  * in words, and the answer saved before is kept.
  */
@@ -52,6 +55,7 @@ describe('the PDF editor', () => {
       '/script.pdf': file('script.pdf'),
       '/locked.pdf': file('locked.pdf'),
       '/broken.pdf': file('broken.pdf'),
+      '/boxes.pdf': file('words.pdf'),
     });
     server = await startConsoleServer(engine);
     labelerKey = await server.addUser('labeler@example.com');
@@ -61,6 +65,7 @@ describe('the PDF editor', () => {
         tools: [
           { schemaId: 'clause', title: 'Clause', tool: 'pdf', color: '#1570ef', shortcutKey: 'c' },
           { schemaId: 'figure', title: 'Figure', tool: 'pdf', color: '#d92d20', shortcutKey: 'f' },
+          { schemaId: 'seal', title: 'Seal', tool: 'bounding-box', color: '#12b76a', shortcutKey: 's' },
         ],
         classifications: [],
       },
@@ -72,10 +77,13 @@ describe('the PDF editor', () => {
     });
     await api('POST', `/v2/project/${projectId}/assigned`, { assignees: ['labeler@example.com'], role: 'Labeler' });
     const res = await api('POST', `/v2/project/${projectId}/cloud`, {
-      assets: ['words', 'script', 'locked', 'broken'].map((name) => ({
-        data: `${assets.url}/${name}.pdf`,
-        externalId: `${name}.pdf`,
-      })),
+      assets: [
+        ...['words', 'script', 'locked', 'broken'].map((name) => ({
+          data: `${assets.url}/${name}.pdf`,
+          externalId: `${name}.pdf`,
+        })),
+        { data: `${assets.url}/boxes.pdf`, externalId: 'boxes.pdf', metadata: { pageTotal: 3 } },
+      ],
     });
     for (const a of res.assets as { externalId: string; taskId: string }[]) tasks[a.externalId] = a.taskId;
     browser = await launchBrowser();
@@ -98,6 +106,45 @@ describe('the PDF editor', () => {
     });
     await page.goto(`/work/tasks/${tasks[name]}`);
     await page.getByRole('document', { name: 'PDF pages' }).waitFor();
+  };
+
+  const pageShown = (page: Page) => page.getByLabel('Page shown').getAttribute('data-page').then(Number);
+  const objectsHeading = (page: Page) => page.getByRole('heading', { name: /^Objects \(/ }).textContent();
+
+  /** Whether the screen between two points holds a dark pixel (a letter's ink). */
+  const darkIn = async (page: Page, [x1, y1]: [number, number], [x2, y2]: [number, number]) => {
+    const clip = { x: Math.round(x1), y: Math.round(y1), width: Math.round(x2 - x1), height: Math.round(y2 - y1) };
+    const shot = PNG.sync.read(await page.screenshot({ clip }));
+    for (let i = 0; i < shot.data.length; i += 4)
+      if (shot.data[i]! + shot.data[i + 1]! + shot.data[i + 2]! < 200) return true;
+    return false;
+  };
+
+  /**
+   * The text view's pages, each scrolled to with the Page input: how many image-tool objects
+   * each draws, and that the one with a box shows the Seal tool's green on the box's top edge.
+   */
+  const shapesOnPages = async (page: Page, expected: number[]) => {
+    const input = page.getByLabel('Page', { exact: true });
+    for (const [index, count] of expected.entries()) {
+      await input.fill(String(index + 1));
+      await input.press('Enter');
+      const shapes = page.locator(`.pdf-page[data-page="${index}"] canvas.pdf-shapes`);
+      await expect.poll(() => shapes.getAttribute('data-shapes')).toBe(String(count));
+      if (!count) continue;
+      const region = (await page.getByRole('region', { name: `Page ${index + 1}` }).boundingBox())!;
+      const scale = region.width / 612;
+      const x = region.x + 200 * scale;
+      const y = region.y + 300 * scale;
+      const shot = PNG.sync.read(
+        await page.screenshot({ clip: { x: Math.round(x), y: Math.round(y) - 2, width: 1, height: 5 } }),
+      );
+      const greens = [0, 1, 2, 3, 4].filter((r) => {
+        const [red, green, blue] = [shot.data[r * 4]!, shot.data[r * 4 + 1]!, shot.data[r * 4 + 2]!];
+        return green > 140 && red < 90 && blue < 150;
+      });
+      expect(greens.length, `the box's edge on page ${index + 1}`).toBeGreaterThan(0);
+    }
   };
 
   /** Where a word of the text layer is on the screen, found as the browser lays it out. */
@@ -248,6 +295,81 @@ describe('the PDF editor', () => {
     await owner.close();
   });
 
+  it('draws a box on page 3 in the image editor, stored with page 2, shown on page 3 only', async () => {
+    // A browser of its own, signed in as the labeler: the test runs alone as well.
+    const labeler = await newContext(browser, server.url);
+    const page = await labeler.newPage();
+    const errors = pageErrors(page);
+    await signInWithKey(page, labelerKey);
+    await open(page, 'boxes.pdf');
+    await page.getByRole('button', { name: 'Draw on this page' }).click();
+    const pageInput = page.getByLabel('Page', { exact: true });
+    await pageInput.fill('3');
+    await pageInput.press('Enter');
+    await expect.poll(() => pageShown(page)).toBe(2);
+    // The canvas is the page's points: 612 x 792 for US Letter.
+    await expect.poll(() => page.getByTestId('editor-canvas').getAttribute('data-ready')).toBe('true');
+    const view = await canvasView(page);
+    const canvasBox = (await page.getByTestId('editor-canvas').boundingBox())!;
+    expect(view.screen([612, 792])[0] - view.screen([0, 0])[0]).toBeLessThanOrEqual(canvasBox.width + 1);
+    // Page 3's sentence, drawn by pdf.js, is dark where PyMuPDF put its first word.
+    const signed = words.find((w) => w.page === 2 && w.word === 'Signed')!.rect;
+    expect(await darkIn(page, view.screen([signed[0], signed[1]]), view.screen([signed[2], signed[3]]))).toBe(true);
+
+    await page.getByRole('button', { name: /^Seal tool/ }).click();
+    await dragFrom(page, [100, 300], [300, 360]);
+    await page.getByRole('button', { name: 'Select tool' }).click();
+    await expect.poll(() => objectsHeading(page)).toBe('Objects (1)');
+    await screenshot(page, 'editor-pdf-box');
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await expect.poll(() => pageShown(page)).toBe(1);
+    await expect.poll(() => objectsHeading(page)).toBe('Objects (0)');
+
+    // Back in the text, at page 2 where the image editor was: the box is drawn on page 3, in the tool's colour, and on no other page.
+    await page.getByRole('button', { name: 'Select text' }).click();
+    await page.getByRole('document', { name: 'PDF pages' }).waitFor();
+    await expect.poll(() => page.getByLabel('Page', { exact: true }).inputValue()).toBe('2');
+    await shapesOnPages(page, [0, 0, 1]);
+
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await page.waitForURL((u) => !u.pathname.includes(tasks['boxes.pdf'] as string));
+    const task = (await api('GET', `/v2/task/${tasks['boxes.pdf']}`)).task as Json;
+    expect(task.answer.tools).toHaveLength(1);
+    const [seal] = task.answer.tools as [Json];
+    expect(seal.schemaId).toBe('seal');
+    expect(seal.page).toBe(2);
+    const drawn = seal['bounding-box'] as Json;
+    for (const [got, want] of [
+      [drawn.x, 100],
+      [drawn.y, 300],
+      [drawn.width, 200],
+      [drawn.height, 60],
+    ] as [number, number][]) {
+      expect(Math.abs(got - want), JSON.stringify(drawn)).toBeLessThan(1.5);
+    }
+    expect(errors).toEqual([]);
+    await labeler.close();
+
+    // Opened again (by the owner: the task is complete), the box is on page 3 only.
+    const owner = await newContext(browser, server.url);
+    const again = await owner.newPage();
+    await signInAsOwner(again, server);
+    await again.goto(`/work/tasks/${tasks['boxes.pdf']}`);
+    await again.getByRole('document', { name: 'PDF pages' }).waitFor();
+    await shapesOnPages(again, [0, 0, 1]);
+    await screenshot(again, 'editor-pdf-box-text');
+    const input = again.getByLabel('Page', { exact: true });
+    await input.fill('1');
+    await input.press('Enter');
+    await again.getByRole('button', { name: 'Draw on this page' }).click();
+    await expect.poll(() => pageShown(again)).toBe(0);
+    await expect.poll(() => objectsHeading(again)).toBe('Objects (0)');
+    await again.keyboard.press('End');
+    await expect.poll(() => pageShown(again)).toBe(2);
+    await expect.poll(() => objectsHeading(again)).toBe('Objects (1)');
+    await owner.close();
+  });
+
   it('opens a PDF carrying JavaScript without running it', async () => {
     const page = await context.newPage();
     const dialogs: string[] = [];
@@ -261,19 +383,23 @@ describe('the PDF editor', () => {
     await page.close();
   });
 
-  it('says in words why a locked or broken PDF does not open', async () => {
+  it('says in words why a locked or broken PDF does not open, and keeps the task workable', async () => {
     // The owner reads any task's page (these two are nobody's yet).
     const owner = await newContext(browser, server.url);
     const page = await owner.newPage();
     await signInAsOwner(page, server);
-    await open(page, 'locked.pdf');
-    const locked = page.getByRole('alert').filter({ hasText: 'The PDF could not be opened' });
-    await locked.waitFor();
-    expect(await locked.textContent()).toContain('it is protected by a password');
-    await open(page, 'broken.pdf');
-    const alert = page.getByRole('alert').filter({ hasText: 'The PDF could not be opened' });
-    await alert.waitFor();
-    expect(await alert.textContent()).toMatch(/not a PDF, or it is damaged|could not be read/);
+    const alertOf = async (name: string) => {
+      await page.goto(`/work/tasks/${tasks[name]}`);
+      const alert = page.getByRole('alert').filter({ hasText: 'The PDF could not be opened' });
+      await alert.waitFor();
+      return alert.textContent();
+    };
+    expect(await alertOf('locked.pdf')).toContain('it is protected by a password');
+    const broken = await alertOf('broken.pdf');
+    expect(broken).toMatch(/not a PDF, or it is damaged|could not be read/);
+    expect(broken).toContain('The answer saved so far is kept.');
+    // The questions and the stage's buttons stay.
+    await page.getByRole('button', { name: 'Submit', exact: true }).waitFor();
     await screenshot(page, 'editor-pdf-broken');
     await owner.close();
   });

@@ -4,9 +4,10 @@ import { ENGINES } from '../helpers/stores.js';
 
 /*
  * Marks on a PDF (the `pdf` tool, as the original keeps them): words with one rect each, or an
- * area with none, on a page counted from 1, with the page size the numbers refer to; and angles
- * (vertex, both arms, degrees). A good one is stored and answered as sent; a malformed one is
- * refused with a 400 naming the entry, and nothing is written.
+ * area with none, on a page counted from 1, with the page size the numbers refer to; boxes on a
+ * page with `page` counted from 0; and angles (vertex, both arms, degrees). A good one is stored
+ * and answered as sent; a malformed one, or one on a page the document has not (when its
+ * metadata gives `pageTotal`), is refused with a 400 naming the entry, and nothing is written.
  */
 
 const STAGES = [
@@ -18,6 +19,7 @@ const ONTOLOGY = {
   tools: [
     { schemaId: 'clause', title: 'Clause', tool: 'pdf' },
     { schemaId: 'joint', title: 'Joint', tool: 'angle', multiple: true },
+    { schemaId: 'stamp', title: 'Stamp', tool: 'bounding-box', multiple: true },
   ],
   classifications: [],
 };
@@ -36,17 +38,26 @@ const area = { position: { boundingRect: rect(300, 300, 450, 420), rects: [], pa
 describe.each(ENGINES)('PDF marks in answers on %s', (engine) => {
   let t: TestApp;
   let taskId: string;
-  const annotate = (tools: unknown[]) =>
-    t.call('POST', `/v2/annotate/${taskId}`, { body: { answer: { tools, classifications: [], relations: [] } } });
+  /** A task on a PDF whose metadata says it has 3 pages. */
+  let counted: string;
+  const annotate = (tools: unknown[], task = taskId) =>
+    t.call('POST', `/v2/annotate/${task}`, { body: { answer: { tools, classifications: [], relations: [] } } });
+  const answerOf = async (task: string) => (await t.call('GET', `/v2/task/${task}`)).json().data.task.answer;
 
   beforeAll(async () => {
     t = await makeTestApp(engine);
     const pid = (await t.call('POST', '/v2/project', { body: { name: 'Contracts' } })).json().data.project._id;
     await t.call('POST', `/v2/project/${pid}`, { body: { stages: STAGES, categorySchema: ONTOLOGY } });
     const res = await t.call('POST', `/v2/project/${pid}/cloud`, {
-      body: { assets: [{ data: 'https://cdn.example.com/contract.pdf' }] },
+      body: {
+        assets: [
+          { data: 'https://cdn.example.com/contract.pdf' },
+          { data: 'https://cdn.example.com/lease.pdf', metadata: { pageTotal: 3 } },
+        ],
+      },
     });
-    taskId = res.json().data.assets[0].taskId;
+    expect(res.statusCode, res.body).toBe(201);
+    [taskId, counted] = res.json().data.assets.map((a: { taskId: string }) => a.taskId);
   });
   afterAll(() => t.close());
 
@@ -77,6 +88,40 @@ describe.each(ENGINES)('PDF marks in answers on %s', (engine) => {
     expect(res.json().errors[0].field).toBe('answer.tools[0].pdf');
     expect(res.json().errors[0].message).toMatch(/pageNumber \(from 1\)/);
     expect((await t.call('GET', `/v2/task/${taskId}`)).json().data.task.answer).toEqual(before);
+  });
+
+  it('stores a box on the last page of a 3-page document, and refuses one past it or a mark on page 4', async () => {
+    const box = {
+      schemaId: 'stamp',
+      objectId: 'b',
+      page: 2,
+      'bounding-box': { x: 72, y: 100, width: 150, height: 40 },
+    };
+    const saved = await annotate(
+      [box, { schemaId: 'clause', objectId: 'w', pdf: { ...words, position: { ...words.position, pageNumber: 3 } } }],
+      counted,
+    );
+    expect(saved.statusCode, saved.body).toBe(200);
+    const stored = await answerOf(counted);
+    expect(stored.tools[0]).toMatchObject(box);
+    expect(stored.tools[1].pdf.position.pageNumber).toBe(3);
+
+    const past = await annotate([{ ...box, page: 3 }], counted);
+    expect(past.statusCode, past.body).toBe(400);
+    expect(past.json().errors[0]).toMatchObject({ field: 'answer.tools[0].page' });
+    expect(past.json().errors[0].message).toMatch(/below 3/);
+    const fourth = await annotate(
+      [{ schemaId: 'clause', pdf: { ...area, position: { ...area.position, pageNumber: 4 } } }],
+      counted,
+    );
+    expect(fourth.statusCode, fourth.body).toBe(400);
+    expect(fourth.json().errors[0]).toMatchObject({ field: 'answer.tools[0].pdf.position.pageNumber' });
+    expect(fourth.json().errors[0].message).toMatch(/at most 3/);
+    expect(await answerOf(counted)).toEqual(stored);
+
+    // A document whose page count is not known takes any page.
+    const unknown = await annotate([{ ...box, page: 40 }]);
+    expect(unknown.statusCode, unknown.body).toBe(200);
   });
 
   it('stores an angle, and refuses one without its arms or with a measure out of range', async () => {

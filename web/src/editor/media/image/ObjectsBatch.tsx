@@ -2,8 +2,7 @@ import type Konva from 'konva';
 import { memo, useMemo } from 'react';
 import { Shape } from 'react-konva';
 import type { EditorObject } from '../../core/answer';
-import type { TracePaths } from '../../core/tool';
-import { planeTool } from '../../core/tools';
+import { paintTraced, traceByColor } from './traced';
 
 export interface ObjectsBatchProps {
   /** The objects to draw: every object but the selected one. */
@@ -23,38 +22,7 @@ export interface ObjectsBatchProps {
  */
 export const ObjectsBatch = memo(function ObjectsBatch({ objects, colorOf, scale }: ObjectsBatchProps) {
   // Built once per change of the objects or the zoom, not on each frame of a pan.
-  const batches = useMemo(() => {
-    const byColor = new Map<string, TracePaths>();
-    const radius = 5 / scale;
-    for (const o of objects) {
-      const tool = planeTool(o.geometry.kind);
-      if (!tool) continue;
-      const color = colorOf(o.schemaId);
-      let batch = byColor.get(color);
-      if (!batch) {
-        batch = { fill: new Path2D(), stroke: new Path2D(), dots: new Path2D() };
-        byColor.set(color, batch);
-      }
-      // Each tool traces its own outline into its colour's paths.
-      tool.trace(batch, o.geometry.value, radius);
-    }
-    return [...byColor];
-  }, [objects, colorOf, scale]);
-
-  const sceneFunc = (context: Konva.Context) => {
-    const ctx = context._context;
-    ctx.lineWidth = 2 / scale;
-    ctx.lineJoin = 'round';
-    for (const [color, { fill, stroke, dots }] of batches) {
-      ctx.fillStyle = `${color}22`;
-      ctx.fill(fill);
-      ctx.strokeStyle = color;
-      ctx.stroke(stroke);
-      ctx.fillStyle = color;
-      ctx.fill(dots);
-      ctx.strokeStyle = '#fff';
-      ctx.stroke(dots);
-    }
-  };
+  const batches = useMemo(() => traceByColor(objects, colorOf, 5 / scale), [objects, colorOf, scale]);
+  const sceneFunc = (context: Konva.Context) => paintTraced(context._context, batches, 2 / scale);
   return <Shape sceneFunc={sceneFunc} listening={false} perfectDrawEnabled={false} />;
 });

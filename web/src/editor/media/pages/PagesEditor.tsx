@@ -1,15 +1,14 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { pinsOnPage, type SurfaceEditorProps } from '../../core/surface';
-import { typingInField } from '../../shell/useEditorKeys';
 import { PAGE_KEYS } from '../../shell/editor-keys';
-import { MediaUnreadable, UnreadableNotice } from '../../shell/MediaUnreadable';
+import { MediaUnreadable } from '../../shell/MediaUnreadable';
 import { ImageEditor } from '../image/ImageEditor';
 import type { FrameSource } from '../image/ImageCanvas';
 import { loadImage } from '../image/useImage';
 import { TiffPages } from './tiff-pages';
 import { fetchMedia } from '../fetch-media';
 import { useOpened } from '../useOpened';
-import { PartInput } from '../../shell/PartInput';
+import { PageBar, usePageKeys } from './PageBar';
 
 /**
  * The editor of an asset of pages: the image editor's tools, keys, pan and zoom, undo and drafts
@@ -55,47 +54,14 @@ export function PagesSurfaceEditor({ asset, onPick, pins, ...props }: SurfaceEdi
     if (next) void loadImage(next).catch(() => undefined);
   }, [images, page]);
 
-  useEffect(() => {
-    const handler = (e: KeyboardEvent) => {
-      if (typingInField(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
-      let handled = true;
-      if (e.key === 'PageDown') go(page + 1);
-      else if (e.key === 'PageUp') go(page - 1);
-      else if (e.key === 'Home') go(0);
-      else if (e.key === 'End') go(total - 1);
-      else handled = false;
-      if (handled) {
-        e.preventDefault();
-        e.stopImmediatePropagation();
-      }
-    };
-    window.addEventListener('keydown', handler, true);
-    return () => window.removeEventListener('keydown', handler, true);
-  });
+  usePageKeys(page, total, go);
 
   if (!images && loading.status === 'error') {
     // The questions, the answer saved so far and the stage's buttons stay.
     return <MediaUnreadable given={props} problem={loading.message} />;
   }
 
-  const pager = () => (
-    <div className="video-player page-bar" role="group" aria-label="Pages">
-      {pageError && <UnreadableNotice className="video-error" problem={pageError} />}
-      <div className="video-controls">
-        <button type="button" onClick={() => go(page - 1)} aria-keyshortcuts="PageUp" disabled={page === 0}>
-          Previous page
-        </button>
-        <PartInput label="Page" page={page} total={total} onGo={go} />
-        <span>of {images || tiff ? total : '…'}</span>
-        <button type="button" onClick={() => go(page + 1)} aria-keyshortcuts="PageDown" disabled={page >= total - 1}>
-          Next page
-        </button>
-        <output aria-label="Page shown" data-page={page}>
-          page {page + 1}
-        </output>
-      </div>
-    </div>
-  );
+  const pager = () => <PageBar page={page} total={total} known={!!(images || tiff)} onGo={go} error={pageError} />;
 
   return (
     <ImageEditor

@@ -3,28 +3,31 @@ import {
   type MouseEvent as ReactMouseEvent,
   type PointerEvent as ReactPointerEvent,
   useCallback,
-  useEffect,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
 } from 'react';
-import type { EditorObject, Geometry, Vec } from '../../core/answer';
+import { Loading } from '../../../components/States';
+import type { EditorAnswer, EditorObject, Geometry, Vec } from '../../core/answer';
+import { toolsOfSpace } from '../../core/ontology';
+import { objectsOfPage } from '../../core/pages';
 import { addObject, deleteObject } from '../../core/edit';
 import { pinsOnPage, type SurfaceEditorProps } from '../../core/surface';
 import type { PagePoint } from '../../core/tool';
 import { documentTool } from '../../core/tools';
 import { EditorShell } from '../../shell/EditorShell';
+import { MediaUnreadable } from '../../shell/MediaUnreadable';
 import { PDF_KEYS } from '../../shell/editor-keys';
 import { ToolButton } from '../../shell/ToolButton';
 import { useAnswerHistory } from '../../shell/useAnswerHistory';
 import { useEditorKeys } from '../../shell/useEditorKeys';
 import { useSpaceTools } from '../../shell/useSpaceTools';
 import { fromWords, type PageRect, type PdfGeometry } from '../../tools/pdf';
-import type { PdfDocument } from './pdf-loader';
 import { pageAt, pageTops, PAGE_GAP, visiblePages } from './pages';
+import { PdfDrawView } from './PdfDrawView';
 import { PdfPageView } from './PdfPageView';
-
-type Loader = typeof import('./pdf-loader');
+import { type OpenedPdf, usePdf } from './usePdf';
 /** What a pointer or a click says of where it is. */
 type PointerAt = Pick<ReactMouseEvent, 'clientX' | 'clientY' | 'currentTarget'>;
 
@@ -68,61 +71,96 @@ function selectedWords(range: Range, textLayer: HTMLElement, pageBox: DOMRect, s
 }
 
 /**
- * PDF documents: pages drawn by pdf.js with their text layer, only those near the view (a
- * 500-page file opens as a 5-page one does). Select words and choose a tool to mark them; hold
- * Alt and drag to mark an area. Marks are kept in the page's own units (PDF points at 100 %).
+ * PDF documents, in two views of one answer. The text: pages drawn by pdf.js with their text
+ * layer, only those near the view (a 500-page file opens as a 5-page one does); select words
+ * and choose a tool to mark them, or hold Alt and drag to mark an area. One page in the image
+ * editor: boxes, polygons, lines and points on it, kept with `page` (counted from 0). Both keep
+ * their marks in the page's own units (PDF points at 100 %, y down from the page's top). A
+ * project with image tools but no `pdf` tool opens on the first page to draw on.
  */
 export function PdfSurfaceEditor(props: SurfaceEditorProps) {
+  const opened = usePdf(props.asset.url);
+  const { ontology, onChange } = props;
+  const drawing = useMemo(() => toolsOfSpace(ontology, 'plane').length > 0, [ontology]);
+  const [view, setView] = useState<{ draw: boolean; page: number }>(() => ({
+    draw: drawing && toolsOfSpace(ontology, 'document').length === 0,
+    page: 0,
+  }));
+  // Each view keeps its own undo; the one opened starts from the answer the other left.
+  const latest = useRef(props.initial);
+  const changed = useCallback(
+    (answer: EditorAnswer) => {
+      latest.current = answer;
+      onChange(answer);
+    },
+    [onChange],
+  );
+  const given = { ...props, initial: latest.current, onChange: changed };
+  if (opened.status === 'error') {
+    // The questions, the answer saved so far and the stage's buttons stay.
+    return <MediaUnreadable given={given} problem={`The PDF could not be opened: ${opened.message}.`} />;
+  }
+  const ready = opened.status === 'ready' ? opened.value : undefined;
+  if (view.draw && ready) {
+    return (
+      <PdfDrawView
+        given={given}
+        opened={ready}
+        page={view.page}
+        onPage={(page) => setView({ draw: true, page })}
+        onText={() => setView((v) => ({ ...v, draw: false }))}
+      />
+    );
+  }
+  return (
+    <PdfTextView
+      given={given}
+      opened={ready}
+      startPage={view.page}
+      onDraw={drawing ? (page) => setView({ draw: true, page }) : undefined}
+    />
+  );
+}
+
+interface PdfTextViewProps {
+  given: SurfaceEditorProps;
+  opened: OpenedPdf | undefined;
+  /** The page (0-based) scrolled to at the open. */
+  startPage: number;
+  /** Opens a page (0-based) in the image editor, when the project has image tools. */
+  onDraw: ((page: number) => void) | undefined;
+}
+
+/** The document's text: its pages in a column, words to select and areas to drag. */
+function PdfTextView({ given: props, opened, startPage, onDraw }: PdfTextViewProps) {
   const { ontology, readOnly, onPick } = props;
-  const url = props.asset.url;
   const { answer, change, travel } = useAnswerHistory(props.initial, props.onChange);
   const { tools, colors, shortcuts, keyOf, buttonOf } = useSpaceTools(ontology, 'document');
+  // Objects of image tools are drawn on their page too, in their tools' colours.
+  const plane = useSpaceTools(ontology, 'plane');
   const [selectedId, setSelectedId] = useState<string | undefined>();
   const [active, setActive] = useState<string | undefined>(tools[0]?.schemaId);
   const [hint, setHint] = useState<string | undefined>();
-  const [loader, setLoader] = useState<Loader>();
-  const [pdf, setPdf] = useState<PdfDocument>();
-  const [problem, setProblem] = useState<string>();
-  const [sizes, setSizes] = useState<Vec[]>([]);
+  const pdf = opened?.pdf;
+  const loader = opened?.loader;
+  const [sizes, setSizes] = useState<Vec[]>(() =>
+    opened ? Array.from({ length: opened.pdf.numPages }, () => opened.first) : [],
+  );
   const [zoom, setZoom] = useState(1);
-  const [fit, setFit] = useState(1);
+  const [fit, setFit] = useState<number | undefined>();
   const [scroll, setScroll] = useState({ top: 0, height: 800 });
   const [pageInput, setPageInput] = useState<string | undefined>();
   const [drawing, setDrawing] = useState<{ page: number; from: Vec; to: Vec } | undefined>();
   const box = useRef<HTMLDivElement>(null);
-  const scale = fit * zoom;
+  const scale = (fit ?? 1) * zoom;
 
-  useEffect(() => {
-    if (!url) {
-      setProblem('the task has no file');
-      return;
-    }
-    let live = true;
-    let destroy: (() => void) | undefined;
-    void import('./pdf-loader')
-      .then(async (mod) => {
-        if (!live) return;
-        setLoader(mod);
-        const opened = mod.openPdf(url);
-        destroy = opened.destroy;
-        const doc = await opened.promise;
-        const first = (await doc.getPage(1)).getViewport({ scale: 1 });
-        if (!live) return;
-        setSizes(Array.from({ length: doc.numPages }, () => [first.width, first.height] as Vec));
-        const width = box.current?.clientWidth ?? 900;
-        setFit(Math.max(0.25, Math.min(2, (width - 48) / first.width)));
-        setPdf(doc);
-      })
-      .catch(async (err: unknown) => {
-        if (!live) return;
-        const mod = await import('./pdf-loader').catch(() => undefined);
-        setProblem(mod ? mod.pdfProblem(err) : 'the PDF reader could not be loaded');
-      });
-    return () => {
-      live = false;
-      destroy?.();
-    };
-  }, [url]);
+  // Every page is first taken to be the first page's size, until it is drawn; 100 % fits its width.
+  useLayoutEffect(() => {
+    if (!opened) return;
+    setSizes(Array.from({ length: opened.pdf.numPages }, () => opened.first));
+    const width = box.current?.clientWidth ?? 900;
+    setFit(Math.max(0.25, Math.min(2, (width - 48) / opened.first[0])));
+  }, [opened]);
 
   const tops = useMemo(() => pageTops(sizes, scale), [sizes, scale]);
   const total = tops.length ? (tops[tops.length - 1] as number) + (sizes.at(-1)?.[1] ?? 0) * scale + PAGE_GAP : 0;
@@ -134,14 +172,20 @@ export function PdfSurfaceEditor(props: SurfaceEditorProps) {
     const el = box.current;
     if (el) setScroll({ top: el.scrollTop, height: el.clientHeight });
   };
-  useEffect(onScroll, [pdf]);
-
   const goTo = (page: number) => {
     const el = box.current;
     const top = tops[Math.max(0, Math.min(page, tops.length - 1))];
     if (el && top !== undefined) el.scrollTop = top;
     onScroll();
   };
+  // Once the pages are laid out: at the page the editor was on (back from drawing on it).
+  const arrived = useRef(false);
+  useLayoutEffect(() => {
+    if (arrived.current || fit === undefined || !tops.length) return;
+    arrived.current = true;
+    if (startPage > 0) goTo(startPage);
+    else onScroll();
+  }, [fit, tops]);
 
   const sized = useCallback((index: number, size: Vec) => {
     setSizes((list) => {
@@ -300,6 +344,11 @@ export function PdfSurfaceEditor(props: SurfaceEditorProps) {
         />
         <span className="muted">of {sizes.length || '…'}</span>
       </span>
+      {onDraw && (
+        <button type="button" onClick={() => onDraw(current)} disabled={!pdf}>
+          Draw on this page
+        </button>
+      )}
       <span className="toolbar-group" role="group" aria-label="Zoom">
         <button type="button" onClick={() => zoomBy(-1)} disabled={!pdf}>
           Zoom out
@@ -317,6 +366,10 @@ export function PdfSurfaceEditor(props: SurfaceEditorProps) {
     </>
   );
 
+  const planeObjects = useMemo(
+    () => answer.objects.filter((o) => plane.colors.has(o.schemaId)),
+    [answer.objects, plane.colors],
+  );
   const marksOn = (page: number) =>
     answer.objects.flatMap((o) => {
       const value = pdfOf(o);
@@ -336,12 +389,10 @@ export function PdfSurfaceEditor(props: SurfaceEditorProps) {
       editing={{ answer, colors, selectedId, onSelect: setSelectedId, onChange: change }}
     >
       <div className="pdf-canvas" ref={box} onScroll={onScroll} role="document" aria-label="PDF pages">
-        {problem ? (
-          <p className="pdf-problem field-error" role="alert">
-            The PDF could not be opened: {problem}. The answer saved so far is kept.
-          </p>
-        ) : !pdf || !loader ? (
-          <p className="pdf-problem muted">Opening the PDF…</p>
+        {!pdf || !loader || fit === undefined ? (
+          <div className="pdf-opening">
+            <Loading what="the PDF" />
+          </div>
         ) : (
           <div className="pdf-stack" style={{ height: total, width }}>
             {shown.map((index) => (
@@ -354,6 +405,8 @@ export function PdfSurfaceEditor(props: SurfaceEditorProps) {
                 scale={scale}
                 top={tops[index] as number}
                 marks={marksOn(index)}
+                shapes={objectsOfPage(planeObjects, index)}
+                shapeColors={plane.colors}
                 pins={pinsOnPage(props.pins, index) ?? []}
                 colors={colors}
                 selectedId={selectedId}

@@ -2,13 +2,13 @@ import { type MouseEvent as ReactMouseEvent, type PointerEvent as ReactPointerEv
 import type { EditorObject, Vec } from '../../core/answer';
 import type { Pin } from '../../core/surface';
 import type { PageRect, PdfGeometry } from '../../tools/pdf';
+import { paintTraced, traceByColor } from '../image/traced';
 import type { PdfDocument } from './pdf-loader';
-
-type Loader = typeof import('./pdf-loader');
+import type { PdfLoader } from './usePdf';
 
 export interface PdfPageViewProps {
   pdf: PdfDocument;
-  loader: Loader;
+  loader: PdfLoader;
   /** 0-based. */
   index: number;
   /** At 100 %, in the page's units. */
@@ -16,6 +16,10 @@ export interface PdfPageViewProps {
   scale: number;
   top: number;
   marks: { o: EditorObject; value: PdfGeometry }[];
+  /** Objects of image tools on this page (boxes, polygons, points...), in its points. */
+  shapes: EditorObject[];
+  /** The image tools' colours, by schemaId. */
+  shapeColors: Map<string, string>;
   /** Review issues on this page, in its points, numbered as the issue list numbers them. */
   pins: Pin[];
   colors: Map<string, string>;
@@ -41,6 +45,23 @@ export function PdfPageView(props: PdfPageViewProps) {
   const { pdf, loader, index, scale, onSize } = props;
   const canvas = useRef<HTMLCanvasElement>(null);
   const text = useRef<HTMLDivElement>(null);
+  const shapes = useRef<HTMLCanvasElement>(null);
+  const [w, h] = props.size;
+  const { shapes: objects, shapeColors } = props;
+
+  // Image tools' objects, traced by their tools as the image editor draws them, over the text.
+  useEffect(() => {
+    const el = shapes.current;
+    if (!el) return;
+    const ratio = window.devicePixelRatio || 1;
+    el.width = Math.ceil(w * scale * ratio);
+    el.height = Math.ceil(h * scale * ratio);
+    const ctx = el.getContext('2d');
+    if (!ctx || !objects.length) return;
+    ctx.setTransform(scale * ratio, 0, 0, scale * ratio, 0, 0);
+    const batches = traceByColor(objects, (id) => shapeColors.get(id) ?? '#e6194b', 4 / scale);
+    paintTraced(ctx, batches, 2 / scale);
+  }, [objects, shapeColors, w, h, scale]);
 
   useEffect(() => {
     const signal = { cancelled: false };
@@ -60,7 +81,6 @@ export function PdfPageView(props: PdfPageViewProps) {
     };
   }, [pdf, loader, index, scale, onSize]);
 
-  const [w, h] = props.size;
   return (
     <div
       className={props.picking ? 'pdf-page picking' : 'pdf-page'}
@@ -84,6 +104,13 @@ export function PdfPageView(props: PdfPageViewProps) {
     >
       <canvas ref={canvas} aria-hidden="true" />
       <div ref={text} className="textLayer" />
+      <canvas
+        ref={shapes}
+        className="pdf-shapes"
+        aria-hidden="true"
+        data-shapes={objects.length}
+        style={{ width: w * scale, height: h * scale }}
+      />
       <div className="pdf-marks" aria-hidden="true">
         {props.marks.flatMap(({ o, value }) => {
           const color = props.colors.get(o.schemaId) ?? '#e6194b';

@@ -30,6 +30,17 @@ export function openPdf(url: string): { promise: Promise<PdfDocument>; destroy()
   return { promise: task.promise, destroy: () => void task.destroy() };
 }
 
+/**
+ * Draws a page's picture into the canvas, `scale` canvas pixels a PDF point (the canvas's CSS size
+ * is left alone).
+ */
+export async function drawPicture(page: PdfPage, scale: number, canvas: HTMLCanvasElement): Promise<void> {
+  const viewport = page.getViewport({ scale });
+  canvas.width = Math.floor(viewport.width);
+  canvas.height = Math.floor(viewport.height);
+  await page.render({ canvas, viewport }).promise;
+}
+
 /** Draws a page into the canvas and lays its text out in `textBox` (selectable, transparent words). */
 export async function drawPage(
   page: PdfPage,
@@ -39,13 +50,9 @@ export async function drawPage(
   signal: { cancelled: boolean },
 ): Promise<void> {
   const viewport = page.getViewport({ scale });
-  const ratio = window.devicePixelRatio || 1;
-  const drawn = page.getViewport({ scale: scale * ratio });
-  canvas.width = Math.floor(drawn.width);
-  canvas.height = Math.floor(drawn.height);
   canvas.style.width = `${viewport.width}px`;
   canvas.style.height = `${viewport.height}px`;
-  await page.render({ canvas, viewport: drawn }).promise;
+  await drawPicture(page, scale * (window.devicePixelRatio || 1), canvas);
   if (signal.cancelled) return;
   textBox.replaceChildren();
   const layer = new pdfjs.TextLayer({ textContentSource: page.streamTextContent(), container: textBox, viewport });
