@@ -34,7 +34,7 @@ from pydicom.encaps import encapsulate
 from pydicom.uid import ExplicitVRLittleEndian, ImplicitVRLittleEndian, JPEGBaseline8Bit, RLELossless, generate_uid
 out = sys.argv[1]
 series = generate_uid()
-def make(name, hu, z, instance, syntax=ExplicitVRLittleEndian, series_uid=None, pixels=True, frames=None):
+def make(name, hu, z, instance, syntax=ExplicitVRLittleEndian, series_uid=None, pixels=True, frames=None, size=(${H}, ${W})):
     meta = FileMetaDataset()
     meta.MediaStorageSOPClassUID = '1.2.840.10008.5.1.4.1.1.2'
     meta.MediaStorageSOPInstanceUID = generate_uid()
@@ -52,7 +52,7 @@ def make(name, hu, z, instance, syntax=ExplicitVRLittleEndian, series_uid=None, 
     ds.ImagePositionPatient = [0, 0, z]
     ds.ImageOrientationPatient = [1, 0, 0, 0, 1, 0]
     ds.PixelSpacing = [0.7, 0.7]
-    ds.Rows, ds.Columns = ${H}, ${W}
+    ds.Rows, ds.Columns = size
     ds.SamplesPerPixel = 1
     ds.PhotometricInterpretation = 'MONOCHROME2'
     ds.BitsAllocated, ds.BitsStored, ds.HighBit, ds.PixelRepresentation = 16, 16, 15, 1
@@ -60,7 +60,7 @@ def make(name, hu, z, instance, syntax=ExplicitVRLittleEndian, series_uid=None, 
     ds.WindowCenter, ds.WindowWidth = 100, 400
     if pixels:
         values = hu if frames is None else [hu + 100 * f for f in range(frames)]
-        arr = np.stack([np.full((${H}, ${W}), v + 1024, dtype=np.int16) for v in np.atleast_1d(values)])
+        arr = np.stack([np.full(size, v + 1024, dtype=np.int16) for v in np.atleast_1d(values)])
         if frames is None:
             arr = arr[0]
         else:
@@ -75,6 +75,7 @@ make('a.dcm', 1000, 20, 1)
 make('b.dcm', 0, 0, 2)
 make('c.dcm', 200, 10, 3, syntax=ImplicitVRLittleEndian)
 make('other-series.dcm', 0, 30, 4, series_uid=generate_uid())
+make('narrow.dcm', 0, 30, 4, size=(${H}, ${W / 2}))
 make('no-pixels.dcm', 0, 0, 1, pixels=False)
 make('jpeg.dcm', 0, 0, 1, syntax=JPEGBaseline8Bit)
 make('rle.dcm', 0, 0, 1, syntax=RLELossless, frames=4)
@@ -132,6 +133,7 @@ describe('the editor of volumes', () => {
         { data: `${assets.url}/head.nrrd`, externalId: 'nrrd' },
         { data: `${assets.url}/ct/rle.dcm`, externalId: 'rle' },
         { data: ct(['a.dcm'])[0]!, dataset: ct(['a.dcm', 'other-series.dcm']), externalId: 'mixed' },
+        { data: ct(['a.dcm'])[0]!, dataset: ct(['a.dcm', 'narrow.dcm']), externalId: 'sizes' },
         { data: `${assets.url}/ct/no-pixels.dcm`, externalId: 'no-pixels' },
         { data: `${assets.url}/ct/jpeg.dcm`, externalId: 'jpeg' },
       ],
@@ -251,6 +253,7 @@ describe('the editor of volumes', () => {
     const page = await context.newPage();
     for (const [name, words] of [
       ['mixed', /other-series\.dcm belongs to another series/],
+      ['sizes', /narrow\.dcm is 32x48 pixels, a\.dcm 64x48: a volume's slices are one size/],
       ['no-pixels', /no-pixels\.dcm has no pixel data/],
       ['jpeg', /transfer syntax 1\.2\.840\.10008\.1\.2\.4\.50 \(JPEG baseline\)/],
     ] as const) {

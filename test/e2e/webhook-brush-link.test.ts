@@ -1,10 +1,7 @@
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobWorker } from '../../src/jobs/worker.js';
-import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
 import { ENGINES } from '../helpers/stores.js';
-import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
-import { createProject, HOOK_ENV, importAssets, startDeliveryWorker, waitForStage } from '../helpers/webhooks.js';
+import { createProject, hookRig, importAssets, waitForStage } from '../helpers/webhooks.js';
 
 /*
  * The brush layer in a webhook payload, received by a real receiver: a link signed afresh when
@@ -15,21 +12,10 @@ const W = 20;
 const H = 10;
 
 describe.each(ENGINES)('brush link of webhook payloads on %s', (engine) => {
-  let t: TestApp;
-  let worker: JobWorker;
-  let receiver: Receiver;
-  beforeAll(async () => {
-    t = await makeTestApp(engine, { env: HOOK_ENV });
-    worker = startDeliveryWorker(t);
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await worker.stop();
-    await receiver.close();
-    await t.close();
-  });
+  const rig = hookRig(engine);
 
   it('sends a fresh link of a day that reads the layer', async () => {
+    const { t, receiver } = rig;
     const ontology = { tools: [{ schemaId: 'grass', title: 'Grass', tool: 'brush', color: '#00ff00' }] };
     const id = await createProject(
       t,

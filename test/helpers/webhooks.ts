@@ -1,8 +1,10 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { buildJobRegistry } from '../../src/job-handlers.js';
 import { JobWorker } from '../../src/jobs/worker.js';
-import type { TestApp } from './app.js';
+import type { Engine } from '../../src/store/db.js';
+import { makeTestApp, type TestApp } from './app.js';
 import { waitFor } from './wait.js';
+import { type Receiver, startReceiver } from './webhook-receiver.js';
 
 /** Shared steps of the webhook tests: a project with a Webhook stage, its tasks, a worker. */
 
@@ -110,4 +112,29 @@ export function startDeliveryWorker(t: TestApp): JobWorker {
   });
   worker.start();
   return worker;
+}
+
+export interface HookRig {
+  t: TestApp;
+  worker: JobWorker;
+  receiver: Receiver;
+}
+
+/**
+ * A describe block's app on `engine` (HOOK_ENV), its delivery worker and a receiver: started
+ * before its tests, stopped after them. Read the fields inside the tests.
+ */
+export function hookRig(engine: Engine): HookRig {
+  const rig = {} as HookRig;
+  beforeAll(async () => {
+    rig.t = await makeTestApp(engine, { env: HOOK_ENV });
+    rig.worker = startDeliveryWorker(rig.t);
+    rig.receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await rig.worker?.stop();
+    await rig.receiver?.close();
+    await rig.t?.close();
+  });
+  return rig;
 }

@@ -12,38 +12,63 @@ import { waitFor } from '../helpers/wait.js';
 /*
  * Imported volumes without a size get it from their file's head, read in the background over a
  * Range request from a real server on 127.0.0.1: a DICOM file's Rows, Columns and Number of
- * Frames (files made with pydicom, read up to the pixel data only), a series' slice size from its
- * first file, an NRRD's sizes. A DICOM without pixel data and a file that is not DICOM leave a
- * warning in words; a `.seg.nrrd` is not read. A voxel layer of another size is then refused on
- * annotate and on pre-label import, naming the field.
+ * Frames (files made with pydicom, read up to the pixel data only), a series' slice size from
+ * every file's head (a few at a time), an NRRD's sizes. A DICOM without pixel data, a file that
+ * is not DICOM, and a series with files of another series, of another slice size or missing
+ * leave a warning in words naming the file; a `.seg.nrrd` is not read. A voxel layer of another
+ * size is then refused on annotate and on pre-label import, naming the field.
  */
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** A DICOM file made by pydicom: `frames` frames of columns x rows, 16-bit, or no pixel data. */
-function dicom(columns: number, rows: number, frames: number, pixels = true): Buffer {
-  return execFileSync('/usr/bin/python3', [
-    '-c',
-    `import io, sys
+interface DicomSpec {
+  columns: number;
+  rows: number;
+  frames?: number;
+  pixels?: boolean;
+  /** The SeriesInstanceUID's last part (files of one series share it). */
+  series?: number;
+}
+
+/**
+ * DICOM files made by pydicom in one run, by name: `frames` frames of columns x rows, 16-bit, or
+ * no pixel data.
+ */
+function dicoms(specs: Record<string, DicomSpec>): Record<string, Buffer> {
+  const made = execFileSync(
+    '/usr/bin/python3',
+    [
+      '-c',
+      `import base64, io, json, sys
 import numpy as np
 from pydicom.dataset import Dataset, FileMetaDataset
 from pydicom.uid import ExplicitVRLittleEndian, generate_uid, CTImageStorage
-meta = FileMetaDataset()
-meta.MediaStorageSOPClassUID = CTImageStorage
-meta.MediaStorageSOPInstanceUID = generate_uid()
-meta.TransferSyntaxUID = ExplicitVRLittleEndian
-ds = Dataset(); ds.file_meta = meta
-ds.SOPClassUID = CTImageStorage; ds.SOPInstanceUID = meta.MediaStorageSOPInstanceUID
-ds.PatientName = 'Doe^Jane'; ds.PatientID = 'P-1'; ds.Modality = 'CT'
-ds.Rows = ${rows}; ds.Columns = ${columns}
-ds.SamplesPerPixel = 1; ds.PhotometricInterpretation = 'MONOCHROME2'
-ds.BitsAllocated = 16; ds.BitsStored = 16; ds.HighBit = 15; ds.PixelRepresentation = 0
-if ${frames} > 1: ds.NumberOfFrames = ${frames}
-if ${pixels ? 'True' : 'False'}:
-    ds.PixelData = (np.arange(${columns * rows * frames}, dtype=np.uint16) % 4000).tobytes()
-out = io.BytesIO(); ds.is_little_endian = True; ds.is_implicit_VR = False; ds.save_as(out, write_like_original=False)
-sys.stdout.buffer.write(out.getvalue())`,
-  ]);
+out = {}
+for name, s in json.loads(sys.argv[1]).items():
+    meta = FileMetaDataset()
+    meta.MediaStorageSOPClassUID = CTImageStorage
+    meta.MediaStorageSOPInstanceUID = generate_uid()
+    meta.TransferSyntaxUID = ExplicitVRLittleEndian
+    ds = Dataset(); ds.file_meta = meta
+    ds.SOPClassUID = CTImageStorage; ds.SOPInstanceUID = meta.MediaStorageSOPInstanceUID
+    ds.PatientName = 'Doe^Jane'; ds.PatientID = 'P-1'; ds.Modality = 'CT'
+    ds.SeriesInstanceUID = '1.2.826.0.1.3680043.9.7433.%d' % s.get('series', 1)
+    rows, columns, frames = s['rows'], s['columns'], s.get('frames', 1)
+    ds.Rows = rows; ds.Columns = columns
+    ds.SamplesPerPixel = 1; ds.PhotometricInterpretation = 'MONOCHROME2'
+    ds.BitsAllocated = 16; ds.BitsStored = 16; ds.HighBit = 15; ds.PixelRepresentation = 0
+    if frames > 1: ds.NumberOfFrames = frames
+    if s.get('pixels', True):
+        ds.PixelData = (np.arange(columns * rows * frames, dtype=np.uint16) % 4000).tobytes()
+    b = io.BytesIO(); ds.is_little_endian = True; ds.is_implicit_VR = False; ds.save_as(b, write_like_original=False)
+    out[name] = base64.b64encode(b.getvalue()).decode()
+print(json.dumps(out))`,
+      JSON.stringify(specs),
+    ],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
+  const files = JSON.parse(made.toString('utf8')) as Record<string, string>;
+  return Object.fromEntries(Object.entries(files).map(([name, b64]) => [name, Buffer.from(b64, 'base64')]));
 }
 
 function nrrd(sizes: number[], name = 'short'): Buffer {
@@ -58,13 +83,30 @@ function seg(x: number, y: number, z: number): Buffer {
   return Buffer.concat([Buffer.from(header, 'latin1'), gzipSync(Buffer.alloc(x * y * z, 1))]);
 }
 
+const MADE = dicoms({
+  ct: { columns: 64, rows: 48 },
+  multi: { columns: 256, rows: 128, frames: 12 },
+  slice: { columns: 20, rows: 10 },
+  otherSeries: { columns: 20, rows: 10, series: 2 },
+  wide: { columns: 30, rows: 10 },
+  nopixels: { columns: 64, rows: 48, pixels: false },
+});
+/** A series of LONG files, served slowly (DELAY_MS each) to see how many are read at once. */
+const LONG = 20;
+const DELAY_MS = 200;
+const long = Array.from({ length: LONG }, (_, k) => `/long/${k + 1}.dcm`);
+
 const FILES: Record<string, Buffer> = {
-  '/ct.dcm': dicom(64, 48, 1),
-  '/multi.dcm': dicom(256, 128, 12),
-  '/series/1.dcm': dicom(20, 10, 1),
-  '/series/2.dcm': dicom(20, 10, 1),
-  '/series/3.dcm': dicom(20, 10, 1),
-  '/nopixels.dcm': dicom(64, 48, 1, false),
+  '/ct.dcm': MADE.ct!,
+  '/multi.dcm': MADE.multi!,
+  '/series/1.dcm': MADE.slice!,
+  '/series/2.dcm': MADE.slice!,
+  '/series/3.dcm': MADE.slice!,
+  '/other/4.dcm': MADE.otherSeries!,
+  '/other/5.dcm': MADE.otherSeries!,
+  '/wide/6.dcm': MADE.wide!,
+  ...Object.fromEntries(long.map((p) => [p, MADE.slice!])),
+  '/nopixels.dcm': MADE.nopixels!,
   '/photo.dcm': Buffer.from('\x89PNG\r\n\x1a\n not a scan at all, but long enough to pass the preamble'.repeat(4)),
   '/head.nrrd': nrrd([12, 10, 7]),
   '/flat.nrrd': nrrd([12, 10]),
@@ -74,33 +116,52 @@ const FILES: Record<string, Buffer> = {
 interface Served {
   url: string;
   ranges: string[];
+  /** The most requests for /long/ files open at once. */
+  longAtOnce: number;
   close(): Promise<void>;
 }
 
 async function serve(): Promise<Served> {
   const ranges: string[] = [];
-  const server = http.createServer((req, res) => {
-    const path = req.url ?? '';
-    ranges.push(`${path} ${req.headers.range ?? ''}`);
-    const body = FILES[path];
+  let longOpen = 0;
+  const served: Served = { url: '', ranges, longAtOnce: 0, close: async () => {} };
+  const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const body = FILES[req.url ?? ''];
     if (!body) return res.writeHead(404).end('not found');
     const m = /bytes=(\d+)-(\d+)/.exec(req.headers.range ?? '');
     if (!m) return res.writeHead(200).end(body);
     const part = body.subarray(Number(m[1]), Number(m[2]) + 1);
     res.writeHead(206, { 'content-range': `bytes ${m[1]}-${Number(m[1]) + part.length - 1}/${body.length}` });
     return res.end(part);
+  };
+  const server = http.createServer((req, res) => {
+    const path = req.url ?? '';
+    ranges.push(`${path} ${req.headers.range ?? ''}`);
+    if (!path.startsWith('/long/')) return answer(req, res);
+    served.longAtOnce = Math.max(served.longAtOnce, ++longOpen);
+    setTimeout(() => {
+      longOpen -= 1;
+      answer(req, res);
+    }, DELAY_MS);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    ranges,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  served.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return served;
 }
+
+/** Series imported as one asset each: the files of their `dataset`, the first as `data`. */
+const SERIES: Record<string, string[]> = {
+  series: ['/series/1.dcm', '/series/2.dcm', '/series/3.dcm'],
+  'mixed-series': ['/series/1.dcm', '/other/4.dcm', '/series/2.dcm', '/other/5.dcm'],
+  'mixed-size': ['/series/1.dcm', '/series/2.dcm', '/wide/6.dcm'],
+  'missing-file': ['/series/1.dcm', '/series/gone.dcm', '/series/3.dcm'],
+  long,
+};
 
 const SINGLE = ['ct.dcm', 'multi.dcm', 'nopixels.dcm', 'photo.dcm', 'head.nrrd', 'flat.nrrd', 'scan.seg.nrrd'];
 
@@ -133,22 +194,24 @@ describe.each(ENGINES)("volumes' sizes read from their headers on %s", (engine) 
       body: {
         assets: [
           ...SINGLE.map((name) => ({ data: `${media.url}/${name}`, externalId: name })),
-          {
-            data: `${media.url}/series/1.dcm`,
-            dataset: [1, 2, 3].map((k) => `${media.url}/series/${k}.dcm`),
-            externalId: 'series',
-          },
+          ...Object.entries(SERIES).map(([name, paths]) => ({
+            data: `${media.url}${paths[0]}`,
+            dataset: paths.map((p) => `${media.url}${p}`),
+            externalId: name,
+          })),
         ],
       },
     });
     expect(res.statusCode, res.body).toBe(201);
-    const names = [...SINGLE, 'series'];
+    const names = [...SINGLE, ...Object.keys(SERIES)];
     taskIds = Object.fromEntries((res.json().data.assets as Json[]).map((a, i) => [names[i], a.taskId as string]));
     await waitFor(
       async () => {
         const list = await t.call('GET', `/v2/project/${projectId}/assets?limit=100`);
         assets = Object.fromEntries((list.json().data.assets as Json[]).map((a) => [a.externalId, a]));
-        return [...SINGLE.filter((n) => n !== 'scan.seg.nrrd'), 'series'].every((n) => settled(assets[n]));
+        return [...SINGLE.filter((n) => n !== 'scan.seg.nrrd'), ...Object.keys(SERIES)].every((n) =>
+          settled(assets[n]),
+        );
       },
       'every volume to have a size or a warning',
       20_000,
@@ -162,7 +225,7 @@ describe.each(ENGINES)("volumes' sizes read from their headers on %s", (engine) 
     await media?.close();
   });
 
-  it('reads DICOM rows, columns and frames, a series from its first file, and NRRD sizes', () => {
+  it("reads DICOM rows, columns and frames, a series from its files' heads, and NRRD sizes", () => {
     const facts = (name: string) => {
       const m = assets[name]?.metadata ?? {};
       return [m.width, m.height, m.pageTotal];
@@ -170,13 +233,32 @@ describe.each(ENGINES)("volumes' sizes read from their headers on %s", (engine) 
     expect(facts('ct.dcm')).toEqual([64, 48, 1]);
     expect(facts('multi.dcm')).toEqual([256, 128, 12]);
     expect(facts('series')).toEqual([20, 10, 3]);
+    expect(facts('long')).toEqual([20, 10, LONG]);
     expect(facts('head.nrrd')).toEqual([12, 10, 7]);
     expect(facts('flat.nrrd')).toEqual([12, 10, 1]);
     expect(assets['ct.dcm']?.mediaWarning ?? null).toBeNull();
     // One range of the head, not the 768 KiB of the multi-frame file's pixel data.
     expect(media.ranges.filter((r) => r.startsWith('/multi.dcm '))).toEqual(['/multi.dcm bytes=0-524287']);
-    // The series' other files are not read for its size.
-    expect(media.ranges.some((r) => r.startsWith('/series/2.dcm'))).toBe(false);
+    // Every file of a series is read, its first 64 KiB only (the files are 10 KiB: all of it).
+    for (const p of [...SERIES.series!, ...long]) {
+      expect(media.ranges.filter((r) => r.startsWith(`${p} `))).toContain(`${p} bytes=0-65535`);
+    }
+    // A few at a time: several, never more than the job's eight.
+    expect(media.longAtOnce).toBeGreaterThan(1);
+    expect(media.longAtOnce).toBeLessThanOrEqual(8);
+  });
+
+  it('names the file of another series, of another slice size, or missing, of a series', () => {
+    expect(assets['mixed-series']?.mediaWarning).toBe(
+      'files of another series (SeriesInstanceUID) than 1.dcm: 4.dcm and 1 other file; a volume is one series',
+    );
+    expect(assets['mixed-size']?.mediaWarning).toBe(
+      "files of another slice size than 1.dcm (20x10 pixels): 6.dcm (30x10); a volume's slices are one size",
+    );
+    expect(assets['missing-file']?.mediaWarning).toBe('gone.dcm: the address answered HTTP 404');
+    for (const name of ['mixed-series', 'mixed-size', 'missing-file']) {
+      expect(assets[name]?.metadata?.width, name).toBeUndefined();
+    }
   });
 
   it('leaves a warning in words for a DICOM without pixel data or a file that is not DICOM, and skips a .seg.nrrd', () => {

@@ -3,7 +3,7 @@ import { NrrdError, parseNrrdHeader } from '../../shared/nrrd.js';
 
 /*
  * A volume's size from its file's first bytes: a DICOM file's Rows, Columns and Number of Frames
- * (read up to the pixel data, never into it), an NRRD's `sizes`. `width` x `height` is a slice,
+ * (read up to the pixel data, never into it) and its series, an NRRD's `sizes`. `width` x `height` is a slice,
  * `pageTotal` the slices (a series' count comes from its `dataset`, not from one file).
  */
 
@@ -15,6 +15,9 @@ export interface VolumeFacts {
 
 export type VolumeRead = { facts: VolumeFacts } | { problem: string };
 
+/** A DICOM file's facts and the series it says it belongs to (SeriesInstanceUID, when it has one). */
+export type DicomRead = { facts: VolumeFacts; series: string | undefined } | { problem: string };
+
 const PIXEL_DATA = 'x7fe00010';
 const whole = (v: number | undefined): v is number => v !== undefined && Number.isInteger(v) && v > 0;
 
@@ -22,7 +25,7 @@ const whole = (v: number | undefined): v is number => v !== undefined && Number.
  * A DICOM file's slice size and frame count from its head (`whole` when the head is the whole
  * file: then a file without pixel data is said to be one).
  */
-export function readDicomHead(bytes: Uint8Array, wholeFile: boolean): VolumeRead {
+export function readDicomHead(bytes: Uint8Array, wholeFile: boolean): DicomRead {
   let ds: dicomParser.DataSet;
   try {
     ds = dicomParser.parseDicom(bytes, { untilTag: PIXEL_DATA });
@@ -44,7 +47,8 @@ export function readDicomHead(bytes: Uint8Array, wholeFile: boolean): VolumeRead
   }
   if (!pixels && wholeFile) return { problem: 'the DICOM file has no pixel data' };
   const frames = Number(ds.string('x00280008') ?? '1');
-  return { facts: { width: columns, height: rows, pageTotal: whole(frames) ? frames : 1 } };
+  const series = ds.string('x0020000e')?.replace(/\0/g, '').trim() || undefined;
+  return { facts: { width: columns, height: rows, pageTotal: whole(frames) ? frames : 1 }, series };
 }
 
 /** An NRRD volume's size from its header: 2 or 3 axes (a single slice has one page). */

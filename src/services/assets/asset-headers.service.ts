@@ -2,7 +2,7 @@ import { imageSize } from 'image-size';
 import { type Head, HeadReadError, readHead } from '../../adapters/media/head-reader.js';
 import { tiffPageTotal } from '../../adapters/media/tiff-pages.js';
 import { readMp4, readWebm, type VideoFacts } from '../../adapters/media/video-header.js';
-import { readDicomHead, readNrrdHead } from '../../adapters/media/volume-header.js';
+import { type DicomRead, readDicomHead, readNrrdHead } from '../../adapters/media/volume-header.js';
 import { checkPointCount, PointCloudError, readCloudPoints } from '../../shared/pointcloud/index.js';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../errors.js';
@@ -36,8 +36,10 @@ import { signObjectUrl } from '../storages/storage.service.js';
  * the index alone. A TIFF gets its page count (`pageTotal`) from its chain of directories, each
  * read by a range of a few bytes where the one before says it is. A DICOM file gets its slice
  * size (Rows, Columns) and frame count, read up to its pixel data; a series (a `dataset` of DICOM
- * files) its slice size from its first file, its page count being its files'; an NRRD volume its
- * `sizes` (a `.seg.nrrd` is a voxel layer, not read). What cannot be read leaves a warning in words on the asset (`mediaWarning`)
+ * files) its slice size, its page count being its files': every file's head is read (a few at a
+ * time, first its first 64 KiB) and files of another series (SeriesInstanceUID) or another slice
+ * size than the first are named in the warning; an NRRD volume its `sizes` (a `.seg.nrrd` is a
+ * voxel layer, not read). What cannot be read leaves a warning in words on the asset (`mediaWarning`)
  * instead of a stuck job, and the editor, which decodes the image anyway, fills a size still
  * missing when the task is first opened (PUT /v2/asset/{id}/size).
  */
@@ -46,6 +48,8 @@ import { signObjectUrl } from '../storages/storage.service.js';
 export const HEADER_BYTES = 512 * 1024;
 /** Files read at once by one job. */
 const CONCURRENCY = 8;
+/** Bytes of each file of a series read first: a slice's elements before its pixel data fit many times over. */
+const SERIES_HEADER_BYTES = 64 * 1024;
 /** Assets per job: a large import becomes many small jobs that workers share. */
 const PER_JOB = 500;
 const IMAGE_TYPES = new Set(['png', 'jpg', 'jpeg', 'jfif', 'gif', 'webp', 'bmp', 'avif', 'tif', 'tiff', 'heic', 'ico']);
@@ -236,17 +240,120 @@ async function tiffFacts(
   return 'problem' in read ? { warning: read.problem } : { ...size, pageTotal: read.pages };
 }
 
+/** Calls `each` on every item, at most `limit` at a time. */
+async function eachAtMost<T>(items: readonly T[], limit: number, each: (item: T, k: number) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const k = next++;
+      await each(items[k] as T, k);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** The last part of a file's address, decoded (at most 200 characters), for words about it. */
+function fileName(url: unknown): string {
+  try {
+    return decodeURIComponent(new URL(String(url)).pathname.split('/').at(-1) ?? '').slice(0, 200);
+  } catch {
+    return String(url).slice(0, 200);
+  }
+}
+
+/**
+ * A DICOM file's facts from its first `first` bytes, read again up to HEADER_BYTES when they
+ * end before the pixel data's description.
+ */
+async function dicomRead(ctx: AppContext, asset: HeaderAsset, url: string, first = HEADER_BYTES): Promise<DicomRead> {
+  const head = await headOf(ctx, asset, 0, first, url);
+  if (head.contentType === 'text/html') return { problem: 'the address answers a web page (text/html), not a volume' };
+  if (!head.bytes.length) return { problem: 'the file is empty' };
+  const read = readDicomHead(head.bytes, head.whole);
+  if ('problem' in read && !head.whole && first < HEADER_BYTES) return dicomRead(ctx, asset, url, HEADER_BYTES);
+  return read;
+}
+
+/** "a.dcm", or "a.dcm and 3 other files": the first of some files named, the others counted. */
+function someFiles(urls: readonly unknown[], ks: readonly number[]): string {
+  const more = ks.length - 1;
+  return `${fileName(urls[ks[0]!])}${more ? ` and ${more} other file${more === 1 ? '' : 's'}` : ''}`;
+}
+
+/**
+ * A series' slice size from every file's head, read a few at a time; the first file of the list
+ * that cannot be read, or the files of another series or slice size than the first, named in a
+ * warning.
+ */
+async function seriesFacts(
+  ctx: AppContext,
+  asset: HeaderAsset,
+  urls: readonly string[],
+): Promise<Record<string, unknown> | { warning: string }> {
+  const reads: DicomRead[] = new Array(urls.length);
+  await eachAtMost(urls, CONCURRENCY, async (url, k) => {
+    try {
+      reads[k] = await dicomRead(ctx, asset, url, SERIES_HEADER_BYTES);
+    } catch (err) {
+      if (!(err instanceof HeadReadError)) throw err;
+      reads[k] = { problem: err.message };
+    }
+  });
+  const broken = reads.findIndex((r) => 'problem' in r);
+  const problem = reads[broken];
+  if (problem && 'problem' in problem) return { warning: `${fileName(urls[broken])}: ${problem.problem}` };
+  const read = reads as Extract<DicomRead, { facts: unknown }>[];
+  const first = read[0]!;
+  const firstName = fileName(urls[0]);
+  const indices = (differs: (r: (typeof read)[number]) => boolean) => read.flatMap((r, k) => (differs(r) ? [k] : []));
+  const otherSeries = indices((r) => r.series !== first.series);
+  if (otherSeries.length) {
+    return {
+      warning:
+        `files of another series (SeriesInstanceUID) than ${firstName}: ` +
+        `${someFiles(urls, otherSeries)}; a volume is one series`,
+    };
+  }
+  const { width, height } = first.facts;
+  const otherSize = indices((r) => r.facts.width !== width || r.facts.height !== height);
+  if (otherSize.length) {
+    const odd = read[otherSize[0]!]!.facts;
+    return {
+      warning:
+        `files of another slice size than ${firstName} (${width}x${height} pixels): ` +
+        `${someFiles(urls, otherSize)} (${odd.width}x${odd.height}); a volume's slices are one size`,
+    };
+  }
+  return { width, height, pageTotal: urls.length };
+}
+
 /** A volume's slice size and slice count from its file's head (DICOM up to its pixel data, NRRD its header). */
 async function volumeFacts(
   ctx: AppContext,
   asset: HeaderAsset,
   medium: 'dicom' | 'nrrd',
 ): Promise<Record<string, unknown> | { warning: string }> {
+  if (medium === 'dicom') {
+    const series = datasetOf(asset);
+    if (series.length > 1) return seriesFacts(ctx, asset, series);
+    const read = await dicomRead(ctx, asset, series[0] ?? asset.data);
+    return 'problem' in read ? { warning: read.problem } : { ...read.facts };
+  }
   const head = await headOf(ctx, asset);
   if (head.contentType === 'text/html') return { warning: 'the address answers a web page (text/html), not a volume' };
   if (!head.bytes.length) return { warning: 'the file is empty' };
-  const read = medium === 'dicom' ? readDicomHead(head.bytes, head.whole) : readNrrdHead(head.bytes);
+  const read = readNrrdHead(head.bytes);
   return 'problem' in read ? { warning: read.problem } : { ...read.facts };
+}
+
+/** The files of an asset's `dataset` (its pages, a series' slices, a point cloud's frames), or none. */
+function datasetOf(asset: HeaderAsset): string[] {
+  try {
+    const list: unknown = JSON.parse(asset.dataset ?? 'null');
+    return Array.isArray(list) ? list.filter((u): u is string => typeof u === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 /** Bytes read of each lidar frame for its header (a .bin frame's count comes from its length). */
@@ -257,25 +364,20 @@ async function cloudFacts(
   ctx: AppContext,
   asset: HeaderAsset,
 ): Promise<{ pointsPerFrame: number[] } | { warning: string }> {
-  let frames: unknown;
-  try {
-    frames = JSON.parse(asset.dataset ?? 'null');
-  } catch {
-    frames = null;
-  }
-  if (!Array.isArray(frames) || !frames.length) return { warning: 'the point cloud lists no lidar frames' };
+  const frames = datasetOf(asset);
+  if (!frames.length) return { warning: 'the point cloud lists no lidar frames' };
   const pointsPerFrame: number[] = [];
   for (const [k, url] of frames.entries()) {
-    const name = typeof url === 'string' ? decodeURIComponent(new URL(url).pathname.split('/').at(-1) ?? '') : '';
+    const name = fileName(url);
     try {
-      const head = await headOf(ctx, asset, 0, CLOUD_HEADER_BYTES, String(url));
+      const head = await headOf(ctx, asset, 0, CLOUD_HEADER_BYTES, url);
       if (head.contentType === 'text/html') throw new PointCloudError('the address answers a web page (text/html)');
       const points = readCloudPoints(name, head.bytes, head.whole ? head.bytes.length : head.total);
       checkPointCount(points);
       pointsPerFrame.push(points);
     } catch (err) {
       if (!(err instanceof PointCloudError) && !(err instanceof HeadReadError)) throw err;
-      return { warning: `lidar frame ${k} (${name.slice(0, 200)}): ${err.message}` };
+      return { warning: `lidar frame ${k} (${name}): ${err.message}` };
     }
   }
   return { pointsPerFrame };
@@ -347,10 +449,6 @@ export async function fillAssetSize(
 export function assetHeadersHandler(ctx: AppContext): JobHandler<AssetHeadersJob> {
   return async (job) => {
     const assets = await assetsToMeasure(ctx.store.db, job.payload.projectId, job.payload.assetIds);
-    let next = 0;
-    const worker = async () => {
-      while (next < assets.length) await measure(ctx, assets[next++] as HeaderAsset);
-    };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, assets.length) }, worker));
+    await eachAtMost(assets, CONCURRENCY, (asset) => measure(ctx, asset));
   };
 }

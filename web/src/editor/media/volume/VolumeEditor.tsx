@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ErrorNotice } from '../../../components/ErrorNotice';
 import { pinsOnPage, type SurfaceEditorProps } from '../../core/surface';
 import { typingInField } from '../../shell/useEditorKeys';
 import { VOLUME_KEYS } from '../../shell/editor-keys';
@@ -331,11 +332,7 @@ export function VolumeSurfaceEditor({
           </output>
         </div>
       )}
-      {voxelProblem && (
-        <p role="alert" className="form-error">
-          {voxelProblem}
-        </p>
-      )}
+      <ErrorNotice place="form" error={voxelProblem} />
       {volume && volume.tags.length > 0 && (
         <dl className="volume-tags" aria-label="Patient and study">
           {volume.tags.map((t) => (

@@ -215,8 +215,11 @@ export function openDicom(files: { buffer: ArrayBuffer; name: string }[]): Volum
     if (p.ds.string('x0020000e') !== series) {
       throw new MediaError(`${p.name} belongs to another series than ${first.name}: a volume is one series.`);
     }
-    if (p.ds.uint16('x00280010') !== rows || p.ds.uint16('x00280011') !== cols) {
-      throw new MediaError(`${p.name} is not the size of ${first.name}.`);
+    const [r, c] = [p.ds.uint16('x00280010'), p.ds.uint16('x00280011')];
+    if (r !== rows || c !== cols) {
+      throw new MediaError(
+        `${p.name} is ${c ?? '?'}x${r ?? '?'} pixels, ${first.name} ${cols}x${rows}: a volume's slices are one size.`,
+      );
     }
   }
   const slices = parsed.flatMap((p) => slicesOf(p, rows, cols));
