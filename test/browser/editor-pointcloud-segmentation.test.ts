@@ -7,6 +7,7 @@ import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/bro
 import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
 import { signInWithKey, startStage } from './helpers/editor-page.js';
 import { apiAs } from './helpers/project-data.js';
+import { topView } from './helpers/pointcloud-view.js';
 import { rangeServer, type RangeServer } from './helpers/range-server.js';
 
 /*
@@ -132,20 +133,6 @@ describe('point segmentation in the 3D editor', () => {
     await server?.close();
     await media?.close();
   });
-
-  /** Waits for a frame to be drawn; answers where a ground point (metres) is on the screen. */
-  const topView = async (page: Page, frameShown: number) => {
-    const c = page.getByTestId('pointcloud-canvas');
-    await expect.poll(() => c.getAttribute('data-frame'), { timeout: 15_000 }).toBe(String(frameShown));
-    await expect.poll(() => c.getAttribute('data-ready')).toBe('true');
-    const box = (await c.boundingBox())!;
-    const read = async (name: string) => Number(await c.getAttribute(`data-${name}`));
-    const [scale, cx, cy, width, height] = await Promise.all(['scale', 'cx', 'cy', 'width', 'height'].map(read));
-    return (x: number, y: number): [number, number] => [
-      box.x + width! / 2 - (y - cy!) * scale!,
-      box.y + height! / 2 - (x - cx!) * scale!,
-    ];
-  };
 
   /** A lasso drawn with the mouse through ground points (metres), closed back to the first. */
   const lasso = async (page: Page, at: (x: number, y: number) => [number, number], corners: [number, number][]) => {

@@ -6,6 +6,7 @@ import { launchBrowser, newContext, pageErrors, screenshot } from './helpers/bro
 import { type ConsoleServer, startConsoleServer } from './helpers/console-server.js';
 import { type AssetServer, serveAssets } from './helpers/editor-assets.js';
 import { signInWithKey, startStage } from './helpers/editor-page.js';
+import { cuboidField, topView } from './helpers/pointcloud-view.js';
 
 /*
  * The 3D editor on a synthetic scene the test makes: a ground plane 1.7 m under the LiDAR and two
@@ -252,22 +253,6 @@ describe('the point cloud editor', () => {
     await assets?.close();
   });
 
-  const canvas = (page: Page) => page.getByTestId('pointcloud-canvas');
-
-  /** Waits for a frame to be drawn; answers where a ground point (metres) is on the screen. */
-  const topView = async (page: Page, frame: number) => {
-    const c = canvas(page);
-    await expect.poll(() => c.getAttribute('data-frame'), { timeout: 15_000 }).toBe(String(frame));
-    await expect.poll(() => c.getAttribute('data-ready')).toBe('true');
-    const box = (await c.boundingBox())!;
-    const read = async (name: string) => Number(await c.getAttribute(`data-${name}`));
-    const [scale, cx, cy, width, height] = await Promise.all(['scale', 'cx', 'cy', 'width', 'height'].map(read));
-    return (x: number, y: number): [number, number] => [
-      box.x + width! / 2 - (y - cy!) * scale!,
-      box.y + height! / 2 - (x - cx!) * scale!,
-    ];
-  };
-
   /** The image pixels (camera's own) where the editor drew magenta, as a bounding box. */
   const magentaBounds = async (page: Page) => {
     const camera = page.locator('canvas[data-camera="front"]');
@@ -294,9 +279,6 @@ describe('the point cloud editor', () => {
     return { ...found, x1: found.x1 / scale, y1: found.y1 / scale, x2: found.x2 / scale, y2: found.y2 / scale };
   };
 
-  const field = (page: Page, name: string) =>
-    page.getByRole('group', { name: /Selected cuboid/ }).getByLabel(name, { exact: true });
-
   it('fits a cuboid to a box of points, projects it on the camera, refuses an overlap and tracks it', async () => {
     const page = await context.newPage();
     const errors = pageErrors(page);
@@ -307,7 +289,7 @@ describe('the point cloud editor', () => {
     // A click on the ground beside the box's middle: the fit finds the box around it.
     await page.mouse.click(...at(BOX_A.x + 0.3, BOX_A.y - 0.2));
     await screenshot(page, 'editor-pointcloud-placed');
-    await expect.poll(() => field(page, 'length').inputValue(), { timeout: 5000 }).not.toBe('');
+    await expect.poll(() => cuboidField(page, 'length').inputValue(), { timeout: 5000 }).not.toBe('');
 
     // The cuboid's edges on the camera's image fall on the box's image.
     const [bx1, by1, bx2, by2] = projectedBounds(BOX_A);
@@ -341,13 +323,13 @@ describe('the point cloud editor', () => {
     await page.mouse.move(...to, { steps: 4 });
     await page.mouse.up();
     await expect.poll(() => page.locator('.video-timeline path').count()).toBe(2);
-    const x3 = Number(await field(page, 'x').inputValue());
+    const x3 = Number(await cuboidField(page, 'x').inputValue());
     // Frame 2 lies half way between the two keyframes.
     await page.getByLabel('Frame', { exact: true }).fill('2');
     await page.getByLabel('Frame', { exact: true }).press('Enter');
     await topView(page, 1);
-    await expect.poll(async () => Number(await field(page, 'x').inputValue())).not.toBe(x3);
-    const x2 = Number(await field(page, 'x').inputValue());
+    await expect.poll(async () => Number(await cuboidField(page, 'x').inputValue())).not.toBe(x3);
+    const x2 = Number(await cuboidField(page, 'x').inputValue());
     expect(Math.abs(x2 - (x3 - 1))).toBeLessThan(0.06);
     await screenshot(page, 'editor-pointcloud-track');
 

@@ -8,11 +8,15 @@ export interface EditorAsset {
   data: string;
   externalId: string;
   dataset?: string[];
+  /** The editor the asset opens in (`pct` for a point cloud's frames). */
+  editorType?: string;
   metadata?: Record<string, unknown>;
 }
 
 export interface EditorProjectSpec {
   name: string;
+  /** Settings the project is created with (`type`, `pctConfig`). */
+  create?: Record<string, unknown>;
   categorySchema: Record<string, unknown>;
   /** The workflow: Start, Label, Complete unless said. */
   stages?: unknown[];
@@ -35,7 +39,10 @@ export interface EditorProject {
  */
 export async function editorProject(server: ConsoleServer, spec: EditorProjectSpec): Promise<EditorProject> {
   const api = apiAs(server);
-  const { project } = await api<{ project: { _id: string } }>('POST', '/v2/project', { name: spec.name });
+  const { project } = await api<{ project: { _id: string } }>('POST', '/v2/project', {
+    ...spec.create,
+    name: spec.name,
+  });
   await api('POST', `/v2/project/${project._id}`, {
     ...spec.settings,
     categorySchema: spec.categorySchema,

@@ -470,3 +470,22 @@ export async function requestAssist(taskId: string, body: AssistBody): Promise<A
     )
   ).assist;
 }
+
+type PctValidationBody = ApiBody<'/v2/task/{taskId}/pctValidation', 'post'>;
+export type PctValidation = ApiData<'/v2/task/{taskId}/pctValidation', 'post'>['validation'];
+
+/**
+ * POST /task/{taskId}/pctValidation: the project's external validator's verdict on the answer
+ * about to be submitted (nothing is stored). `frame` is the frame in view, from 0.
+ */
+export async function checkPctAnswer(taskId: string, answer: TaskAnswerBody, frame: number): Promise<PctValidation> {
+  // The editor's answer is the stored shape, typed more loosely than the document's.
+  const body = { answer, frame } as PctValidationBody;
+  return (
+    await unwrap<ApiData<'/v2/task/{taskId}/pctValidation', 'post'>>(
+      'POST',
+      '/v2/task/{taskId}/pctValidation',
+      api.POST('/v2/task/{taskId}/pctValidation', { params: { path: { taskId } }, body }),
+    )
+  ).validation;
+}

@@ -18,6 +18,7 @@ import {
   useWorkTask,
   useAssistPlugins,
   requestAssist,
+  checkPctAnswer,
   workKeys,
   workTaskPath,
   type Issue,
@@ -30,7 +31,7 @@ import { SESSION_KEY, useSession } from '../auth/useSession';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { errorText } from '../components/error-text';
 import { ClassificationsOnly } from '../editor/shell/ClassificationsOnly';
-import type { AssistClient, AssistReply, PaintedLayer, Pin, SubmitGate } from '../editor/core/surface';
+import type { AssistClient, AssistReply, PaintedLayer, Pin, PctValidator, SubmitGate } from '../editor/core/surface';
 import { fromApi, toApi } from '../editor/core/codec';
 import type { Ontology } from '../editor/core/ontology';
 import type { EditorAnswer } from '../editor/core/answer';
@@ -167,6 +168,10 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
         ? { request: (q) => requestAssist(task._id, { pluginId: assistPlugin._id, ...q }) as Promise<AssistReply> }
         : undefined,
     [assistPlugin?._id, task._id],
+  );
+  const pctValidator = useMemo<PctValidator>(
+    () => ({ check: (answer, frame) => checkPctAnswer(task._id, answer, frame) }),
+    [task._id],
   );
   const onBrushChange = useCallback(
     (layer: PaintedLayer) => {
@@ -445,6 +450,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
           onBrushChange={onBrushChange}
           assist={assist}
           submitGate={submitGate}
+          pctValidator={pctValidator}
         />
       )}
       {!surface && (

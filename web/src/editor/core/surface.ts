@@ -72,6 +72,22 @@ export interface SurfaceEditorProps {
   assist?: AssistClient | undefined;
   /** Where the editor puts its own check of a submit (the work page asks it before submitting). */
   submitGate?: { current: SubmitGate | undefined };
+  /** A point-cloud project's external validator, through the server (`pctConfig.externalValidation`). */
+  pctValidator?: PctValidator | undefined;
+}
+
+/** The external validator's verdict on an answer: frames counted from 0, as the answer's pages. */
+export interface PctVerdict {
+  valid: boolean;
+  frames: number[];
+  errors: { message: string; frame?: number | undefined; objectId?: string | undefined }[];
+  message?: string | undefined;
+}
+
+/** Asks the project's external validator, through the server, what it makes of an answer. */
+export interface PctValidator {
+  /** `frame`: the frame in view, from 0 (checked when the project validates a single frame). */
+  check(answer: ApiAnswer, frame: number): Promise<PctVerdict>;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { addRelation, deleteObject, deleteRelation } from '../core/edit';
 import type { Ontology } from '../core/ontology';
-import type { ClassificationAnswer, EditorAnswer } from '../core/answer';
+import type { ClassificationAnswer, EditorAnswer, EditorObject } from '../core/answer';
 import type { Problem } from '../core/validate';
 import { ObjectList } from './ObjectList';
 import { Questions } from './Questions';
@@ -20,17 +20,24 @@ export interface ObjectsPanelProps {
   emptyNote?: string | undefined;
 }
 
+/** Each object's name as the list shows it: its tool's title and its number among that tool's objects ("Car 2"). */
+export function objectNumbering(objects: readonly EditorObject[], ontology: Ontology): Map<string, string> {
+  const titles = new Map((ontology.tools ?? []).map((t) => [t.schemaId, t.title]));
+  const numbering = new Map<string, string>();
+  const seen = new Map<string, number>();
+  for (const o of objects) {
+    const n = (seen.get(o.schemaId) ?? 0) + 1;
+    seen.set(o.schemaId, n);
+    numbering.set(o.objectId, `${titles.get(o.schemaId) ?? o.schemaId} ${n}`);
+  }
+  return numbering;
+}
+
 /** The answer's objects as a list a keyboard can reach, the selected one's questions, relations. */
 export function ObjectsPanel(p: ObjectsPanelProps) {
   const { ontology, answer, selectedId } = p;
   const tools = new Map((ontology.tools ?? []).map((t) => [t.schemaId, t]));
-  const numbering = new Map<string, string>();
-  const seen = new Map<string, number>();
-  for (const o of answer.objects) {
-    const n = (seen.get(o.schemaId) ?? 0) + 1;
-    seen.set(o.schemaId, n);
-    numbering.set(o.objectId, `${tools.get(o.schemaId)?.title ?? o.schemaId} ${n}`);
-  }
+  const numbering = objectNumbering(answer.objects, ontology);
   const flagged = new Set(p.problems.flatMap((x) => (x.objectId ? [x.objectId] : [])));
   const selected = answer.objects.find((o) => o.objectId === selectedId);
   const selectedTool = selected && tools.get(selected.schemaId);

@@ -2,11 +2,14 @@ import type { ReactNode } from 'react';
 import type { SurfaceEditorProps } from '../core/surface';
 import { ClassificationsOnly } from './ClassificationsOnly';
 
+/** Said after why a medium cannot be shown. */
+export const ANSWER_KEPT = 'The answer saved so far is kept.';
+
 /** Why a medium (or one part of it) cannot be shown, and that the saved answer stays: one alert. */
 export function UnreadableNotice({ problem, className }: { problem: string; className?: string }) {
   return (
     <p className={className ?? 'field-error'} role="alert">
-      {problem} The answer saved so far is kept.
+      {problem} {ANSWER_KEPT}
     </p>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { ErrorNotice } from '../../../components/ErrorNotice';
 import {
   checkCamera,
   toCamera,
@@ -178,18 +179,8 @@ export function CameraView(props: {
     <figure className="pointcloud-camera">
       <figcaption>
         {c.name}
-        {camera.problem && (
-          <span role="alert" className="pointcloud-message">
-            {' '}
-            {camera.problem}
-          </span>
-        )}
-        {image && 'error' in image && (
-          <span role="alert" className="pointcloud-message">
-            {' '}
-            {image.error}
-          </span>
-        )}
+        <ErrorNotice place="inline" className="pointcloud-message" error={camera.problem} />
+        {image && 'error' in image && <ErrorNotice place="inline" className="pointcloud-message" error={image.error} />}
       </figcaption>
       <canvas
         ref={canvas}

@@ -20,8 +20,11 @@ import { useAnswerHistory } from '../../shell/useAnswerHistory';
 import { typingInField } from '../../shell/useEditorKeys';
 import { useSpaceTools } from '../../shell/useSpaceTools';
 import { MARKING_TOOLS, onImage, type MarkingTool, type PctValue, type Point3 } from '../../tools/pct';
+import { ErrorNotice } from '../../../components/ErrorNotice';
+import { objectNumbering } from '../../panels/ObjectsPanel';
 import { Timeline } from '../video/Timeline';
 import { CameraView } from './CameraView';
+import { ExternalCheckNotice } from './ExternalCheckNotice';
 import type { ColorMode } from './scene';
 import { panTop, topToGround, topToScreen } from './top-view';
 import { useSequence } from './useFrame';
@@ -102,7 +105,7 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
   const view = useScene(cloud, setMessage);
   const { canvasRef, overlayRef, sceneRef, top, setTop, orbit, orbitBy, regionAt } = view;
   const gesture = useRef<Gesture | undefined>(undefined);
-  useSubmitGate(props, frames);
+  const externalCheck = useSubmitGate(props, frames, page);
   const noOverlap = pctConfig?.allowOverlapping !== true;
 
   const shown = useMemo(() => objectsOnPage(answer.objects, page), [answer.objects, page]);
@@ -360,6 +363,13 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
     );
   }, [drawn, selectedId, space.colors]);
 
+  /** An object's name on a frame (its first keyframe's when none is given), as the objects list says it. */
+  const nameOf = (objectId: string, frame: number | undefined) => {
+    const first = answer.objects.find((o) => o.objectId === objectId);
+    if (!first) return undefined;
+    return objectNumbering(objectsOnPage(answer.objects, frame ?? first.where?.page ?? page), ontology).get(objectId);
+  };
+
   const remove = (id: string) => {
     change({ ...answer, objects: answer.objects.filter((o) => o.objectId !== id) });
     setSelectedId(undefined);
@@ -493,6 +503,7 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
     >
       <div className="pointcloud-main">
         <ViewMessage message={message} frameError={frameError} />
+        <ExternalCheckNotice check={externalCheck} go={go} onSelect={setSelectedId} nameOf={nameOf} />
         <PointCloudViews
           scene={view}
           label="Point cloud: top view, 3D view, side and front views of the selected cuboid"
@@ -549,11 +560,7 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
         </FrameBar>
         {cameras.list.length > 0 || cameras.problem ? (
           <div className="pointcloud-cameras">
-            {cameras.problem && (
-              <p role="alert" className="pointcloud-message">
-                {cameras.problem}
-              </p>
-            )}
+            <ErrorNotice place="form" className="pointcloud-message" error={cameras.problem} />
             {cameras.list.map((camera) => (
               <CameraView
                 key={camera.calibration.name}

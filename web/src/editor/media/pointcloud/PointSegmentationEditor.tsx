@@ -14,6 +14,7 @@ import { useAnswerHistory } from '../../shell/useAnswerHistory';
 import { typingInField } from '../../shell/useEditorKeys';
 import { useSpaceTools } from '../../shell/useSpaceTools';
 import { CameraView } from './CameraView';
+import { ExternalCheckNotice } from './ExternalCheckNotice';
 import type { ColorMode } from './scene';
 import { countClasses, labelInside } from './segmentation';
 import { panTop, topToGround } from './top-view';
@@ -56,7 +57,7 @@ export default function PointSegmentationEditor(props: SurfaceEditorProps) {
   const view = useScene(cloud, setMessage);
   const { canvasRef, overlayRef, sceneRef, top, setTop, orbit, orbitBy, regionAt } = view;
   const gesture = useRef<Gesture | undefined>(undefined);
-  useSubmitGate(props, frames);
+  const externalCheck = useSubmitGate(props, frames, page);
 
   const items = useMemo(() => readPointLabels(answer.extra?.pointLabels), [answer.extra]);
   const item = items.find((i) => i.page === page);
@@ -268,6 +269,7 @@ export default function PointSegmentationEditor(props: SurfaceEditorProps) {
     >
       <div className="pointcloud-main">
         <ViewMessage message={decoded?.problem ?? message} frameError={frameError} />
+        <ExternalCheckNotice check={externalCheck} go={go} />
         <PointCloudViews
           scene={view}
           label="Point cloud: top view (draw a lasso here) and 3D view"

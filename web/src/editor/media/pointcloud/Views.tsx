@@ -1,5 +1,6 @@
 import type { PointerEvent, ReactNode } from 'react';
-import { UnreadableNotice } from '../../shell/MediaUnreadable';
+import { ErrorNotice } from '../../../components/ErrorNotice';
+import { ANSWER_KEPT } from '../../shell/MediaUnreadable';
 import { PartInput } from '../../shell/PartInput';
 import type { ColorMode } from './scene';
 import type { useScene } from './useScene';
@@ -19,13 +20,8 @@ export function ViewMessage({
   message?: string | undefined;
   frameError?: string | undefined;
 }) {
-  if (frameError) return <UnreadableNotice className="pointcloud-message" problem={frameError} />;
-  if (!message) return null;
-  return (
-    <p className="pointcloud-message" role="alert">
-      {message}
-    </p>
-  );
+  const said = frameError ? `${frameError} ${ANSWER_KEPT}` : message;
+  return <ErrorNotice place="form" className="pointcloud-message" error={said} />;
 }
 
 /**
