@@ -4,6 +4,9 @@
  * less of them, that is a parameter here, so each file still says what it relies on.
  */
 
+import { expect } from 'vitest';
+import type { TestApp } from './app.js';
+
 export interface StreetOntologyOptions {
   /** Adds a `person` point tool after the car. */
   person?: boolean;
@@ -60,4 +63,37 @@ export function consensusWorkflow(config: Record<string, unknown>, dynamicOn?: '
     { id: 'Disputed', type: 'Hold', next: ['Done'] },
     { id: 'Done', type: 'Complete' },
   ];
+}
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The id of a consensus parent's copy waiting in sub-stage `stage`. */
+export async function consensusCopy(t: TestApp, projectId: string, parent: string, stage: string): Promise<string> {
+  const res = await t.call('GET', `/v2/project/${projectId}/tasks?limit=100&stage=${stage}`);
+  return (res.json().data.tasks as { _id: string; parentTask: string }[]).find((c) => c.parentTask === parent)
+    ?._id as string;
+}
+
+/**
+ * Submits a round of consensusWorkflow: `first`'s tools as the copy in `c1`, `second`'s in `c2`;
+ * answers the parent task as it then is.
+ */
+export async function submitConsensusRound(
+  t: TestApp,
+  projectId: string,
+  parent: string,
+  first: unknown[],
+  second: unknown[],
+): Promise<Json> {
+  for (const [stage, tools] of [
+    ['c1', first],
+    ['c2', second],
+  ] as const) {
+    const copy = await consensusCopy(t, projectId, parent, stage);
+    const res = await t.call('POST', `/v2/annotate/${copy}?nextStage=true`, {
+      body: { answer: { tools, classifications: [], relations: [] } },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+  return (await t.call('GET', `/v2/task/${parent}`)).json().data.task;
 }

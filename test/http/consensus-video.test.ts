@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { ENGINES } from '../helpers/stores.js';
-import { consensusWorkflow } from '../helpers/street-scene.js';
+import { consensusWorkflow, submitConsensusRound } from '../helpers/street-scene.js';
 
 /*
  * Consensus on a video compares tracks, not stored keyframes: each copy's keyframes are expanded
@@ -43,24 +43,8 @@ describe.each(ENGINES)('consensus of video tracks on %s', (engine) => {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().data.assets[0].taskId;
   };
-  const copyIn = async (parent: string, stage: string): Promise<string> => {
-    const res = await t.call('GET', `/v2/project/${pid}/tasks?limit=100&stage=${stage}`);
-    return (res.json().data.tasks as { _id: string; parentTask: string }[]).find((c) => c.parentTask === parent)
-      ?._id as string;
-  };
-  const round = async (name: string, first: unknown[], second: unknown[], frameTotal?: number) => {
-    const parent = await importOne(name, frameTotal);
-    for (const [stage, tools] of [
-      ['c1', first],
-      ['c2', second],
-    ] as const) {
-      const res = await t.call('POST', `/v2/annotate/${await copyIn(parent, stage)}?nextStage=true`, {
-        body: { answer: { tools, classifications: [], relations: [] } },
-      });
-      expect(res.statusCode, res.body).toBe(200);
-    }
-    return (await t.call('GET', `/v2/task/${parent}`)).json().data.task;
-  };
+  const round = async (name: string, first: unknown[], second: unknown[], frameTotal?: number) =>
+    submitConsensusRound(t, pid, await importOne(name, frameTotal), first, second);
 
   it('agrees fully on the same motion set with other keyframes', async () => {
     // x moves from 0 to 30 over frames 0 to 30: keyframes at 0 and 30, or at 0, 15 and 30.

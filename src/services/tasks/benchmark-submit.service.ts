@@ -14,6 +14,8 @@ import { findReference } from '../../store/repositories/benchmark.repository.js'
 import { existingTask } from '../../store/repositories/row-by-id.repository.js';
 import { type AnswerInput, validateAnswer } from '../../workflow/answer.js';
 import { scoreBenchmark } from '../../workflow/consensus/benchmark-score.js';
+import { lastFrameToCompare } from '../../workflow/consensus/score.js';
+import { videoFrameTotal } from '../../shared/tracks.js';
 import { EMPTY_ANSWER, type TaskAnswer } from '../../workflow/types.js';
 import type { Principal } from '../../access.js';
 import { loadProject } from '../identity/project-access.js';
@@ -36,8 +38,8 @@ export interface HandedOutLayers {
  * the caller's benchmark submission and frees the caller for their next task. The benchmark task
  * itself neither moves nor changes. A brush layer (`brushDataUrl`) or voxel layer
  * (`medicalBrushDataUrl`) sent is checked as annotate checks it and scored per class against the
- * reference's. Undefined when the caller was
- * not handed this task.
+ * reference's. On a video or point-cloud sequence objects are scored as tracks. Undefined when
+ * the caller was not handed this task.
  */
 export async function workHandedOutBenchmark(
   ctx: AppContext,
@@ -100,7 +102,8 @@ export async function workHandedOutBenchmark(
       brush || reference?.brush_data_url
         ? { answer: await readBrush(brush), reference: await readBrush(reference?.brush_data_url ?? null) }
         : {};
-    const scored = scoreBenchmark(checked.value, expected, schema, voxels, brushes);
+    const lastFrame = lastFrameToCompare(asset ? videoFrameTotal(asset) : undefined, [checked.value, expected]);
+    const scored = scoreBenchmark(checked.value, expected, schema, voxels, brushes, lastFrame);
     const now = ctx.clock.now();
     await insertSubmission(trx, {
       id: newId(now),

@@ -10,10 +10,10 @@ import {
 } from '../../store/repositories/consensus.repository.js';
 import { bySubmission, makeCopy, roundCopies, subStageFor } from '../consensus/copies.js';
 import { agreementItems } from '../consensus/agreement-items.js';
-import { agreementScore, brushClasses } from '../consensus/score.js';
+import { agreementScore, brushClasses, lastFrameToCompare } from '../consensus/score.js';
 import type { BrushClasses } from '../consensus/similarity.js';
 import { type VoxelClasses, voxelClasses } from '../consensus/voxel-overlap.js';
-import { pageOf, videoFrameTotal, type WireEntry } from '../../shared/tracks.js';
+import { videoFrameTotal } from '../../shared/tracks.js';
 import { recordExit } from '../stage-exit.js';
 import { consensusSubStages } from '../graph.js';
 import { refuseExit, type RoutingEnv, type StageBehavior, WAIT } from '../stage-behavior.js';
@@ -96,17 +96,13 @@ async function leave(parent: TaskRow, stage: Stage, index: number, env: RoutingE
 }
 
 /**
- * The last frame (from 0) of the task's video, whose objects are compared as tracks; undefined
- * for a still image or a paged asset. A video without its frame count yet goes to the last
- * frame any copy names, as its export does.
+ * The last frame (from 0) of the task's video or point-cloud sequence, whose objects are compared
+ * as tracks; undefined for a still image or a paged asset. A video without its frame count yet
+ * goes to the last frame any copy names, as its export does.
  */
 async function lastFrameOf(parent: TaskRow, answers: TaskAnswer[], env: RoutingEnv): Promise<number | undefined> {
   const asset = await assetOfRound(env.trx, parent.asset_id);
-  const frames = asset ? videoFrameTotal(asset) : undefined;
-  if (frames !== null) return frames === undefined ? undefined : frames - 1;
-  const pages = answers.flatMap((a) => a.tools.map((e) => pageOf(e as WireEntry) ?? -1));
-  const last = Math.max(-1, ...pages);
-  return last < 0 ? undefined : last;
+  return lastFrameToCompare(asset ? videoFrameTotal(asset) : undefined, answers);
 }
 
 /** What the round measured per ontology item, kept for the Quality page. */

@@ -1,6 +1,7 @@
 import type { CategorySchema } from '../../schemas/category-schema.js';
 import type { TaskAnswer } from '../types.js';
 import { canonicalAnswer, classificationAnswers, stableJson } from './score.js';
+import { interpolatedKeyOf } from '../../shared/tracks.js';
 import { bestMatch, objectSimilarity } from './similarity.js';
 
 /**
@@ -13,8 +14,9 @@ import { bestMatch, objectSimilarity } from './similarity.js';
  *   the most common answer among the copies that answered it;
  * - `intersection`: objects every copy drew, and answers every copy gave alike.
  * Objects of two copies are "the same" when their similarity (similarity.ts: IoU for boxes,
- * polygons and zones, distance for points and polylines, overlap for NER spans) is at least
- * MATCH_IOU, or their geometry is identical (kinds without a measure). A merged object keeps the
+ * polygons and zones, 3D IoU for a point cloud's cuboids, distance for points and polylines,
+ * overlap for NER spans) is at least MATCH_IOU, or their geometry is identical (kinds and shapes
+ * without a measure, such as a point cloud's polygons). A merged object keeps the
  * geometry of its most central member (highest summed similarity to the others), with that member's
  * objectId and nested classifications. Relations join object ids of one copy, so only `first`
  * keeps them.
@@ -31,10 +33,13 @@ interface Member {
   obj: Obj;
 }
 
+/** The geometry of an object without a measure (a point cloud's with its marking tool and camera). */
+const shapeOf = (kind: string, o: Obj) => stableJson([o.markingTool, o.sensor, o[interpolatedKeyOf(o) ?? kind]]);
+
 function similarity(kind: string | undefined, a: Obj, b: Obj): number {
   const measured = objectSimilarity(kind, a, b);
   if (measured !== undefined) return measured;
-  return kind !== undefined && stableJson(a[kind]) === stableJson(b[kind]) ? 1 : 0;
+  return kind !== undefined && shapeOf(kind, a) === shapeOf(kind, b) ? 1 : 0;
 }
 
 /** Groups the objects of one tool across copies; a group holds at most one object per copy. */

@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import type { CategorySchema } from '../../schemas/category-schema.js';
 import type { TaskAnswer } from '../types.js';
 import { brushAgreement, brushClasses, classificationAnswers, ontologyQuestions, toolAgreement } from './score.js';
-import { type BrushClasses, isScoredKind } from './similarity.js';
+import { type BrushClasses, isScoredKind, scoredObjects } from './similarity.js';
 import { type VoxelClasses, voxelAgreement, voxelClasses } from './voxel-overlap.js';
 
 /**
  * What one decided consensus round measured, per ontology item, as the Quality page keeps it:
  * a tool with a measure (similarity.ts) that a copy used gives one item, the copies' mean pairwise
- * agreement (as the round's score counts it: IoU for boxes, polygons and zones, distance for
- * points and polylines, overlap for NER spans); a classification question a copy answered gives
+ * agreement (as the round's score counts it: IoU for boxes, polygons and zones, 3D IoU for a
+ * point cloud's cuboids, distance for points and polylines, overlap for NER spans); a classification question a copy answered gives
  * one item per pair of copies (earlier copy first), their two answers, so agreement can be read
  * as Cohen's kappa over many rounds. A brush class a copy's layer paints gives one item, the
  * copies' mean pairwise IoU of that class's pixels; a medical-brush class a copy's voxel layer
@@ -56,7 +56,7 @@ export function agreementItems(
   }
   for (const tool of schema.tools ?? []) {
     if (!isScoredKind(tool.tool)) continue;
-    const perCopy = copies.map((c) => c.tools.filter((o) => o.schemaId === tool.schemaId));
+    const perCopy = copies.map((c) => scoredObjects(tool.tool, tool.schemaId, c.tools));
     if (!perCopy.some((list) => list.length > 0)) continue;
     items.push({
       schemaId: tool.schemaId,

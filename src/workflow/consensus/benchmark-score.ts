@@ -1,7 +1,7 @@
 import type { CategorySchema } from '../../schemas/category-schema.js';
 import type { TaskAnswer } from '../types.js';
 import { brushAgreement, brushClasses, classificationAnswers, ontologyQuestions } from './score.js';
-import { type BrushClasses, matchedShare, matchObjects } from './similarity.js';
+import { type BrushClasses, matchedShare, matchTool, scoredObjects } from './similarity.js';
 import { type VoxelClasses, voxelClasses, voxelOverlaps } from './voxel-overlap.js';
 
 export interface ScoreItem {
@@ -11,7 +11,10 @@ export interface ScoreItem {
   kind: 'classification' | 'object' | 'voxels' | 'brush';
   /** 0 to 1 */
   score: number;
-  /** Objects: each reference object with its matched object and their similarity (0 when missed). */
+  /**
+   * Objects: each reference object (on a video or point-cloud sequence, each track) with its
+   * matched object and their similarity (0 when missed).
+   */
   objects?: { referenceId: unknown; objectId: unknown; similarity: number }[];
   /** Objects drawn that match nothing in the reference. */
   extra?: number;
@@ -54,10 +57,12 @@ function answerSimilarity(ref: string | undefined, got: string | undefined): num
 /**
  * A labeler's answer against a benchmark's reference, by the consensus scorer's rules: each
  * question answered in either scores 1 when equal (a multi-select by Jaccard); each tool with a
- * measure (similarity.ts: IoU for boxes, rotated boxes, polygons and segmentation zones, distance
- * for points and polylines, shared over covered characters for NER spans) used in either matches
- * objects one to one, most alike first, and scores the matched similarities summed over the
- * larger object count, so a missed or an extra object counts 0; each medical-brush class either
+ * measure (similarity.ts: IoU for boxes, rotated boxes, polygons and segmentation zones, 3D IoU
+ * for a point cloud's cuboids, distance for points and polylines, shared over covered characters
+ * for NER spans) used in either matches objects one to one, most alike first, and scores the
+ * matched similarities summed over the larger object count, so a missed or an extra object counts
+ * 0; on a video or point-cloud sequence (`lastFrame`, its last frame from 0) objects are tracks,
+ * matched as consensus matches them (score.ts); each medical-brush class either
  * voxel layer gives scores the Dice of its voxels against the reference's (IoU kept beside it,
  * voxel-overlap.ts); each brush class painted in either brush layer scores the IoU of its pixels
  * against the reference's (a missing layer paints nothing). The score is the mean of the items,
@@ -69,6 +74,7 @@ export function scoreBenchmark(
   schema: CategorySchema,
   voxels: BenchmarkVoxels = {},
   brush: BenchmarkBrush = {},
+  lastFrame?: number,
 ): BenchmarkScore {
   const items: ScoreItem[] = [];
   const [got, ref] = [classificationAnswers(answer), classificationAnswers(reference)];
@@ -77,18 +83,19 @@ export function scoreBenchmark(
     items.push({ schemaId: id, kind: 'classification', score: answerSimilarity(ref.get(id), got.get(id)) });
   }
   for (const tool of schema.tools ?? []) {
-    const a = reference.tools.filter((o) => o.schemaId === tool.schemaId);
-    const b = answer.tools.filter((o) => o.schemaId === tool.schemaId);
+    const a = scoredObjects(tool.tool, tool.schemaId, reference.tools);
+    const b = scoredObjects(tool.tool, tool.schemaId, answer.tools);
     if (a.length === 0 && b.length === 0) continue;
-    const matches = matchObjects(tool.tool, a, b);
-    if (!matches) continue;
+    const matched = matchTool(tool.tool, a, b, lastFrame);
+    if (!matched) continue;
+    const { matches } = matched;
     const byRef = new Map(matches.map((m) => [m.i, m]));
-    const objects = a.map((o, i) => {
+    const objects = matched.a.map((id, i) => {
       const m = byRef.get(i);
-      return { referenceId: o.objectId, objectId: m ? b[m.j]?.objectId : null, similarity: m?.similarity ?? 0 };
+      return { referenceId: id, objectId: m ? matched.b[m.j] : null, similarity: m?.similarity ?? 0 };
     });
-    const score = matchedShare(matches, a.length, b.length);
-    items.push({ schemaId: tool.schemaId, kind: 'object', score, objects, extra: b.length - matches.length });
+    const score = matchedShare(matches, matched.a.length, matched.b.length);
+    items.push({ schemaId: tool.schemaId, kind: 'object', score, objects, extra: matched.b.length - matches.length });
   }
   if (voxels.answer || voxels.reference) {
     const overlaps = voxelOverlaps(voxels.reference, voxels.answer);

@@ -1,13 +1,14 @@
 import type { CategorySchema, Classification } from '../../schemas/category-schema.js';
+import { pageOf, type WireEntry } from '../../shared/tracks.js';
 import type { TaskAnswer } from '../types.js';
 import {
   brushClassIoU,
   type BrushClasses,
   isScoredKind,
   matchedShare,
-  matchObjects,
-  matchTracks,
+  matchTool,
   paintsClass,
+  scoredObjects,
 } from './similarity.js';
 import { type VoxelClasses, voxelAgreement, voxelClasses } from './voxel-overlap.js';
 
@@ -21,15 +22,17 @@ import { type VoxelClasses, voxelAgreement, voxelClasses } from './voxel-overlap
  *   least one copy used scores the mean, over every pair of copies, of their best match: objects
  *   are matched one to one, most alike first, and the matched similarities are summed and divided
  *   by the larger object count (an unmatched object counts 0; two copies without objects agree);
- * - on a video (`lastFrame` given), objects are tracks: a tool's tracks are matched one to one
- *   the same way, two tracks scoring the mean of their objects' similarity over the frames
- *   either shows (keyframes expanded as exports expand them), over the larger track count;
+ * - on a video or a point-cloud sequence (`lastFrame` given), objects are tracks: a tool's
+ *   tracks are matched one to one the same way, two tracks scoring the mean of their objects'
+ *   similarity over the frames either shows (keyframes expanded as exports expand them), over
+ *   the larger track count; a point cloud's cuboids compare by 3D IoU, its other shapes are not
+ *   scored;
  * - each brush class that at least one copy's brush layer paints scores the mean, over every
  *   pair of copies, of the IoU of the pixels both painted in that class (given the layers);
  * - each medical-brush class (its voxel value) that at least one copy's voxel layer gives scores
  *   the mean, over every pair of copies, of the Dice of its voxels (voxel-overlap.ts);
  * - the score is the mean of those items; with nothing to compare, copies agree fully (1).
- * Other tool kinds (PDF marks, angles, point clouds) are not scored.
+ * Other tool kinds (PDF marks, angles) are not scored.
  */
 
 type Rec = Record<string, unknown>;
@@ -83,14 +86,29 @@ export function shareAgreeing(values: readonly (string | null)[]): number {
  * Agreement of two copies' objects of one tool: matched similarities summed over the larger
  * count; on a video (`lastFrame`, its last frame counted from 0), of their tracks.
  */
-export function pairAgreement(kind: string, a: readonly unknown[], b: readonly unknown[], lastFrame?: number): number {
-  if (lastFrame === undefined) return matchedShare(matchObjects(kind, a, b) ?? [], a.length, b.length);
-  const tracks = matchTracks(kind, a, b, lastFrame);
-  return tracks ? matchedShare(tracks.matches, tracks.a, tracks.b) : 0;
+export function pairAgreement(kind: string, a: readonly Rec[], b: readonly Rec[], lastFrame?: number): number {
+  const m = matchTool(kind, a, b, lastFrame);
+  return m ? matchedShare(m.matches, m.a.length, m.b.length) : 0;
+}
+
+/**
+ * The last frame (from 0) whose objects are compared as tracks, given the asset's frame count as
+ * videoFrameTotal reads it (a video's or a point-cloud sequence's `frameTotal`): its last frame;
+ * with no count read yet (null), the last frame any answer names; undefined for assets whose
+ * objects stand alone (still images, pages).
+ */
+export function lastFrameToCompare(
+  frames: number | null | undefined,
+  answers: readonly TaskAnswer[],
+): number | undefined {
+  if (frames !== null) return frames === undefined ? undefined : frames - 1;
+  const pages = answers.flatMap((a) => a.tools.map((e) => pageOf(e as WireEntry) ?? -1));
+  const last = Math.max(-1, ...pages);
+  return last < 0 ? undefined : last;
 }
 
 /** Mean pairwise agreement of every copy's objects of one tool (tracks on a video: `lastFrame`). */
-export function toolAgreement(kind: string, perCopy: readonly (readonly unknown[])[], lastFrame?: number): number {
+export function toolAgreement(kind: string, perCopy: readonly (readonly Rec[])[], lastFrame?: number): number {
   let sum = 0;
   let pairs = 0;
   for (let i = 0; i < perCopy.length; i += 1) {
@@ -157,7 +175,7 @@ export function agreementScore(
   }
   for (const tool of schema.tools ?? []) {
     if (!isScoredKind(tool.tool)) continue;
-    const perCopy = copies.map((c) => c.tools.filter((o) => o.schemaId === tool.schemaId));
+    const perCopy = copies.map((c) => scoredObjects(tool.tool, tool.schemaId, c.tools));
     if (perCopy.some((list) => list.length > 0)) items.push(toolAgreement(tool.tool, perCopy, lastFrame));
   }
   for (const { value } of brushClasses(schema)) {

@@ -1,4 +1,5 @@
 import polygonClipping, { type Polygon, type Ring } from 'polygon-clipping';
+import { type Cuboid, cuboidIoU, cuboidProblem, groundCorners } from '../../shared/pointcloud/cuboid.js';
 import { expandTrack, objectKey, pageOf, type WireEntry, wireTracks } from '../../shared/tracks.js';
 import { multiPolygonArea } from '../zones.js';
 import {
@@ -19,9 +20,11 @@ import {
  * - segmentation zones: IoU of their areas, holes cut out;
  * - points: 1 - distance / POINT_MATCH_DISTANCE;
  * - polylines: the same of the mean distance of each line's vertices to the other line;
- * - NER spans ({start, end}, end exclusive): shared characters over the characters either covers.
+ * - NER spans ({start, end}, end exclusive): shared characters over the characters either covers;
+ * - point clouds (`pct`): cuboids by 3D IoU (oriented boxes, exact: shared/pointcloud/cuboid.ts);
+ *   a pct tool's other shapes (3D polygons and polylines, shapes on camera images) are not scored.
  * Objects on different frames or pages (`page`) share nothing; a malformed object matches nothing.
- * Other kinds (brushes, PDF marks, angles, point clouds) have no measure: undefined.
+ * Other kinds (brushes, PDF marks, angles) have no measure: undefined.
  *
  * Matching prepares each object once (its geometry and bounding box) and compares only pairs
  * whose boxes come within reach of each other, so a few hundred objects a side stay cheap.
@@ -46,6 +49,8 @@ interface KindMeasure<G> {
   /** How far apart two bounding boxes may be and the objects still share something. */
   reach: number;
   compare(a: G, b: G): number;
+  /** Which of the tool's objects the measure compares, when not all: the others are not scored. */
+  applies?(o: Rec): boolean;
 }
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -198,6 +203,18 @@ const ner: KindMeasure<{ start: number; end: number }> = {
   },
 };
 
+/** A point cloud's cuboids: 3D IoU; bounds are the footprint's on the ground (x, y). */
+const cuboid: KindMeasure<Cuboid> = {
+  applies: (o) => o.markingTool === 'cuboid',
+  prepare(o) {
+    if (cuboidProblem(o.cuboid) !== undefined) return undefined;
+    const c = o.cuboid as Cuboid;
+    return { geometry: c, bounds: boundsOf(groundCorners(c)) };
+  },
+  reach: 0,
+  compare: cuboidIoU,
+};
+
 const MEASURES: Record<string, KindMeasure<unknown>> = {
   'bounding-box': box,
   'rotated-bounding-box': rotated,
@@ -206,6 +223,7 @@ const MEASURES: Record<string, KindMeasure<unknown>> = {
   polyline,
   segmentation,
   ner,
+  pct: cuboid,
 };
 
 /** The tool kinds objects are compared by (see the file comment). */
@@ -215,8 +233,22 @@ export function isScoredKind(kind: string | undefined): boolean {
   return kind !== undefined && Object.hasOwn(MEASURES, kind);
 }
 
+const measureOf = (kind: string | undefined) =>
+  kind !== undefined && Object.hasOwn(MEASURES, kind) ? MEASURES[kind] : undefined;
+
+const applies = (measure: KindMeasure<unknown>, o: unknown) => !measure.applies || (isRec(o) && measure.applies(o));
+
+/**
+ * The objects of one ontology tool (`schemaId`, of kind `kind`) in a list of answer entries that
+ * its kind's measure compares: all of them but a pct tool's shapes other than cuboids.
+ */
+export function scoredObjects(kind: string | undefined, schemaId: string, tools: readonly Rec[]): Rec[] {
+  const measure = measureOf(kind);
+  return tools.filter((o) => o.schemaId === schemaId && (!measure || applies(measure, o)));
+}
+
 function prepare(measure: KindMeasure<unknown>, o: unknown): Prepared<unknown> | undefined {
-  if (!isRec(o)) return undefined;
+  if (!isRec(o) || !applies(measure, o)) return undefined;
   const got = measure.prepare(o);
   return got && { ...got, page: isNum(o.page) ? o.page : 0 };
 }
@@ -229,10 +261,14 @@ function compare(measure: KindMeasure<unknown>, a: Prepared<unknown> | undefined
   return measure.compare(a.geometry, b.geometry);
 }
 
-/** How alike two objects of a tool of this kind are, 0 to 1; undefined for kinds without a measure. */
+/**
+ * How alike two objects of a tool of this kind are, 0 to 1; undefined for kinds without a measure
+ * and for two objects the measure does not compare (a pct tool's polygons).
+ */
 export function objectSimilarity(kind: string | undefined, a: unknown, b: unknown): number | undefined {
-  const measure = kind !== undefined && Object.hasOwn(MEASURES, kind) ? MEASURES[kind] : undefined;
-  return measure && compare(measure, prepare(measure, a), prepare(measure, b));
+  const measure = measureOf(kind);
+  if (!measure || (!applies(measure, a) && !applies(measure, b))) return undefined;
+  return compare(measure, prepare(measure, a), prepare(measure, b));
 }
 
 export interface Match {
@@ -271,7 +307,7 @@ function greedy(all: Match[]): Match[] {
  * object prepared once; undefined for kinds without a measure.
  */
 export function matchObjects(kind: string | undefined, a: readonly unknown[], b: readonly unknown[]) {
-  const measure = kind !== undefined && Object.hasOwn(MEASURES, kind) ? MEASURES[kind] : undefined;
+  const measure = measureOf(kind);
   if (!measure) return undefined;
   const pa = a.map((o) => prepare(measure, o));
   const pb = b.map((o) => prepare(measure, o));
@@ -331,22 +367,23 @@ function trackFrames(measure: KindMeasure<unknown>, entries: readonly WireEntry[
  * `objectId`, keyframes expanded to every frame up to `lastFrame` as exports expand them): two
  * tracks are as alike as the mean, over the frames either shows, of their objects' similarity on
  * each frame (a frame only one shows counts 0). An entry without `page` is a track from frame
- * 0. Answers the matches and the two track counts; undefined for kinds without a measure.
+ * 0. Answers the matches and each track's objectId; undefined for kinds without a measure.
  */
 export function matchTracks(
   kind: string | undefined,
   a: readonly unknown[],
   b: readonly unknown[],
   lastFrame: number,
-): { matches: Match[]; a: number; b: number } | undefined {
-  const measure = kind !== undefined && Object.hasOwn(MEASURES, kind) ? MEASURES[kind] : undefined;
+): ToolMatch | undefined {
+  const measure = measureOf(kind);
   if (!measure) return undefined;
   const tracksOf = (list: readonly unknown[]) => {
     const entries = list.filter(isRec).map((e) => (pageOf(e) === undefined ? { ...e, page: 0 } : e));
-    return wireTracks(entries, objectKey).tracks.map((t) => trackFrames(measure, t.entries, lastFrame));
+    return wireTracks(entries, objectKey).tracks;
   };
   const [ta, tb] = [tracksOf(a), tracksOf(b)];
-  const matches = bestMatch(ta, tb, (x, y) => {
+  const frames = (tracks: typeof ta) => tracks.map((t) => trackFrames(measure, t.entries, lastFrame));
+  const matches = bestMatch(frames(ta), frames(tb), (x, y) => {
     let shared = 0;
     let either = x.size;
     for (const [frame, py] of y) {
@@ -355,7 +392,30 @@ export function matchTracks(
     }
     return either === 0 ? 0 : shared / either;
   });
-  return { matches, a: ta.length, b: tb.length };
+  const ids = (tracks: typeof ta) => tracks.map((t) => t.entries[0]?.objectId);
+  return { matches, a: ids(ta), b: ids(tb) };
+}
+
+/** Two lists' objects (or tracks) matched one to one, with the objectId of each object or track. */
+export interface ToolMatch {
+  matches: Match[];
+  a: unknown[];
+  b: unknown[];
+}
+
+/**
+ * The objects of one tool in two answers matched one to one by its kind's measure; on a video or
+ * a point-cloud sequence (`lastFrame` given), its tracks. Undefined for kinds without a measure.
+ */
+export function matchTool(
+  kind: string | undefined,
+  a: readonly Rec[],
+  b: readonly Rec[],
+  lastFrame?: number,
+): ToolMatch | undefined {
+  if (lastFrame !== undefined) return matchTracks(kind, a, b, lastFrame);
+  const matches = matchObjects(kind, a, b);
+  return matches && { matches, a: a.map((o) => o.objectId), b: b.map((o) => o.objectId) };
 }
 
 /** The matched similarities of two object lists summed over the larger count (1 when both are empty). */
