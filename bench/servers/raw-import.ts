@@ -75,6 +75,7 @@ function rowsOf(inputs: AssetInput[]): { assets: AssetRow[]; tasks: TaskRow[] } 
       consensus_score: null,
       brush_data_url: null,
       medical_brush_data_url: null,
+      brush_frames: null,
       is_draft: 0,
       stage_entered_at: now,
       deleted: 0,

@@ -2281,7 +2281,15 @@ export interface components {
       assignee: string | null;
       /** @description batch ids */
       batches: string[];
+      /** @description the brush layer (a video's: frame 0's), a signed link */
       brushDataUrl: string | null;
+      /** @description a video's brush layer of each frame that has one, signed links */
+      brushFrames?: {
+        /** @description the frame, counted from 0 */
+        page: number;
+        /** @description link to the frame's layer, a PNG of the video's size */
+        url: string;
+      }[];
       /** Format: date-time */
       completedAt: string | null;
       completedBy: string | null;
@@ -2376,7 +2384,15 @@ export interface components {
       assignee?: string | null;
       /** @description batch ids */
       batches?: string[];
+      /** @description the brush layer (a video's: frame 0's), a signed link */
       brushDataUrl?: string | null;
+      /** @description a video's brush layer of each frame that has one, signed links */
+      brushFrames?: {
+        /** @description the frame, counted from 0 */
+        page: number;
+        /** @description link to the frame's layer, a PNG of the video's size */
+        url: string;
+      }[];
       /** Format: date-time */
       completedAt?: string | null;
       completedBy?: string | null;
@@ -2488,6 +2504,13 @@ export interface components {
       projectId: string;
       task: {
         brushDataUrl: string | null;
+        /** @description a video's brush layer of each frame that has one, signed links */
+        brushFrames?: {
+          /** @description the frame, counted from 0 */
+          page: number;
+          /** @description link to the frame's layer, a PNG of the video's size */
+          url: string;
+        }[];
         classifications: {
           [key: string]: unknown;
         }[];
@@ -2810,8 +2833,15 @@ export interface operations {
               [key: string]: unknown;
             }[];
           };
-          /** @description link to the brush layer, a PNG of the image's size: from POST /task/{taskId}/brush (or the file store or a storage of the organization); "" removes the layer */
+          /** @description link to the brush layer, a PNG of the image's size: from POST /task/{taskId}/brush (or the file store or a storage of the organization); "" removes the layer. On a video, frame 0's layer */
           brushDataUrl?: string;
+          /** @description a video's layers of the frames named, each checked as `brushDataUrl` ("" removes the frame's layer); frames not named keep theirs */
+          brushFrames?: {
+            /** @description the frame, counted from 0 */
+            page: number;
+            /** @description link to the frame's layer, a PNG of the video's size */
+            url: string;
+          }[];
           /** @description ms spent on this submission */
           duration?: number;
           /** @description link to the voxel layer, a .seg.nrrd of the volume's size: from POST /task/{taskId}/medical-brush (or the file store or a storage of the organization); "" removes the layer */
@@ -2881,8 +2911,15 @@ export interface operations {
               [key: string]: unknown;
             }[];
           };
-          /** @description link to the brush layer, a PNG of the image's size: from POST /task/{taskId}/brush (or the file store or a storage of the organization); "" removes the layer */
+          /** @description link to the brush layer, a PNG of the image's size: from POST /task/{taskId}/brush (or the file store or a storage of the organization); "" removes the layer. On a video, frame 0's layer */
           brushDataUrl?: string;
+          /** @description a video's layers of the frames named, each checked as `brushDataUrl` ("" removes the frame's layer); frames not named keep theirs */
+          brushFrames?: {
+            /** @description the frame, counted from 0 */
+            page: number;
+            /** @description link to the frame's layer, a PNG of the video's size */
+            url: string;
+          }[];
           /** @description ms spent on this submission */
           duration?: number;
           /** @description link to the voxel layer, a .seg.nrrd of the volume's size: from POST /task/{taskId}/medical-brush (or the file store or a storage of the organization); "" removes the layer */

@@ -95,3 +95,14 @@ export const FreeObject = Type.Record(Type.String(), Type.Unknown());
 
 /** Options for stored-document objects: unknown properties are kept as sent (DECISIONS 1). */
 export const KEEP_UNKNOWN = { additionalProperties: true } as const;
+
+/** A video's brush layers, one item per frame with a layer (docs/api.md, "Brush layers of videos"). */
+export function BrushFrames(description: string) {
+  return Type.Array(
+    Type.Object({
+      page: Type.Integer({ minimum: 0, description: 'the frame, counted from 0' }),
+      url: Type.String({ maxLength: 4096, description: "link to the frame's layer, a PNG of the video's size" }),
+    }),
+    { maxItems: 100_000, description },
+  );
+}

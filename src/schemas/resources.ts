@@ -1,5 +1,5 @@
 import { Type, type TProperties } from 'typebox';
-import { FreeObject, KEEP_UNKNOWN, Nullable } from './common.js';
+import { BrushFrames, FreeObject, KEEP_UNKNOWN, Nullable } from './common.js';
 
 /**
  * Records the API answers that the contract leaves open (DECISIONS 4 and 6): tasks, their
@@ -59,7 +59,8 @@ const taskFields = {
   type: Type.String({ description: 'default, consensus or benchmark' }),
   parentTask: Nullable(Type.String({ description: 'the task a consensus copy belongs to' })),
   consensusScore: Nullable(Type.Number()),
-  brushDataUrl: Nullable(Type.String()),
+  brushDataUrl: Nullable(Type.String({ description: "the brush layer (a video's: frame 0's), a signed link" })),
+  brushFrames: Type.Optional(BrushFrames("a video's brush layer of each frame that has one, signed links")),
   medicalBrushDataUrl: Nullable(Type.String()),
   createdAt: DateTime,
   updatedAt: DateTime,

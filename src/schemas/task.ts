@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { PaginationQuery, QueryBoolean, StringEnum } from './common.js';
+import { BrushFrames, PaginationQuery, QueryBoolean, StringEnum } from './common.js';
 
 export const TaskIdParams = Type.Object({ taskId: Type.String({ maxLength: 64 }) });
 export const MaskQuery = Type.Object({
@@ -59,8 +59,13 @@ export const AnnotateRequest = Type.Object({
     Type.String({
       maxLength: 4096,
       description:
-        'link to the brush layer, a PNG of the image\'s size: from POST /task/{taskId}/brush (or the file store or a storage of the organization); "" removes the layer',
+        'link to the brush layer, a PNG of the image\'s size: from POST /task/{taskId}/brush (or the file store or a storage of the organization); "" removes the layer. On a video, frame 0\'s layer',
     }),
+  ),
+  brushFrames: Type.Optional(
+    BrushFrames(
+      'a video\'s layers of the frames named, each checked as `brushDataUrl` ("" removes the frame\'s layer); frames not named keep theirs',
+    ),
   ),
   medicalBrushDataUrl: Type.Optional(
     Type.String({

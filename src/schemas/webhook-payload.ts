@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { CategorySchema } from './category-schema.js';
-import { FreeObject, Nullable } from './common.js';
+import { BrushFrames, FreeObject, Nullable } from './common.js';
 
 /**
  * The body a Webhook stage sends (contract, Events). Differences from an export: `batches`
@@ -57,6 +57,7 @@ export const PayloadTask = Type.Object({
   relations: Type.Array(FreeObject),
   stageHistory: Type.Array(PayloadStageHistoryEntry),
   brushDataUrl: Nullable(Type.String()),
+  brushFrames: Type.Optional(BrushFrames("a video's brush layer of each frame that has one, signed links")),
   medicalBrushDataUrl: Nullable(Type.String()),
 });
 export type PayloadTask = Static<typeof PayloadTask>;

@@ -29,6 +29,7 @@ import * as m026 from './migrations/026-review-counts.js';
 import * as m027 from './migrations/027-benchmark-voxel-layers.js';
 import * as m028 from './migrations/028-benchmark-brush-layers.js';
 import * as m029 from './migrations/029-work-counts.js';
+import * as m030 from './migrations/030-brush-frames.js';
 
 /** Migrations in order; one list for SQLite and PostgreSQL. Never edit a released entry. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -61,6 +62,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '027-benchmark-voxel-layers': m027,
   '028-benchmark-brush-layers': m028,
   '029-work-counts': m029,
+  '030-brush-frames': m030,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -203,6 +203,8 @@ export interface TaskTable {
   consensus_score: number | null;
   brush_data_url: string | null;
   medical_brush_data_url: string | null;
+  /** A video's brush layers, JSON `[{page, url}]` in frame order; null when none (migration 030). */
+  brush_frames: string | null;
   /** 1 while an answer saved in the current stage has not been submitted (migration 010). */
   is_draft: number;
   stage_entered_at: string;

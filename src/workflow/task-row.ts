@@ -38,6 +38,7 @@ export function freshTaskRow(t: FreshTask): TaskRow {
     consensus_score: null,
     brush_data_url: null,
     medical_brush_data_url: null,
+    brush_frames: null,
     is_draft: 0,
     stage_entered_at: t.now,
     deleted: 0,

@@ -1,6 +1,7 @@
 import type { HistoryPageRow, IssuePageRow, TaskPageRow } from '../../store/repositories/export.repository.js';
 import type { BenchmarkRecord } from '../../store/repositories/benchmark.repository.js';
 import { issueView } from '../issues/issue-rules.js';
+import { brushFramesOut } from '../files/layers/brush-frames.js';
 
 /*
  * The JSON text of one export item (DECISIONS section 7), written piece by piece to a sink
@@ -112,6 +113,8 @@ export function writeTaskItem(out: JsonSink, t: TaskPageRow, o: TaskItemOptions)
 function writeTaskTail(out: JsonSink, t: TaskPageRow, o: TaskItemOptions, fields: AnswerWriter): void {
   out.write(',"brushDataUrl":');
   out.write(q(o.links ? o.links(t.brush_data_url) : t.brush_data_url));
+  const brushFrames = brushFramesOut(t, t.metadata, o.links ?? ((stored) => stored));
+  if (brushFrames) out.write(`,"brushFrames":${JSON.stringify(brushFrames)}`);
   out.write(',"medicalBrushDataUrl":');
   out.write(q(o.links ? o.links(t.medical_brush_data_url) : t.medical_brush_data_url));
   if (o.history) {

@@ -49,6 +49,7 @@ export function asHandedOut(task: TaskRow, stage: Stage, email: string): TaskRow
     // The task's own layers are the reference's: the labeler starts from none.
     brush_data_url: null,
     medical_brush_data_url: null,
+    brush_frames: null,
     consensus_score: null,
     completed_at: null,
     completed_by: null,

@@ -15,6 +15,7 @@ import { loadTask } from './task.service.js';
 import { demandWork, taskToWork } from './work-access.js';
 import { findLiveAsset } from '../../store/repositories/asset-media.repository.js';
 import { assetImageSize, checkBrushDataUrl, storeBrushLayer } from '../files/layers/brush-layer.js';
+import { assetFrameTotal, type BrushFrame, savedBrushFrames } from '../files/layers/brush-frames.js';
 import { assetVolumeSize, checkMedicalBrushDataUrl, storeVolumeLayer } from '../files/layers/medical-layer.js';
 import { benchmarkToWork, workHandedOutBenchmark } from './benchmark-submit.service.js';
 
@@ -27,6 +28,8 @@ import { benchmarkToWork, workHandedOutBenchmark } from './benchmark-submit.serv
 export interface AnnotateInput {
   answer?: AnswerInput | undefined;
   brushDataUrl?: string | undefined;
+  /** A video's layers of the frames it names (brush-frames.ts). */
+  brushFrames?: BrushFrame[] | undefined;
   medicalBrushDataUrl?: string | undefined;
   duration?: number | undefined;
 }
@@ -45,7 +48,8 @@ export async function annotate(
   // A body without an answer used to save an empty one: a client that forgot the field (or sent
   // only `duration`) erased the work. Clearing is explicit (`answer: {}`); a brush URL alone
   // keeps the saved answer.
-  const brushOnly = input.brushDataUrl !== undefined || input.medicalBrushDataUrl !== undefined;
+  const brushOnly =
+    input.brushDataUrl !== undefined || input.brushFrames !== undefined || input.medicalBrushDataUrl !== undefined;
   if (input.answer === undefined && !brushOnly) {
     throw invalidField('answer', 'is required; send "answer": {} to clear the saved answer');
   }
@@ -90,13 +94,13 @@ export async function annotate(
     });
     if (checked.errors.length) throw invalid(checked.errors);
     const org = project.row.organization_id;
-    const brush = await layerOf(ctx, trx, task, org, input, 'brushDataUrl', opts.linkBases);
-    const medical = await layerOf(ctx, trx, task, org, input, 'medicalBrushDataUrl', opts.linkBases);
+    const brush = await brushLayers(ctx, task, org, input, assetMetadata ?? null, opts.linkBases);
+    const medical = await layerOf(ctx, task, org, input, 'medicalBrushDataUrl', assetMetadata ?? null, opts.linkBases);
     const now = run.env.now();
     const row: TaskRow = {
       ...task,
       answer: JSON.stringify(checked.value),
-      brush_data_url: brush,
+      ...brush,
       medical_brush_data_url: medical,
       duration: task.duration + (input.duration ?? 0),
       total_duration: task.total_duration + (input.duration ?? 0),
@@ -119,20 +123,43 @@ export async function annotate(
 
 type LayerField = 'brushDataUrl' | 'medicalBrushDataUrl';
 
+/** The brush layers to store: a video's per frame (brush-frames.ts), else the task's one layer. */
+async function brushLayers(
+  ctx: AppContext,
+  task: TaskRow,
+  orgId: string,
+  input: AnnotateInput,
+  metadata: string | null,
+  bases: string[] | undefined,
+): Promise<Pick<TaskRow, 'brush_data_url' | 'brush_frames'>> {
+  const frameTotal = assetFrameTotal(metadata);
+  if (frameTotal === undefined) {
+    if (input.brushFrames !== undefined) {
+      throw invalidField('brushFrames', "is for videos: the task's asset has no metadata.frameTotal");
+    }
+    const one = await layerOf(ctx, task, orgId, input, 'brushDataUrl', metadata, bases);
+    return { brush_data_url: one, brush_frames: task.brush_frames };
+  }
+  if (input.brushFrames === undefined && input.brushDataUrl === undefined) {
+    return { brush_data_url: task.brush_data_url, brush_frames: task.brush_frames };
+  }
+  const where = { projectId: task.project_id, orgId, image: assetImageSize(metadata), frameTotal, metadata };
+  return savedBrushFrames(ctx, task, input, where, bases);
+}
+
 /** A layer to store (brush or voxel): unchanged when not sent, removed by "", else a checked link. */
 async function layerOf(
   ctx: AppContext,
-  trx: Executor,
   task: TaskRow,
   orgId: string,
   input: AnnotateInput,
   field: LayerField,
+  metadata: string | null,
   bases: string[] | undefined,
 ): Promise<string | null> {
   const sent = input[field];
   if (sent === undefined) return field === 'brushDataUrl' ? task.brush_data_url : task.medical_brush_data_url;
   if (sent === '') return null;
-  const metadata = (await findLiveAsset(trx, task.asset_id))?.metadata ?? null;
   const at = { projectId: task.project_id, orgId };
   return field === 'brushDataUrl'
     ? checkBrushDataUrl(ctx, field, sent, { ...at, image: assetImageSize(metadata) }, bases)

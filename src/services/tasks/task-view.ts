@@ -6,6 +6,7 @@ import { batchLinksOf } from '../../store/repositories/asset.repository.js';
 import { assetBriefs } from '../../store/repositories/task-history.repository.js';
 import type { TaskRow } from '../../store/schema.js';
 import { StoredJson } from '../../stored-json.js';
+import { type BrushFrame, brushFramesOut } from '../files/layers/brush-frames.js';
 
 /** The asset fields a task's view shows (and the editor's `hasSize`), as the task's read loads them. */
 export type AssetBrief = NonNullable<TaskForReader['asset']>;
@@ -51,6 +52,12 @@ function pctOf(metadata: string | null | undefined): { pct?: unknown } {
   }
 }
 
+/** `{brushFrames}` of a video task with frame layers (files/layers/brush-frames.ts); {} otherwise. */
+function brushFramesOf(row: TaskRow, opts: TaskViewOptions): { brushFrames?: BrushFrame[] } {
+  const brushFrames = brushFramesOut(row, opts.asset?.metadata ?? null, opts.links);
+  return brushFrames ? { brushFrames } : {};
+}
+
 /** The task record of DECISIONS section 4. */
 export function taskView(row: TaskRow, opts: TaskViewOptions): Record<string, unknown> {
   const stage = opts.stages.find((s) => s.id === row.stage_id);
@@ -87,6 +94,7 @@ export function taskView(row: TaskRow, opts: TaskViewOptions): Record<string, un
     parentTask: row.parent_task_id,
     consensusScore: row.consensus_score,
     brushDataUrl: opts.links(row.brush_data_url),
+    ...brushFramesOf(row, opts),
     medicalBrushDataUrl: opts.links(row.medical_brush_data_url),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -130,6 +138,7 @@ export const TASK_VIEW_FIELDS = [
   'parentTask',
   'consensusScore',
   'brushDataUrl',
+  'brushFrames',
   'medicalBrushDataUrl',
   'createdAt',
   'updatedAt',

@@ -6,6 +6,7 @@ import type { WebhookDeliveryJob } from '../../jobs/kinds.js';
 import type { TaskAnswer } from '../../workflow/types.js';
 import { parseJson } from '../../stored-json.js';
 import { withoutPatientTags } from '../../shared/patient-tags.js';
+import { brushFramesOut } from '../files/layers/brush-frames.js';
 import { type ProjectView, ProjectViews } from './webhook-project-views.js';
 import {
   type DeliveryTask,
@@ -118,6 +119,7 @@ export function buildPayload(s: DeliverySubject, links: (stored: string | null) 
   const { task, project, stage, asset } = s;
   const { categorySchema, toolTitles } = s.view;
   const answer = parseJson<TaskAnswer>(task.answer, { tools: [], classifications: [], relations: [] });
+  const brushFrames = brushFramesOut(task, asset.metadata, links);
   return {
     projectId: project.id,
     categorySchema,
@@ -153,6 +155,7 @@ export function buildPayload(s: DeliverySubject, links: (stored: string | null) 
       relations: answer.relations,
       stageHistory: stageHistory(s.history),
       brushDataUrl: links(task.brush_data_url),
+      ...(brushFrames ? { brushFrames } : {}),
       medicalBrushDataUrl: links(task.medical_brush_data_url),
     },
   };

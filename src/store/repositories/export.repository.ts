@@ -69,6 +69,7 @@ function exportTasks(db: Executor, f: TaskExportFilter, after: Cursor | undefine
  * record header, PostgreSQL from the varlena or TOAST header (a large value is not fetched).
  */
 const TASK_BYTES = sql<number>`octet_length(t.answer) + coalesce(octet_length(t.brush_data_url), 0)
+  + coalesce(octet_length(t.brush_frames), 0)
   + octet_length(a.data) + coalesce(octet_length(a.metadata), 0) + coalesce(octet_length(a.context_data), 0)
   + coalesce(octet_length(a.dataset), 0)`;
 const HISTORY_BYTES = sql<number>`(select coalesce(sum(octet_length(h.answer)), 0) from task_history h where h.task_id = t.id)`;
@@ -102,6 +103,7 @@ export async function taskPage(
       't.stage_id',
       't.answer',
       't.brush_data_url',
+      't.brush_frames',
       't.medical_brush_data_url',
       't.total_duration',
       't.consensus_score',

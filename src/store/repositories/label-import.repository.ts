@@ -76,7 +76,15 @@ export async function writePreLabel(
 ): Promise<void> {
   await trx
     .updateTable('tasks')
-    .set({ answer, is_pre_labeled: 1, updated_at: now, updated_by: by, ...layers })
+    // A brush layer brought by a pre-label replaces a video's frame layers: it is frame 0's.
+    .set({
+      answer,
+      is_pre_labeled: 1,
+      updated_at: now,
+      updated_by: by,
+      ...layers,
+      ...(layers.brush_data_url === undefined ? {} : { brush_frames: null }),
+    })
     .where('id', '=', taskId)
     .execute();
 }

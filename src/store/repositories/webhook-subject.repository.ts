@@ -19,6 +19,7 @@ export const TASK_COLUMNS = [
   'total_duration',
   'answer',
   'brush_data_url',
+  'brush_frames',
   'medical_brush_data_url',
 ] as const;
 

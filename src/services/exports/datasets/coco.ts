@@ -23,10 +23,10 @@ export const COCO_ABOUT = [
   '- Boxes: `bbox` [x, y, width, height] in pixels, `segmentation` empty.',
   '- Rotated boxes: `segmentation` = the four corners, `bbox` the enclosing box, `attributes.rotation` in degrees.',
   '- Polygons and segmentation zones without holes: `segmentation` polygons; zones with holes: RLE (`iscrowd` 0).',
-  '- Brush layers: one RLE annotation per brush class and image, `iscrowd` 1.',
+  "- Brush layers: one RLE annotation per brush class and image (a video's on each frame with a layer), `iscrowd` 1.",
   '- Points: one annotation each, `keypoints` [x, y, 2], `num_keypoints` 1.',
   '- Classification answers: `attributes` (option values, not ids) on the image and on each object; `object_id` keeps the object id.',
-  '- Video frames: one image per frame with an object, `frame_index` (from 0) and `video_id` (the asset id); file names `<video>/frame_000000.jpg`.',
+  '- Video frames: one image per frame with an object or a brush layer, `frame_index` (from 0) and `video_id` (the asset id); file names `<video>/frame_000000.jpg`.',
   '- Not held by COCO: polylines, NER spans, PDF areas, cuboids, angles, medical volumes, relations (counted below).',
 ];
 
@@ -114,10 +114,10 @@ async function* cocoFile(src: DatasetSource, ids: Ids): AsyncGenerator<Buffer> {
   };
   try {
     for await (const task of src.tasks()) {
-      const layer = task.framed ? undefined : await src.brush(task);
-      const w = task.width ?? layer?.raster.width;
-      const h = task.height ?? layer?.raster.height;
       for (const { frame, objects } of framesOf(task)) {
+        const layer = await src.brush(task, frame);
+        const w = task.width ?? layer?.raster.width;
+        const h = task.height ?? layer?.raster.height;
         const imageId = ++ids.image;
         out.write((imageId > 1 ? ',\n' : '\n') + JSON.stringify(imageJson(task, imageId, frame, w, h)));
         src.report.images++;
@@ -134,7 +134,7 @@ async function* cocoFile(src: DatasetSource, ids: Ids): AsyncGenerator<Buffer> {
             await addAnnotation(a);
           }
         }
-        if (layer && frame === undefined) {
+        if (layer) {
           for (const [k, cls] of layer.classes.entries()) {
             const box = pixelBox(layer.raster, k + 1);
             if (!box) continue;

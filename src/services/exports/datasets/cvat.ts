@@ -115,6 +115,7 @@ function videoXml(src: DatasetSource, task: DatasetTask): string {
     out.push(`  <track id="${id++}" label="${xml(first.cls.name)}" source="manual">${shapes.join('')}</track>\n`);
     src.report.keep('video tracks');
   }
+  src.report.drop('brush layers of video frames (CVAT video tracks hold no masks here)', task.brushFrames.size);
   let frames = 0;
   for (const _frame of framesOf(task)) frames++;
   src.report.images += frames;

@@ -20,8 +20,11 @@ export interface DatasetSource {
   ontology: DatasetOntology;
   report: DatasetReport;
   tasks(): AsyncGenerator<DatasetTask>;
-  /** The task's brush layer, or undefined (a layer that cannot be read is counted in the report). */
-  brush(task: DatasetTask): Promise<BrushLayer | undefined>;
+  /**
+   * The brush layer of a still image (`frame` undefined) or of a video's frame, or undefined (a
+   * layer that cannot be read is counted in the report).
+   */
+  brush(task: DatasetTask, frame?: number): Promise<BrushLayer | undefined>;
   /** A stored file link of ours signed afresh for the export's life; any other URL as it is. */
   link(stored: string): string;
 }
@@ -57,8 +60,9 @@ export function datasetSource(
         if (Number(last.candidates) < EXPORT_PAGE_LIMITS.tasks && rows.length === Number(last.candidates)) return;
       }
     },
-    async brush(task) {
-      const outcome = await readBrushLayer(ctx, ontology, task.brushDataUrl);
+    async brush(task, frame) {
+      const url = frame === undefined ? (task.framed ? null : task.brushDataUrl) : task.brushFrames.get(frame);
+      const outcome = await readBrushLayer(ctx, ontology, url ?? null);
       if (outcome && 'skipped' in outcome) report.drop(outcome.skipped);
       return outcome && 'layer' in outcome ? outcome.layer : undefined;
     },

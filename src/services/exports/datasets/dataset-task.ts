@@ -1,6 +1,7 @@
 import { blend, interpolatedKeyOf, interpolates } from '../../../shared/tracks.js';
 import type { TaskPageRow } from '../../../store/repositories/export.repository.js';
 import { videoFrames } from '../export-frames.js';
+import { videoBrushFrames } from '../../files/layers/brush-frames.js';
 import { attributesOf, type DatasetClass, type DatasetOntology } from '../../files/layers/ontology-classes.js';
 
 /*
@@ -52,7 +53,10 @@ export interface DatasetTask {
   expandTo: number | undefined;
   objects: DatasetObject[];
   attributes: Record<string, unknown>;
+  /** A still image's brush layer. */
   brushDataUrl: string | null;
+  /** A video's brush layers by frame (files/layers/brush-frames.ts); empty for other assets. */
+  brushFrames: Map<number, string>;
   /** Entries whose schemaId is no tool of the ontology (counted, not exported). */
   unknownObjects: number;
   /** Relations between objects: no dataset format holds them (counted). */
@@ -160,6 +164,7 @@ export function datasetTask(
       Array.isArray(answer.classifications) ? (answer.classifications as Record<string, unknown>[]) : [],
     ),
     brushDataUrl: row.brush_data_url,
+    brushFrames: new Map(videoBrushFrames(row, row.metadata).map((f) => [f.page, f.url])),
     unknownObjects,
     relations: Array.isArray(answer.relations) ? answer.relations.length : 0,
   };
@@ -174,27 +179,44 @@ export interface DatasetFrame {
  * The frames of a task with their objects, in frame order: one (frame undefined) for a still
  * image. A stopped entry ends its object: it is not drawn on that frame. A video's tracks are
  * expanded to every frame they are shown on (`expandTo`), by the editor's rules
- * (src/shared/tracks.ts); only frames showing an object are given. A generator: a frame's
- * objects are made when it is read.
+ * (src/shared/tracks.ts); only frames showing an object or having a brush layer are given. A
+ * generator: a frame's objects are made when it is read.
  */
 export function* framesOf(task: DatasetTask): Generator<DatasetFrame> {
   if (!task.framed) {
     yield { frame: undefined, objects: task.objects };
     return;
   }
-  if (task.expandTo !== undefined) {
-    yield* expandedFrames(task.objects, task.expandTo);
-    return;
+  const shown = task.expandTo !== undefined ? expandedFrames(task.objects, task.expandTo) : keyFrames(task.objects);
+  yield* withLayerFrames(
+    shown,
+    [...task.brushFrames.keys()].sort((a, b) => a - b),
+  );
+}
+
+/** `frames` (in frame order) with the frames of `layers` that show no object added in place. */
+function* withLayerFrames(frames: Iterable<DatasetFrame>, layers: readonly number[]): Generator<DatasetFrame> {
+  let i = 0;
+  for (const f of frames) {
+    const at = f.frame ?? 0;
+    for (; i < layers.length && (layers[i] as number) < at; i++) yield { frame: layers[i], objects: [] };
+    if (layers[i] === at) i++;
+    yield f;
   }
+  for (; i < layers.length; i++) yield { frame: layers[i], objects: [] };
+}
+
+/** The frames of the entries as stored (paged assets, includeOnlyKeyFrames=true). */
+function* keyFrames(objects: readonly DatasetObject[]): Generator<DatasetFrame> {
   const byFrame = new Map<number, DatasetObject[]>();
-  for (const o of task.objects) {
+  for (const o of objects) {
     const frame = o.page ?? 0;
     if (o.stopped) continue;
     const list = byFrame.get(frame);
     if (list) list.push(o);
     else byFrame.set(frame, [o]);
   }
-  for (const [frame, objects] of [...byFrame.entries()].sort((a, b) => a[0] - b[0])) yield { frame, objects };
+  for (const [frame, list] of [...byFrame.entries()].sort((a, b) => a[0] - b[0])) yield { frame, objects: list };
 }
 
 /** Every frame from the first keyframe to `last`, each track's object on it (moved or held). */

@@ -20,7 +20,7 @@ export const MASKS_ABOUT = [
   '- `class/<image>.png`: 8-bit palette PNG, value = class `id` of `classes.json` (0 = background); the palette holds the class colours.',
   '- `instance/<image>.png`: 16-bit greyscale PNG, value = instance id (0 = none); `instances.ndjson` gives each id its `objectId` and class.',
   '- Painted: boxes, rotated boxes, polygons, segmentation zones (holes left empty) and brush layers (one instance per brush class); later objects cover earlier ones.',
-  '- Video frames: one pair per frame with an object, `<video>_frame_000000.png`.',
+  "- Video frames: one pair per frame with an object or a brush layer (the frame's own), `<video>_frame_000000.png`.",
   '- Not held by masks: points, polylines, NER spans and other kinds, classifications, relations; images of unknown size get no maps (counted below).',
 ];
 
@@ -32,10 +32,10 @@ export async function* masksEntries(src: DatasetSource): AsyncGenerator<ZipEntry
   const instanceLines = new Spool(undefined, 'annotary-masks');
   try {
     for await (const task of src.tasks()) {
-      const layer = task.framed ? undefined : await src.brush(task);
-      const width = task.width ?? layer?.raster.width;
-      const height = task.height ?? layer?.raster.height;
       for (const { frame, objects } of framesOf(task)) {
+        const layer = await src.brush(task, frame);
+        const width = task.width ?? layer?.raster.width;
+        const height = task.height ?? layer?.raster.height;
         const stem = frame === undefined ? task.stem : `${task.stem}_frame_${String(frame).padStart(6, '0')}`;
         src.report.images++;
         const painted = objects.filter((o) => classNumber.has(o.cls.schemaId));

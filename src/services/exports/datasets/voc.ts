@@ -74,8 +74,8 @@ export async function* vocEntries(src: DatasetSource): AsyncGenerator<ZipEntry> 
   const palette = [[0, 0, 0] as [number, number, number], ...vocClasses.map((c) => rgbOf(c.color))];
   const names: string[] = [];
   for await (const task of src.tasks()) {
-    const layer = task.framed ? undefined : await src.brush(task);
     for (const { frame, objects } of framesOf(task)) {
+      const layer = await src.brush(task, frame);
       const stem = frame === undefined ? task.stem : `${task.stem}_frame_${String(frame).padStart(6, '0')}`;
       const fileName = frame === undefined ? task.fileName : `${stem}.jpg`;
       src.report.images++;

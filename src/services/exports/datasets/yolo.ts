@@ -29,7 +29,7 @@ export const YOLO_ABOUT = [
   '- Holes (of segmentation zones and brush layers) are cut into their zone: the line goes from the outline to the hole, round it and back on the same edge, as Ultralytics merges segments; its area is the zone less its holes.',
   '- Brush layers: the pixels of each brush class traced along pixel edges, each connected area a line (vertices on pixel corners, so a line encloses exactly its pixels).',
   '- Class numbers count the ontology tools YOLO can hold, in ontology order (names in `data.yaml`).',
-  '- Video frames are images `<video>_frame_000000.jpg` (frame from 0).',
+  "- Video frames are images `<video>_frame_000000.jpg` (frame from 0), each frame with an object or a brush layer; a frame's brush layer is traced as a still image's.",
   '- Not held by YOLO: points, polylines, NER spans, classifications, relations; images of unknown size get no labels (counted below).',
 ];
 
@@ -103,10 +103,10 @@ export async function* yoloEntries(src: DatasetSource): AsyncGenerator<ZipEntry>
   const sources: string[] = ['file_name,url,asset_id,frame_index'];
   const csv = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
   for await (const task of src.tasks()) {
-    const layer = task.framed ? undefined : await src.brush(task);
-    const w = task.width ?? layer?.raster.width;
-    const h = task.height ?? layer?.raster.height;
     for (const { frame, objects } of framesOf(task)) {
+      const layer = await src.brush(task, frame);
+      const w = task.width ?? layer?.raster.width;
+      const h = task.height ?? layer?.raster.height;
       const stem = frame === undefined ? task.stem : `${task.stem}_frame_${String(frame).padStart(6, '0')}`;
       const fileName = frame === undefined ? task.fileName : `${stem}.jpg`;
       src.report.images++;
@@ -118,10 +118,9 @@ export async function* yoloEntries(src: DatasetSource): AsyncGenerator<ZipEntry>
         continue;
       }
       const lines = labelLines(objects, { w, h }, mode, ids, src);
-      if (layer && frame === undefined) lines.push(...brushLines(layer, ids, { w, h }, src));
+      if (layer) lines.push(...brushLines(layer, ids, { w, h }, src));
       yield { name: `labels/${stem}.txt`, data: lines.length ? `${lines.join('\n')}\n` : '' };
     }
-    if (task.framed && task.brushDataUrl) src.report.drop('brush layers of videos (YOLO cannot hold them)');
     if (Object.keys(task.attributes).length)
       src.report.drop('classification answers of images (YOLO cannot hold them)');
   }
