@@ -20,7 +20,7 @@ import type { Page } from 'playwright-core';
 import { launchBrowser } from '../test/browser/helpers/browser.js';
 import { serveAssets, streetPng } from '../test/browser/helpers/editor-assets.js';
 import { startAnnotary } from './lib/annotary.js';
-import { buildConsole, median, signedInContext, START_FRAMES, STOP_FRAMES } from './lib/chromium.js';
+import { buildConsole, EDITOR_READY, median, signedInContext, START_FRAMES, STOP_FRAMES } from './lib/chromium.js';
 import { ms, num } from './lib/format.js';
 import { percentiles } from './lib/stats.js';
 import { type BenchOptions, defineBenchmark, type Result } from './lib/types.js';
@@ -68,15 +68,6 @@ function denseAnswer(count: number) {
   return { tools, classifications: [], relations: [] };
 }
 
-// Page functions as text: they run in the browser, whose DOM this file's types do not know.
-/** performance.now() once the canvas holds the image and the object list every object, else false. */
-const READY = `(n) => {
-  const canvas = document.querySelector('[data-testid="editor-canvas"]');
-  const heading = document.getElementById('objects-title');
-  return canvas?.getAttribute('data-ready') === 'true' && heading?.textContent === 'Objects (' + n + ')'
-    ? performance.now()
-    : false;
-}`;
 interface Round {
   readyMs: number;
   frames: number[];
@@ -87,7 +78,7 @@ async function oneRound(page: Page, url: string, objects: number): Promise<Round
   await page.goto(url, { waitUntil: 'commit' });
   // Ready to draw: the canvas holds the image and the object list every object.
   const readyMs = (await (
-    await page.waitForFunction(`(${READY})(${objects})`, undefined, { polling: 'raf', timeout: 30_000 })
+    await page.waitForFunction(`(${EDITOR_READY})(${objects})`, undefined, { polling: 'raf', timeout: 30_000 })
   ).jsonValue()) as number;
 
   const canvas = page.getByTestId('editor-canvas');
@@ -125,7 +116,7 @@ async function profileOpen(page: Page, url: string, objects: number, file: strin
   await cdp.send('Profiler.start');
   await page.goto(url, { waitUntil: 'commit' });
   const readyMs = (await (
-    await page.waitForFunction(`(${READY})(${objects})`, undefined, { polling: 'raf', timeout: 30_000 })
+    await page.waitForFunction(`(${EDITOR_READY})(${objects})`, undefined, { polling: 'raf', timeout: 30_000 })
   ).jsonValue()) as number;
   const { profile } = (await cdp.send('Profiler.stop')) as unknown as {
     profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };

@@ -46,6 +46,18 @@ export async function signedInContext(browser: Browser, url: string, apiKey: str
   return context;
 }
 
+/**
+ * A page function of `n`: performance.now() once the editor's canvas holds its image and the
+ * object list says it has `n` objects (ready to draw), else false.
+ */
+export const EDITOR_READY = `(n) => {
+  const canvas = document.querySelector('[data-testid="editor-canvas"]');
+  const heading = document.getElementById('objects-title');
+  return canvas?.getAttribute('data-ready') === 'true' && heading?.textContent === 'Objects (' + n + ')'
+    ? performance.now()
+    : false;
+}`;
+
 /** Records every requestAnimationFrame delta until STOP_FRAMES. */
 export const START_FRAMES = `(() => {
   window.frames_ = [];
