@@ -59,22 +59,35 @@ export interface AssetServer {
   close(): Promise<void>;
 }
 
-/** Serves fixed files on 127.0.0.1 (any origin may read them, as a storage with CORS does). */
+export interface AssetFile {
+  type: string;
+  body: Buffer | string;
+}
+
+/**
+ * Serves files on 127.0.0.1 (any origin may read them, as a storage with CORS does): fixed ones,
+ * or those a lookup answers by path when they are too many to hold at once (read from a disk).
+ */
 export async function serveAssets(
-  files: Record<string, { type: string; body: Buffer | string }>,
+  files: Record<string, AssetFile> | ((path: string) => Promise<AssetFile | undefined>),
 ): Promise<AssetServer> {
+  const lookup = typeof files === 'function' ? files : async (path: string) => files[path];
   const server = http.createServer((req, res) => {
-    const file = files[(req.url ?? '').split('?')[0] ?? ''];
-    if (!file) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, {
-      'content-type': file.type,
-      'access-control-allow-origin': '*',
-      'cache-control': 'max-age=3600',
-    });
-    res.end(file.body);
+    void lookup((req.url ?? '').split('?')[0] ?? '').then(
+      (file) => {
+        if (!file) {
+          res.writeHead(404).end();
+          return;
+        }
+        res.writeHead(200, {
+          'content-type': file.type,
+          'access-control-allow-origin': '*',
+          'cache-control': 'max-age=3600',
+        });
+        res.end(file.body);
+      },
+      () => res.writeHead(500).end(),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
