@@ -1,18 +1,10 @@
+import type { components } from '../../../src/client/schema';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from './client';
 import { projectKeys } from './projects';
 
-export interface AssetRow {
-  _id: string;
-  externalId: string;
-  data: string;
-  /** Uploads from the console keep `width`, `height` and `thumbnail` (a small picture's link) here. */
-  metadata?: Record<string, unknown>;
-  /** What reading the file's header found wrong (its size is then unknown until a task opens it). */
-  mediaWarning?: string | null;
-  batches?: string[];
-  createdAt?: string;
-}
+/** One asset of the project's list (uploads from the console keep `width`, `height` and `thumbnail` in `metadata`). */
+export type AssetRow = components['schemas']['Asset'];
 
 export interface AssetInput {
   data: string;

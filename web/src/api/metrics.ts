@@ -2,39 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import type { ApiData } from '../../../src/client/types';
 import { api, unwrap } from './client';
 
-/** The six overview metrics (docs/exports-and-metrics.md gives each one's shape). */
-export interface Metrics {
-  LabelStageGroups: { stageId: string; stageName: string; type: string | null; count: number }[];
-  TimePerTask: {
-    count: number;
-    average: number | null;
-    median: number | null;
-    p90: number | null;
-    stages: {
-      stageId: string;
-      stageName: string;
-      count: number;
-      average: number | null;
-      median: number | null;
-      p90: number | null;
-    }[];
-  };
-  AnnotationStatus: Record<string, number>;
-  AnswerDistribution: {
-    classifications: {
-      schemaId: string;
-      title: string;
-      total: number;
-      answers: { value: string; count: number; label?: string }[];
-    }[];
-    tools: { schemaId: string; title: string; count: number }[];
-  };
-  ConsensusRanges: { from: number; to: number; count: number }[];
-  AssetSize: {
-    sizes: { width: string; height: string; count: number }[];
-    fileTypes: { type: string; count: number }[];
-  };
-}
+type OverviewData = ApiData<'/v2/{projectId}/overview/{metric}', 'get'>;
+
+/** The six overview metrics, each as the document types it (docs/exports-and-metrics.md). */
+export type Metrics = { [K in keyof OverviewData]-?: NonNullable<OverviewData[K]> };
 
 export type MetricName = keyof Metrics;
 

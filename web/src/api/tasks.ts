@@ -1,19 +1,11 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { components } from '../../../src/client/schema';
 import { api, unwrap } from './client';
 
-export interface TaskRow {
-  _id: string;
-  externalId?: string;
-  stage?: string;
-  status?: string;
-  priority?: number;
-  assignee?: string;
-  reviewStatus?: string;
-  /** default, consensus or benchmark */
-  type?: string;
-  createdAt?: string;
-  updatedAt?: string;
-}
+type Schemas = components['schemas'];
+
+/** One row of the task list: the fields the table asks for (`fields`), `_id` always. */
+export type TaskRow = Schemas['TaskListItem'] & { _id: string };
 
 /** The filters the table offers; empty strings mean "any". */
 export interface TaskFilters {
@@ -173,63 +165,12 @@ export function useBulkAction(projectId: string) {
   });
 }
 
-/** One task as `GET /task/{id}` answers it (the fields the task page reads). */
-export interface TaskDetail {
-  _id: string;
-  externalId: string;
-  project: string;
-  stage: string;
-  stageName: string;
-  stageType: string | null;
-  status: string;
-  priority: number;
-  assignee: string | null;
-  reviewStatus: string | null;
-  batches: string[];
-  asset: { _id: string; data: string | null; externalId: string };
-  answer?: {
-    tools?: Record<string, unknown>[];
-    objects?: Record<string, unknown>[];
-    classifications?: unknown[];
-    relations?: unknown[];
-  };
-  /** The task's brush layer: a signed link to a PNG of the image's size, or null. */
-  brushDataUrl?: string | null;
-  openIssuesCount: number;
-  duration: number;
-  totalDuration: number;
-  consensusScore: number | null;
-  createdAt: string;
-  updatedAt: string;
-  completedAt: string | null;
-  completedBy: string | null;
-}
+/** One task as `GET /task/{id}` answers it. */
+export type TaskDetail = Schemas['Task'];
 
-export interface TaskHistoryEntry {
-  _id: string;
-  stageId: string;
-  stageName: string | null;
-  stageType: string | null;
-  completedAt: string;
-  completedBy: string | null;
-  duration: number;
-  isSkipped: boolean;
-  reviewStatus: string | null;
-  trigger: string | null;
-}
+export type TaskHistoryEntry = Schemas['TaskHistoryEntry'];
 
-export interface TaskIssue {
-  _id: string;
-  content: string;
-  status: string;
-  position: string | null;
-  page: number | null;
-  objectId: string | null;
-  stage: string;
-  createdBy: string;
-  createdAt: string;
-  comments: { _id: string; content: string; createdBy: string; createdAt: string }[];
-}
+export type TaskIssue = Schemas['Issue'];
 
 export function useTask(taskId: string) {
   return useQuery({

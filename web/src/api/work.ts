@@ -10,61 +10,13 @@ import { sessionQuery } from '../auth/useSession';
 /** The stored answer of a task: `{tools, classifications, relations}` (docs/api.md). */
 export type TaskAnswerBody = ApiAnswer;
 
-/** The Task resource (DECISIONS 4) as the editor reads it. */
-export interface WorkTask {
-  _id: string;
-  project: string;
-  asset: {
-    _id: string;
-    externalId: string;
-    data: string | null;
-    hasSize?: boolean;
-    /** An asset made of several images: their addresses in page order. */
-    dataset?: string[];
-    /** A point cloud's sensors and cameras (its metadata's `pct`). */
-    pct?: unknown;
-  };
-  externalId: string;
-  stage: string;
-  stageName: string;
-  stageType: string | null;
-  status: string;
-  assignee: string | null;
-  reviewStatus: string | null;
-  duration: number;
-  totalDuration: number;
-  openIssuesCount: number;
-  isDraft?: boolean;
-  type: string;
-  parentTask: string | null;
-  consensusScore: number | null;
-  answer?: TaskAnswerBody;
-  /** A signed link to the task's brush layer (a PNG of the image's size), or null. */
-  brushDataUrl?: string | null;
-  /** A signed link to the task's voxel layer (a `.seg.nrrd` of the volume's size), or null. */
-  medicalBrushDataUrl?: string | null;
-  updatedAt: string;
-  updatedBy?: string | null;
-}
+/** The Task resource (DECISIONS 4) as the editor reads it, its answer in the editor's codec shape. */
+export type WorkTask = Omit<components['schemas']['Task'], 'answer'> & { answer?: TaskAnswerBody };
 
 /** One answer in an issue's thread (POST /issues/{id}/comment), as the contract defines it. */
 export type IssueComment = components['schemas']['IssueComment'];
 
-export interface Issue {
-  _id: string;
-  labelTask: string;
-  stage: string;
-  content: string;
-  position: string | null;
-  /** The page or frame it is on, 0-based, for assets of many parts; null for one-part media. */
-  page: number | null;
-  objectId: string | null;
-  errorCodes: (string | { key: string; name?: string; category?: string })[];
-  status: 'Open' | 'Resolved' | string;
-  createdBy: string;
-  createdAt: string;
-  comments: IssueComment[];
-}
+export type Issue = components['schemas']['Issue'];
 
 /** One stage a person may take tasks from (GET /project/{id}/queue), with its project. */
 export type QueueStage = ApiData<'/v2/project/{projectId}/queue', 'get'>['stages'][number] & {

@@ -34,8 +34,9 @@ function where(issue: Issue, objects: EditorObject[], ontology: Ontology): strin
   return 'on the task';
 }
 
-const codeText = (c: Issue['errorCodes'][number]) =>
-  typeof c === 'string' ? c : c.name ? `${c.key} ${c.name}` : c.key;
+/** A code as sent: the code itself, or `{key, name?, category?}` (its key, then its name). */
+const codeText = (c: Issue['errorCodes'][number]): string =>
+  typeof c === 'string' ? c : [c.key, c.name].filter((part) => typeof part === 'string' && part).join(' ');
 
 /** The task's issues, numbered as their pins are; resolve and reopen them, answer in their threads. */
 export function IssueList({
