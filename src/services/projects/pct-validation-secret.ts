@@ -2,6 +2,7 @@ import { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { PctConfig } from '../../schemas/project.js';
 import type { Executor } from '../../store/db.js';
 import { projectPctConfigsContaining, updateProject } from '../../store/repositories/project.repository.js';
+import { countOne, resealAll, resealValue, type ResealCount } from '../../adapters/crypto/reseal.js';
 
 /**
  * The external validator's `secret` (`pctConfig.externalValidation.secret`) is write-only, as a
@@ -73,40 +74,24 @@ export function openPctSecret(key: Buffer, projectId: string, sealed: unknown): 
  * (see src/secret-key-rotation.ts). Values already under the new key are skipped, so a run can
  * be repeated; a value that opens with neither key stops the run, named by project id.
  */
-export async function rotatePctValidationSecrets(
-  db: Executor,
-  oldKey: Buffer,
-  newKey: Buffer,
-): Promise<{ rotated: number; alreadyRotated: number }> {
-  const from = new SecretBox(oldKey, PCT_VALIDATION_PURPOSE);
-  const to = new SecretBox(newKey, PCT_VALIDATION_PURPOSE);
-  let rotated = 0;
-  let alreadyRotated = 0;
-  let after = '';
-  for (;;) {
-    const batch = await projectPctConfigsContaining(db, '"sealedSecret"', after, 500);
-    if (batch.length === 0) break;
-    for (const { id, pct_config } of batch) {
-      after = id;
+export function rotatePctValidationSecrets(db: Executor, oldKey: Buffer, newKey: Buffer): Promise<ResealCount> {
+  return resealAll({
+    purpose: PCT_VALIDATION_PURPOSE,
+    oldKey,
+    newKey,
+    page: (after) => projectPctConfigsContaining(db, '"sealedSecret"', after, 500),
+    idOf: (row) => row.id,
+    name: (id) => `project ${id}`,
+    reseal: async ({ id, pct_config }, from, to) => {
       const sealed = storedSeal(pct_config);
-      if (sealed === undefined) continue;
-      try {
-        if (to.sealedByMe(sealed)) {
-          to.open(sealed, aad(id)); // proves it really opens
-          alreadyRotated++;
-          continue;
-        }
+      if (sealed === undefined) return { rotated: 0, alreadyRotated: 0 };
+      const next = resealValue(sealed, aad(id), from, to);
+      if (next !== undefined) {
         const config = JSON.parse(pct_config) as Rec;
-        const ext = {
-          ...(config['externalValidation'] as Rec),
-          sealedSecret: to.seal(from.open(sealed, aad(id)), aad(id)),
-        };
+        const ext = { ...(config['externalValidation'] as Rec), sealedSecret: next };
         await updateProject(db, id, { pct_config: JSON.stringify({ ...config, externalValidation: ext }) });
-      } catch (err) {
-        throw new Error(`project ${id}: ${(err as Error).message}`);
       }
-      rotated++;
-    }
-  }
-  return { rotated, alreadyRotated };
+      return countOne(next);
+    },
+  });
 }

@@ -1,4 +1,3 @@
-import { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { Stage } from '../../schemas/stage.js';
 import type { Executor } from '../../store/db.js';
 import * as repo from '../../store/repositories/project.repository.js';
@@ -9,6 +8,7 @@ import {
   sealCredentials,
   WEBHOOK_CREDENTIALS_PURPOSE,
 } from '../projects/webhook-credentials.js';
+import { resealAll, type ResealCount } from '../../adapters/crypto/reseal.js';
 
 const BATCH = 200;
 
@@ -43,32 +43,18 @@ export async function sealPlainWebhookCredentials(db: Executor, key: Buffer): Pr
  * src/secret-key-rotation.ts). Values already under the new key are skipped, so a run can be repeated;
  * a value that opens with neither key stops the run, named by project.
  */
-export async function rotateWebhookCredentials(
-  db: Executor,
-  oldKey: Buffer,
-  newKey: Buffer,
-): Promise<{ rotated: number; alreadyRotated: number }> {
-  const from = new SecretBox(oldKey, WEBHOOK_CREDENTIALS_PURPOSE);
-  const to = new SecretBox(newKey, WEBHOOK_CREDENTIALS_PURPOSE);
-  let rotated = 0;
-  let alreadyRotated = 0;
-  let after = '';
-  for (;;) {
-    const batch = await repo.projectStagesContaining(db, '"sealed', after, BATCH);
-    if (batch.length === 0) break;
-    for (const { id, stages } of batch) {
-      after = id;
-      let result: ReturnType<typeof resealCredentials>;
-      try {
-        result = resealCredentials(parseJson<Stage[]>(stages, []), id, from, to);
-      } catch (err) {
-        throw new Error(`project ${id} (webhook credentials): ${(err as Error).message}`);
-      }
-      alreadyRotated += result.already;
-      if (result.rotated === 0) continue;
-      await repo.replaceStages(db, id, stages, JSON.stringify(result.stages));
-      rotated += result.rotated;
-    }
-  }
-  return { rotated, alreadyRotated };
+export function rotateWebhookCredentials(db: Executor, oldKey: Buffer, newKey: Buffer): Promise<ResealCount> {
+  return resealAll({
+    purpose: WEBHOOK_CREDENTIALS_PURPOSE,
+    oldKey,
+    newKey,
+    page: (after) => repo.projectStagesContaining(db, '"sealed', after, BATCH),
+    idOf: (row) => row.id,
+    name: (id) => `project ${id} (webhook credentials)`,
+    reseal: async ({ id, stages }, from, to) => {
+      const result = resealCredentials(parseJson<Stage[]>(stages, []), id, from, to);
+      if (result.rotated > 0) await repo.replaceStages(db, id, stages, JSON.stringify(result.stages));
+      return { rotated: result.rotated, alreadyRotated: result.already };
+    },
+  });
 }
