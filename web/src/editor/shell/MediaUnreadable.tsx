@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ErrorNotice } from '../../components/ErrorNotice';
 import type { SurfaceEditorProps } from '../core/surface';
 import { ClassificationsOnly } from './ClassificationsOnly';
 
@@ -6,12 +7,8 @@ import { ClassificationsOnly } from './ClassificationsOnly';
 export const ANSWER_KEPT = 'The answer saved so far is kept.';
 
 /** Why a medium (or one part of it) cannot be shown, and that the saved answer stays: one alert. */
-export function UnreadableNotice({ problem, className }: { problem: string; className?: string }) {
-  return (
-    <p className={className ?? 'field-error'} role="alert">
-      {problem} {ANSWER_KEPT}
-    </p>
-  );
+export function UnreadableNotice({ problem }: { problem: string }) {
+  return <ErrorNotice place="form" className="media-problem" error={`${problem} ${ANSWER_KEPT}`} />;
 }
 
 export interface MediaUnreadableProps {

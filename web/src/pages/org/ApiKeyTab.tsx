@@ -42,7 +42,7 @@ export function ApiKeyTab({ email }: { email: string }) {
       <ErrorNotice place="form" error={renew.error} fieldsShown />
       {renew.data && (
         <div className="one-time" role="region" aria-label="Your new API key">
-          <p role="alert">
+          <p className="notice" role="status">
             <strong>Copy your new key now: it is shown only this once.</strong> Keep it out of code and public places;
             the old key no longer works.
           </p>

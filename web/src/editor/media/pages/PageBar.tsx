@@ -44,7 +44,7 @@ export interface PageBarProps {
 export function PageBar({ page, total, known, onGo, error, children }: PageBarProps) {
   return (
     <div className="video-player page-bar" role="group" aria-label="Pages">
-      {error && <UnreadableNotice className="video-error" problem={error} />}
+      {error && <UnreadableNotice problem={error} />}
       <div className="video-controls">
         <button type="button" onClick={() => onGo(page - 1)} aria-keyshortcuts="PageUp" disabled={page === 0}>
           Previous page

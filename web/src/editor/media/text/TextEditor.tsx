@@ -1,3 +1,4 @@
+import { ErrorNotice } from '../../../components/ErrorNotice';
 import { type MouseEvent as ReactMouseEvent, type ReactNode, useRef, useState } from 'react';
 import type { Geometry } from '../../core/answer';
 import { addObject, deleteObject } from '../../core/edit';
@@ -129,9 +130,11 @@ export function TextEditor(props: TextEditorProps) {
     >
       <div className="text-canvas">
         {text === undefined ? (
-          <p className={props.textError ? 'field-error' : 'muted'} role={props.textError ? 'alert' : undefined}>
-            {props.textError ? `The text could not be loaded: ${props.textError}.` : 'Loading the text…'}
-          </p>
+          props.textError ? (
+            <ErrorNotice place="form" error={`The text could not be loaded: ${props.textError}.`} />
+          ) : (
+            <p className="muted">Loading the text…</p>
+          )
         ) : (
           <div
             ref={box}

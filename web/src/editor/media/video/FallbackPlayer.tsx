@@ -1,3 +1,4 @@
+import { ErrorNotice } from '../../../components/ErrorNotice';
 import { useEffect, useRef, useState } from 'react';
 
 /**
@@ -43,11 +44,7 @@ export function FallbackPlayer({ url, frameRate }: { url: string; frameRate: num
           </output>
         )}
       </figcaption>
-      {failed && (
-        <p className="field-error" role="alert">
-          The browser&apos;s own player cannot play this video either.
-        </p>
-      )}
+      {failed && <ErrorNotice place="form" error="The browser's own player cannot play this video either." />}
     </figure>
   );
 }

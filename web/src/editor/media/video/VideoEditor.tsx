@@ -4,7 +4,7 @@ import type { EditorAnswer } from '../../core/answer';
 import { answerAt, answersAt, keyframeStepFrom, setAnswersAt, setKeyframe, tracksOf } from '../../core/tracks';
 import { typingInField } from '../../shell/useEditorKeys';
 import { VIDEO_KEYS } from '../../shell/editor-keys';
-import { MediaUnreadable } from '../../shell/MediaUnreadable';
+import { MediaUnreadable, UnreadableNotice } from '../../shell/MediaUnreadable';
 import { ImageEditor, type PagedEditing } from '../image/ImageEditor';
 import { CodecError, VideoFrames } from './mp4-frames';
 import { FallbackPlayer } from './FallbackPlayer';
@@ -110,11 +110,7 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
     };
     return (
       <div className="video-player" role="group" aria-label="Video player">
-        {frameError && (
-          <p className="video-error" role="alert">
-            {frameError}
-          </p>
-        )}
+        {frameError && <UnreadableNotice problem={frameError} />}
         {video?.vfr && (
           <p className="video-note" role="note">
             This video&apos;s frames are unevenly spaced (a variable frame rate): drawing, keyframes and interpolation
