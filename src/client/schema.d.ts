@@ -3657,7 +3657,7 @@ export interface operations {
           objectId?: string;
           /** @description zero-indexed page or frame */
           page?: number;
-          /** @description point-cloud details of the issue (position in the cloud, frame, ...), kept as sent */
+          /** @description point-cloud details of the issue, kept as sent; the known keys are checked: `frame` (a frame of the asset, from 0), `position` ({x, y, z} finite numbers, metres), `objectId` and `sensor` (strings) */
           pctDetails?: {
             [key: string]: unknown;
           };
@@ -3715,7 +3715,7 @@ export interface operations {
                 name?: string;
               }
           )[];
-          /** @description point-cloud details of the issue (position in the cloud, frame, ...), kept as sent */
+          /** @description point-cloud details of the issue, kept as sent; the known keys are checked: `frame` (a frame of the asset, from 0), `position` ({x, y, z} finite numbers, metres), `objectId` and `sensor` (strings) */
           pctDetails?: {
             [key: string]: unknown;
           };

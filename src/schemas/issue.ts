@@ -22,7 +22,8 @@ const ErrorCodes = Type.Array(Type.Union([CodeText, ErrorCodeObject]), {
 });
 const PctDetails = Type.Unsafe<Record<string, unknown>>({
   ...FreeObject,
-  description: 'point-cloud details of the issue (position in the cloud, frame, ...), kept as sent',
+  description:
+    'point-cloud details of the issue, kept as sent; the known keys are checked: `frame` (a frame of the asset, from 0), `position` ({x, y, z} finite numbers, metres), `objectId` and `sensor` (strings)',
 });
 
 export const CreateIssueRequest = Type.Object({

@@ -109,6 +109,23 @@ export function framesOfAsset(metadata: string | null | undefined): number | und
   }
 }
 
+/**
+ * An asset's frames: its metadata's count, else the length of its dataset (a point cloud's lidar
+ * frames, a set of images); undefined when neither says.
+ */
+export function frameCountOf(
+  asset: { metadata: string | null; dataset: string | null } | undefined,
+): number | undefined {
+  const counted = framesOfAsset(asset?.metadata);
+  if (counted !== undefined || !asset?.dataset) return counted;
+  try {
+    const list = JSON.parse(asset.dataset) as unknown;
+    return Array.isArray(list) && list.length > 0 ? list.length : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `page` (frame or page counted from 0) and `interpolationStopped` of one answer entry. */
 function checkFrame(entry: Record<string, unknown>, field: string, frames: number | undefined, errors: FieldError[]) {
   const page = entry.page;

@@ -15,7 +15,10 @@ import {
   issueView,
   positionError,
 } from './issue-rules.js';
+import { findLiveAsset } from '../../store/repositories/asset-media.repository.js';
+import { frameCountOf } from '../../workflow/answer.js';
 import { type LoadedProject, loadProject } from '../identity/project-access.js';
+import { checkPctDetails } from './pct-details.js';
 import { projectSettings } from '../projects/project-view.js';
 import { loadTask } from '../tasks/task.service.js';
 
@@ -32,6 +35,11 @@ export interface CreateIssueInput {
 }
 
 const nowIso = (ctx: AppContext) => new Date(ctx.clock.now()).toISOString();
+
+/** An issue's pctDetails held to what is known of them, frames counted on the task's asset. */
+async function checkDetails(trx: Executor, assetId: string, details: Record<string, unknown>, errors: FieldError[]) {
+  checkPctDetails(details, frameCountOf(await findLiveAsset(trx, assetId)), errors);
+}
 
 function cleanContent(content: string, errors: FieldError[], field = 'content'): string {
   const text = content.trim();
@@ -72,6 +80,7 @@ export async function createIssue(ctx: AppContext, p: Principal, input: CreateIs
       }
     }
     const codes = checkErrorCodes(input.errorCodes ?? [], projectSettings(project.row), errors);
+    if (input.pctDetails !== undefined) await checkDetails(trx, task.asset_id, input.pctDetails, errors);
     if (errors.length) throw invalid(errors);
     const now = nowIso(ctx);
     const row: IssueRow = {
@@ -169,7 +178,10 @@ export async function updateIssue(ctx: AppContext, p: Principal, issueId: string
         checkErrorCodes(input.errorCodes, projectSettings(loaded.project.row), errors),
       );
     }
-    if (input.pctDetails !== undefined) patch.pct_details = JSON.stringify(input.pctDetails);
+    if (input.pctDetails !== undefined) {
+      await checkDetails(trx, loaded.issue.asset_id, input.pctDetails, errors);
+      patch.pct_details = JSON.stringify(input.pctDetails);
+    }
     if (errors.length) throw invalid(errors);
     await issueRepo.updateIssue(trx, loaded.issue.id, patch);
     await issueRepo.refreshOpenIssuesCount(trx, loaded.issue.task_id);

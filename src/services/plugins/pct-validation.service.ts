@@ -4,7 +4,7 @@ import { AppError, conflict, invalid, invalidField } from '../../errors.js';
 import type { PctValidationRequest } from '../../schemas/pct-validation.js';
 import { expandTrack, objectKey, pageOf, questionKey, type WireEntry, wireTracks } from '../../shared/tracks.js';
 import { parseJson } from '../../stored-json.js';
-import { type AnswerInput, framesOfAsset, validateAnswer } from '../../workflow/answer.js';
+import { type AnswerInput, frameCountOf, framesOfAsset, validateAnswer } from '../../workflow/answer.js';
 import { pctRules } from '../../workflow/pct-answer.js';
 import { freshFileUrl } from '../files/file-url.js';
 import { answerOf } from './outbound-answer.js';
@@ -105,7 +105,7 @@ export async function validatePct(
     throw conflict(`the project has no external validation (${EXT}.enabled and apiUrl)`);
   }
   const dataset = parseJson<unknown[]>(asset?.dataset ?? null, []).filter((u): u is string => typeof u === 'string');
-  const frameTotal = framesOfAsset(asset?.metadata) ?? dataset.length;
+  const frameTotal = frameCountOf(asset) ?? 0;
   if (frameTotal < 1) throw conflict('the task has no lidar frames');
   const frames = framesToCheck(ext, frameTotal, body.frame);
 
