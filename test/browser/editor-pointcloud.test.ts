@@ -285,6 +285,8 @@ describe('the point cloud editor', () => {
     await signInWithKey(page, labelerKey);
     expect(await startStage(page, 'Label', 'Lidar street')).toBe(tasks.street);
     let at = await topView(page, 0);
+    // The frame was read off the page's thread, by the console's frame reader (a Web Worker).
+    expect(page.workers().map((w) => w.url())).toEqual(expect.arrayContaining([expect.stringMatching(/frame-worker/)]));
     await page.getByRole('button', { name: 'Car cuboid tool' }).click();
     // A click on the ground beside the box's middle: the fit finds the box around it.
     await page.mouse.click(...at(BOX_A.x + 0.3, BOX_A.y - 0.2));

@@ -1,12 +1,14 @@
 import { parseCloud, PointCloudError, type PointCloud } from '../../../../../src/shared/pointcloud/index';
 import { fetchMedia, MediaError } from '../fetch-media';
+import { parseFrame, ReaderGone } from './frame-parser';
 
 /** A frame as the editor holds it: its points, or why it cannot be shown. */
 export type FrameState = { cloud: PointCloud } | { error: string };
 
 /**
- * A sequence's frames, each fetched and read once, kept for the frames around the one shown (a
- * frame of a million points is 12 MB): `get` answers a frame, `readAhead` starts the next ones.
+ * A sequence's frames, each fetched and read once (in the frame reader, off the page's thread),
+ * kept for the frames around the one shown (a frame of a million points is 12 MB): `get` answers
+ * a frame, `readAhead` starts the next ones.
  */
 export class FrameStore {
   private readonly frames = new Map<number, Promise<FrameState>>();
@@ -39,8 +41,15 @@ export class FrameStore {
     const url = this.urls[page];
     if (!url) return { error: `The task has no frame ${page + 1}.` };
     try {
-      const bytes = await fetchMedia(url, 'point cloud frame');
-      return { cloud: parseCloud(new URL(url, location.href).pathname, new Uint8Array(bytes)) };
+      const name = new URL(url, location.href).pathname;
+      const read = () => fetchMedia(url, 'point cloud frame');
+      try {
+        return { cloud: await parseFrame(name, await read()) };
+      } catch (e) {
+        if (!(e instanceof ReaderGone)) throw e;
+        // The frame reader stopped with the bytes: read them again (from the browser's cache) here.
+        return { cloud: parseCloud(name, new Uint8Array(await read())) };
+      }
     } catch (e) {
       if (e instanceof MediaError) return { error: `Frame ${page + 1}: ${e.message}` };
       if (e instanceof PointCloudError) return { error: `Frame ${page + 1}: ${e.message}.` };
