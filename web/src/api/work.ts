@@ -263,8 +263,12 @@ export function useQueuePosition(task: Pick<WorkTask, '_id' | 'project' | 'stage
  * A draft sent while the page goes away (pagehide): a keepalive fetch outlives the page, which
  * the typed client's fetch does not promise. It carries the session cookie and the CSRF token.
  */
-/** A painted layer's link as annotate saves it: the brush layer's, or a volume's voxel layer's. */
-export type LayerLink = { brushDataUrl: string } | { medicalBrushDataUrl: string };
+/**
+ * A painted layer's link as annotate saves it: the brush layer's, a volume's voxel layer's, or
+ * a video's changed frames' brush layers.
+ */
+export type LayerLink =
+  { brushDataUrl: string } | { medicalBrushDataUrl: string } | { brushFrames: { page: number; url: string }[] };
 
 /**
  * The task's painted layer stored as one file: the brush layer's PNG (POST /task/{id}/brush) or
@@ -295,6 +299,12 @@ export async function uploadLayer(
   const what = volume ? 'voxel layer' : 'brush layer';
   if (!res.ok || !url) throw new Error(json?.message ?? `The ${what} could not be saved (${res.status}).`);
   return volume ? { medicalBrushDataUrl: url } : { brushDataUrl: url };
+}
+
+/** A video frame's brush layer uploaded (POST /task/{id}/brush): the link an item of `brushFrames` takes. */
+export async function uploadFrameLayer(taskId: string, png: Blob): Promise<string> {
+  const link = await uploadLayer(taskId, png);
+  return 'brushDataUrl' in link ? link.brushDataUrl : '';
 }
 
 export function saveDraftOnLeave(taskId: string, answer: TaskAnswerBody, durationMs: number, csrf: string | undefined) {

@@ -6,6 +6,7 @@ import type { Project } from '../api/types';
 import {
   fillAssetSize,
   annotate,
+  uploadFrameLayer,
   uploadLayer,
   review,
   skipTask,
@@ -109,6 +110,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
   const brushUrl = useCallback(async () => {
     const layer = brushLayer.current;
     if (!layer?.dirty) return undefined;
+    if (layer.saveParts) return layer.saveParts((png) => uploadFrameLayer(task._id, png));
     layer.dirty = false;
     try {
       const field = layer.field ?? 'brushDataUrl';
@@ -446,6 +448,7 @@ function Workspace({ task, project }: { task: WorkTask; project: Project }) {
           pins={pins}
           onPick={picking ? setSpot : undefined}
           brushUrl={task.brushDataUrl}
+          brushFrames={task.brushFrames}
           medicalBrushUrl={task.medicalBrushDataUrl}
           onBrushChange={onBrushChange}
           assist={assist}

@@ -64,6 +64,8 @@ export interface SurfaceEditorProps {
   aside?: ReactNode;
   /** The task's brush layer as stored (a link to a PNG of the image's size), for media that paint. */
   brushUrl?: string | null | undefined;
+  /** A video's brush layers as stored, one per frame with a layer (the task's `brushFrames`). */
+  brushFrames?: { page: number; url: string }[] | undefined;
   /** The brush layer changed (a stroke, a fill, an undo): drafts and the submit save it. */
   onBrushChange?(layer: PaintedLayer): void;
   /** The task's voxel layer as stored (a link to a `.seg.nrrd` of the volume's size), for volumes. */
@@ -128,6 +130,11 @@ export interface PaintedLayer {
   empty(): boolean;
   /** The layer's file: one PNG of the medium's size, or a `.seg.nrrd` of the volume's. */
   toBlob(): Promise<Blob>;
+  /**
+   * A layer saved in parts (a video's brush layers, one per frame): uploads the parts changed
+   * since the last save with `upload` and answers the `brushFrames` annotate takes.
+   */
+  saveParts?(upload: (png: Blob) => Promise<string>): Promise<{ brushFrames: { page: number; url: string }[] }>;
 }
 
 /**

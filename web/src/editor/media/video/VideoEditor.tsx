@@ -14,14 +14,24 @@ import { PartInput } from '../../shell/PartInput';
 import { Timeline } from './Timeline';
 import { Playhead, usePlayhead } from './playhead';
 import { FramePainter, useFramePainting, usePlayback } from './frame-painter';
+import { FrameBrushLayers } from '../../tools/brush/frame-layers';
+import type { BrushLayer } from '../../tools/brush/layer';
 
 const SPEEDS = [0.25, 0.5, 1, 1.5, 2, 4];
 
 /**
  * The video editor: the image editor's tools, keys, pan and zoom, undo and drafts on the frame
  * shown, and a player under it (Frame input, stepping, play at a speed, the timeline of tracks).
+ * Brush classes paint the frame shown: each frame has its own layer.
  */
-export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorProps) {
+export function VideoSurfaceEditor({
+  asset,
+  onPick,
+  brushUrl,
+  brushFrames,
+  onBrushChange,
+  ...props
+}: SurfaceEditorProps) {
   // A codec WebCodecs cannot decode is no failure: the browser's own player shows the video.
   const loading = useOpened(
     asset.url,
@@ -51,6 +61,25 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
   const [frameError, setFrameError] = useState<string | undefined>(undefined);
   const editing = useRef<PagedEditing | undefined>(undefined);
   const total = video?.frameTotal ?? 1;
+
+  // Brush layers, one per frame: the frame shown is painted, undone and saved on its own.
+  const paints = (props.ontology.tools ?? []).some((t) => t.tool === 'brush') || !!brushUrl || !!brushFrames?.length;
+  const frameLayers = useMemo(
+    () =>
+      video && painter && paints
+        ? new FrameBrushLayers(video.width, video.height, brushFrames ?? [], () => painter.repaint())
+        : undefined,
+    [video, painter, paints],
+  );
+  const brushLayer = useMemo(() => frameLayers?.at(page), [frameLayers, page]);
+  const brushChanged = useCallback(
+    (layer: BrushLayer) => {
+      if (!frameLayers) return;
+      frameLayers.touched(layer);
+      onBrushChange?.(frameLayers);
+    },
+    [frameLayers, onBrushChange],
+  );
 
   const go = useCallback((to: number) => playhead?.go(to), [playhead]);
   useFramePainting(video, playhead, painter, setFrameError);
@@ -213,6 +242,8 @@ export function VideoSurfaceEditor({ asset, onPick, ...props }: SurfaceEditorPro
       imageUrl={asset.url}
       onPick={onPick ? (position, objectId) => onPick(objectId ? { objectId, page } : { position, page }) : undefined}
       pins={pinsOnPage(props.pins, page)}
+      brushLayer={brushLayer}
+      onBrushChange={brushChanged}
       paged={{ page, frame: painter, keys: VIDEO_KEYS, player }}
     />
   );

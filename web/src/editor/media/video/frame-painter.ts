@@ -30,6 +30,11 @@ export class FramePainter implements FrameSource {
 
   draw(frame: VideoFrame) {
     this.context.drawImage(frame, 0, 0, this.width, this.height);
+    this.repaint();
+  }
+
+  /** The surface draws the frame again (with what lies over it, a frame's brush layer come in). */
+  repaint() {
     for (const repaint of this.listeners) repaint();
   }
 }
