@@ -2430,6 +2430,8 @@ export interface components {
     /** Tool */
     Tool: {
       abbreviatedName?: string | null;
+      /** @description `pdf` tools: an area dragged with Alt keeps its picture as `content.image` (a PNG data URL, at the resolution the page is shown); without it an area's `content` is `{}` */
+      areaImage?: boolean | null;
       classifications?: components['schemas']['Classification'][] | null;
       /** @description hex colour #RRGGBB */
       color?: string | null;

@@ -102,6 +102,12 @@ const defs = {
       classifications: OptionalField(Type.Array(Type.Ref('Classification'))),
       multiple: flag(),
       ocrEnabled: OptionalField(Type.Boolean()),
+      areaImage: OptionalField(
+        Type.Boolean({
+          description:
+            "`pdf` tools: an area dragged with Alt keeps its picture as `content.image` (a PNG data URL, at the resolution the page is shown); without it an area's `content` is `{}`",
+        }),
+      ),
       exportName: text(),
       displayName: text(),
       abbreviatedName: text(),

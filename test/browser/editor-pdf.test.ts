@@ -56,6 +56,7 @@ describe('the PDF editor', () => {
       '/locked.pdf': file('locked.pdf'),
       '/broken.pdf': file('broken.pdf'),
       '/boxes.pdf': file('words.pdf'),
+      '/pages.pdf': file('words.pdf'),
     });
     server = await startConsoleServer(engine);
     labelerKey = await server.addUser('labeler@example.com');
@@ -66,8 +67,29 @@ describe('the PDF editor', () => {
           { schemaId: 'clause', title: 'Clause', tool: 'pdf', color: '#1570ef', shortcutKey: 'c' },
           { schemaId: 'figure', title: 'Figure', tool: 'pdf', color: '#d92d20', shortcutKey: 'f' },
           { schemaId: 'seal', title: 'Seal', tool: 'bounding-box', color: '#12b76a', shortcutKey: 's' },
+          { schemaId: 'logo', title: 'Logo', tool: 'pdf', color: '#7a5af8', shortcutKey: 'l', areaImage: true },
         ],
-        classifications: [],
+        classifications: [
+          {
+            schemaId: 'doctype',
+            title: 'Document type',
+            tool: 'radio',
+            options: [
+              { schemaId: 'lease', value: 'Lease' },
+              { schemaId: 'deed', value: 'Deed' },
+            ],
+          },
+          {
+            schemaId: 'content',
+            title: 'Page content',
+            tool: 'radio',
+            frameSpecific: true,
+            options: [
+              { schemaId: 'terms', value: 'Terms' },
+              { schemaId: 'signatures', value: 'Signatures' },
+            ],
+          },
+        ],
       },
       stages: [
         { id: 'Start', type: 'Start', next: ['Label'] },
@@ -83,6 +105,7 @@ describe('the PDF editor', () => {
           externalId: `${name}.pdf`,
         })),
         { data: `${assets.url}/boxes.pdf`, externalId: 'boxes.pdf', metadata: { pageTotal: 3 } },
+        { data: `${assets.url}/pages.pdf`, externalId: 'pages.pdf', metadata: { pageTotal: 3 } },
       ],
     });
     for (const a of res.assets as { externalId: string; taskId: string }[]) tasks[a.externalId] = a.taskId;
@@ -147,6 +170,34 @@ describe('the PDF editor', () => {
     }
   };
 
+  /**
+   * Marks an area of a page (counted from 1) with a tool as a person does: the tool's button,
+   * then a drag with Alt held between two points of the page (PDF points). Answers the page's
+   * scale on the screen.
+   */
+  const altDrag = async (
+    page: Page,
+    pageNumber: number,
+    tool: string,
+    from: [number, number],
+    to: [number, number],
+  ) => {
+    await page.getByRole('button', { name: new RegExp(`^Mark as ${tool}`) }).click();
+    await page.getByRole('status').filter({ hasText: 'hold Alt and drag on a page' }).waitFor();
+    // Measured once the hint is shown: a hint that wraps the toolbar moves the pages down.
+    const box = (await page.getByRole('region', { name: `Page ${pageNumber}` }).boundingBox())!;
+    const scale = box.width / 612;
+    const at = ([x, y]: number[]) => [box.x + x! * scale, box.y + y! * scale] as const;
+    await page.keyboard.down('Alt');
+    await page.mouse.move(...at(from));
+    await page.mouse.down();
+    await page.mouse.move(...at([(from[0]! + to[0]!) / 2, (from[1]! + to[1]!) / 2]), { steps: 5 });
+    await page.mouse.move(...at(to), { steps: 5 });
+    await page.mouse.up();
+    await page.keyboard.up('Alt');
+    return scale;
+  };
+
   /** Where a word of the text layer is on the screen, found as the browser lays it out. */
   const wordBox = (page: Page, pageIndex: number, word: string) =>
     page.evaluate<{ left: number; top: number; right: number; bottom: number } | null>(`(() => {
@@ -196,18 +247,7 @@ describe('the PDF editor', () => {
     // An area on page 1: Alt held while dragging, with the Figure tool chosen by its button.
     await pageInput.fill('1');
     await pageInput.press('Enter');
-    const first = page.getByRole('region', { name: 'Page 1' });
-    const box = (await first.boundingBox())!;
-    const scale = box.width / 612;
-    await page.getByRole('button', { name: /^Mark as Figure/ }).click();
-    await page.getByRole('status').filter({ hasText: 'hold Alt and drag on a page' }).waitFor();
-    await page.keyboard.down('Alt');
-    await page.mouse.move(box.x + 300 * scale, box.y + 300 * scale);
-    await page.mouse.down();
-    await page.mouse.move(box.x + 400 * scale, box.y + 350 * scale, { steps: 5 });
-    await page.mouse.move(box.x + 450 * scale, box.y + 420 * scale, { steps: 5 });
-    await page.mouse.up();
-    await page.keyboard.up('Alt');
+    await altDrag(page, 1, 'Figure', [300, 300], [450, 420]);
     await screenshot(page, 'editor-pdf-area');
 
     await page.getByRole('button', { name: 'Submit', exact: true }).click();
@@ -235,6 +275,8 @@ describe('the PDF editor', () => {
     expect(figure.schemaId).toBe('figure');
     expect(figure.pdf.position.pageNumber).toBe(1);
     expect(figure.pdf.position.rects).toEqual([]);
+    // The Figure tool does not ask for the area's picture.
+    expect(figure.pdf.content).toEqual({});
     const area = figure.pdf.position.boundingRect as Json;
     for (const [got, want] of [
       [area.x1, 300],
@@ -368,7 +410,73 @@ describe('the PDF editor', () => {
     await expect.poll(() => pageShown(again)).toBe(2);
     await expect.poll(() => objectsHeading(again)).toBe('Objects (1)');
     await owner.close();
-  });
+    // Two browsers and a dozen page turns: minutes on a loaded machine.
+  }, 300_000);
+
+  it("answers a per-page question page by page, the document's once, and keeps a Logo area's picture", async () => {
+    const labeler = await newContext(browser, server.url);
+    const page = await labeler.newPage();
+    const errors = pageErrors(page);
+    await signInWithKey(page, labelerKey);
+    await open(page, 'pages.pdf');
+    const note = page.getByText('“Page content” is answered for each page');
+    await expect.poll(() => note.textContent()).toContain("page 1's");
+    await page.getByRole('radio', { name: 'Lease' }).check();
+    await page.getByRole('radio', { name: 'Terms' }).check();
+
+    // Page 3: its own answer, the document's kept.
+    const pageInput = page.getByLabel('Page', { exact: true });
+    await pageInput.fill('3');
+    await pageInput.press('Enter');
+    await expect.poll(() => note.textContent()).toContain("page 3's");
+    expect(await page.getByRole('radio', { name: 'Terms' }).isChecked()).toBe(false);
+    expect(await page.getByRole('radio', { name: 'Lease' }).isChecked()).toBe(true);
+    await page.getByRole('radio', { name: 'Signatures' }).check();
+
+    // A Logo area over page 3's sentence: its picture is kept.
+    await expect.poll(() => wordBox(page, 2, 'Signed')).not.toBeNull();
+    const scale = await altDrag(page, 3, 'Logo', [60, 220], [330, 260]);
+    await expect.poll(() => page.locator('.pdf-page[data-page="2"] .pdf-mark').count()).toBe(1);
+
+    // In the image editor the page shown is page 3 with its answer; page 2 has none yet.
+    await page.getByRole('button', { name: 'Draw on this page' }).click();
+    await expect.poll(() => pageShown(page)).toBe(2);
+    expect(await page.getByRole('radio', { name: 'Signatures' }).isChecked()).toBe(true);
+    await expect.poll(() => objectsHeading(page)).toBe('Objects (1)');
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await expect.poll(() => note.textContent()).toContain("page 2's");
+    // The Logo mark is on page 3 only.
+    await expect.poll(() => objectsHeading(page)).toBe('Objects (0)');
+    expect(await page.getByRole('radio', { name: 'Signatures' }).isChecked()).toBe(false);
+    await page.getByRole('radio', { name: 'Terms' }).check();
+    await screenshot(page, 'editor-pdf-page-questions');
+
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await page.waitForURL((u) => !u.pathname.includes(tasks['pages.pdf'] as string));
+    const task = (await api('GET', `/v2/task/${tasks['pages.pdf']}`)).task as Json;
+    const answers = (task.answer.classifications as Json[]).map((c) => [c.schemaId, c.answer, c.page]);
+    expect(answers.sort((a, b) => `${a[0]}${a[2]}`.localeCompare(`${b[0]}${b[2]}`))).toEqual([
+      ['content', 'terms', 0],
+      ['content', 'terms', 1],
+      ['content', 'signatures', 2],
+      ['doctype', 'lease', undefined],
+    ]);
+    const [logo] = task.answer.tools as [Json];
+    expect(logo.pdf.position.pageNumber).toBe(3);
+    const image = logo.pdf.content.image as string;
+    expect(image).toMatch(/^data:image\/png;base64,/);
+    // The picture is the area as shown: its size in proportion to 270 x 40 points, and it holds
+    // the sentence's ink.
+    const png = PNG.sync.read(Buffer.from(image.split(',')[1]!, 'base64'));
+    expect(Math.abs(png.width / png.height - 270 / 40)).toBeLessThan(0.2);
+    expect(Math.abs(png.width - 270 * scale)).toBeLessThan(4);
+    let ink = 0;
+    for (let i = 0; i < png.data.length; i += 4) if (png.data[i]! + png.data[i + 1]! + png.data[i + 2]! < 200) ink++;
+    expect(ink).toBeGreaterThan(50);
+    expect(errors).toEqual([]);
+    await labeler.close();
+    // Two browsers and a dozen page turns: minutes on a loaded machine.
+  }, 300_000);
 
   it('opens a PDF carrying JavaScript without running it', async () => {
     const page = await context.newPage();

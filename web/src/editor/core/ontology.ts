@@ -32,6 +32,8 @@ export interface OntologyTool {
   shortcutKey?: string;
   required?: boolean;
   multiple?: boolean;
+  /** A `pdf` tool's areas keep their picture (`content.image`, a PNG data URL). */
+  areaImage?: boolean;
   classifications?: OntologyClassification[];
 }
 

@@ -23,6 +23,8 @@ export interface AnswerPanelProps {
   showObjects?: boolean;
   /** What the objects' list says when it shows none, when "nothing drawn yet" would be wrong. */
   emptyNote?: string | undefined;
+  /** Under the questions' heading: which part of the medium the per-part questions answer. */
+  questionsNote?: string | undefined;
 }
 
 /** The side of both editors: objects with their questions, the task's questions, the actions. */
@@ -47,6 +49,7 @@ export function AnswerPanel(p: AnswerPanelProps) {
       )}
       <section className="editor-questions" aria-label="Questions">
         <h2>Questions</h2>
+        {p.questionsNote && <p className="muted">{p.questionsNote}</p>}
         {(p.ontology.classifications ?? []).length === 0 && <p className="muted">This project asks no questions.</p>}
         <Questions
           questions={p.ontology.classifications}

@@ -21,7 +21,10 @@ export interface EditorShellProps {
     actions?: ReactNode;
   };
   /** The answer being edited, its colours and the selected object. */
-  editing: Pick<AnswerPanelProps, 'answer' | 'colors' | 'selectedId' | 'onSelect' | 'onChange' | 'emptyNote'>;
+  editing: Pick<
+    AnswerPanelProps,
+    'answer' | 'colors' | 'selectedId' | 'onSelect' | 'onChange' | 'emptyNote' | 'questionsNote'
+  >;
   /** The surface: the medium with its objects. */
   children: ReactNode;
 }

@@ -6,7 +6,7 @@ import { SegmentationModes, type SegmentationMode } from '../../tools/segmentati
 import { AssistControls, drawCandidate, useAssist } from '../../tools/segmentation/assist';
 import { type OverlapRule, settleAnswer } from '../../tools/segmentation/overlap';
 import { answersAt, mergeShown, objectsOnPage, setKeyframe } from '../../core/tracks';
-import { mergePage, objectsOfPage } from '../../core/pages';
+import { answersOfPage, mergePage, objectsOfPage, pageQuestionsNote, partQuestions } from '../../core/pages';
 import type { KeyRow } from '../../shell/editor-keys';
 import { addObject, deleteObject, updateGeometry } from '../../core/edit';
 import type { AssistClient, Pin } from '../../core/surface';
@@ -96,15 +96,11 @@ export function ImageEditor(props: ImageEditorProps) {
   const separate = paged?.separate === true;
   // On a medium of many parts the canvas and the panel show the tracks as they are on this part
   // (or, for separate pages, the objects drawn on it).
-  // A video's frame-specific questions answer per frame, from the frame shown on.
+  // Frame-specific questions answer per part: a video's from the frame shown on, a document's
+  // for the page shown only.
   const frameQuestions = useMemo(
-    () =>
-      new Set(
-        page === undefined || separate
-          ? []
-          : (ontology.classifications ?? []).filter((c) => c.frameSpecific).map((c) => c.schemaId),
-      ),
-    [ontology, page === undefined, separate],
+    () => (page === undefined ? new Set<string>() : partQuestions(ontology)),
+    [ontology, page === undefined],
   );
   const shown = useMemo(
     () =>
@@ -113,7 +109,7 @@ export function ImageEditor(props: ImageEditorProps) {
         : {
             ...answer,
             objects: (separate ? objectsOfPage : objectsOnPage)(answer.objects, page),
-            classifications: answersAt(answer.classifications, page, frameQuestions),
+            classifications: (separate ? answersOfPage : answersAt)(answer.classifications, page, frameQuestions),
           },
     [answer, page, separate, frameQuestions],
   );
@@ -289,7 +285,7 @@ export function ImageEditor(props: ImageEditorProps) {
     );
     // Drawn wholly under objects that win over it: nothing is added.
     if (!placed.objects.some((o) => o.objectId === added.objectId)) return;
-    change(separate ? mergePage(answer, shown, placed) : placed);
+    change(separate ? mergePage(answer, shown, placed, page, frameQuestions) : placed);
     // A new segmentation stays selected: its holes are cut next.
     if (activeTool.classifications?.length || geometry.kind === 'segmentation') setSelectedId(added.objectId);
   };
@@ -434,11 +430,12 @@ export function ImageEditor(props: ImageEditorProps) {
         selectedId,
         onSelect: setSelectedId,
         emptyNote: paged?.emptyNote,
+        questionsNote: separate ? pageQuestionsNote(ontology, page ?? 0) : undefined,
         onChange:
           page === undefined
             ? change
             : separate
-              ? (next) => change(mergePage(answer, shown, next))
+              ? (next) => change(mergePage(answer, shown, next, page, frameQuestions))
               : (next) => change(mergeShown(answer, shown, next, page, frameQuestions)),
       }}
     >

@@ -11,7 +11,7 @@ import {
 import { Loading } from '../../../components/States';
 import type { EditorAnswer, EditorObject, Geometry, Vec } from '../../core/answer';
 import { toolsOfSpace } from '../../core/ontology';
-import { objectsOfPage } from '../../core/pages';
+import { answersOfPage, objectsOfPage, pageQuestionsNote, partQuestions, setAnswersOfPage } from '../../core/pages';
 import { addObject, deleteObject } from '../../core/edit';
 import { pinsOnPage, type SurfaceEditorProps } from '../../core/surface';
 import type { PagePoint } from '../../core/tool';
@@ -71,6 +71,21 @@ function selectedWords(range: Range, textLayer: HTMLElement, pageBox: DOMRect, s
 }
 
 /**
+ * The picture of an area of a page as the page is shown (its canvas's pixels under the area),
+ * as a PNG data URL; undefined while the page is not drawn.
+ */
+function areaPicture(pageEl: HTMLElement, [x1, y1, x2, y2]: PageRect, pageWidth: number): string | undefined {
+  const picture = pageEl.querySelector<HTMLCanvasElement>('canvas.pdf-picture');
+  if (!picture?.width || !pageWidth) return undefined;
+  const k = picture.width / pageWidth;
+  const out = document.createElement('canvas');
+  out.width = Math.max(1, Math.round((x2 - x1) * k));
+  out.height = Math.max(1, Math.round((y2 - y1) * k));
+  out.getContext('2d')?.drawImage(picture, x1 * k, y1 * k, (x2 - x1) * k, (y2 - y1) * k, 0, 0, out.width, out.height);
+  return out.toDataURL('image/png');
+}
+
+/**
  * PDF documents, in two views of one answer. The text: pages drawn by pdf.js with their text
  * layer, only those near the view (a 500-page file opens as a 5-page one does); select words
  * and choose a tool to mark them, or hold Alt and drag to mark an area. One page in the image
@@ -98,7 +113,13 @@ export function PdfSurfaceEditor(props: SurfaceEditorProps) {
   const given = { ...props, initial: latest.current, onChange: changed };
   if (opened.status === 'error') {
     // The questions, the answer saved so far and the stage's buttons stay.
-    return <MediaUnreadable given={given} problem={`The PDF could not be opened: ${opened.message}.`} />;
+    return (
+      <MediaUnreadable
+        given={given}
+        problem={`The PDF could not be opened: ${opened.message}.`}
+        wholeAssetQuestionsOnly
+      />
+    );
   }
   const ready = opened.status === 'ready' ? opened.value : undefined;
   if (view.draw && ready) {
@@ -293,7 +314,13 @@ function PdfTextView({ given: props, opened, startPage, onDraw }: PdfTextViewPro
     const started = tool?.press(null, [page, ...drawing.from], view).drawing;
     const made = started ? tool?.release(started, pointOn(e, page), view).done : undefined;
     setDrawing(undefined);
-    if (made && !tool?.degenerate(made, 4 / scale)) add(active, made as PdfGeometry);
+    if (!made || tool?.degenerate(made, 4 / scale)) return;
+    const area = made as PdfGeometry;
+    // The area's picture only when its tool asks for it: a data URL weighs on every answer.
+    const image = tools.find((t) => t.schemaId === active)?.areaImage
+      ? areaPicture(e.currentTarget as HTMLElement, area.bounds, area.pageSize[0])
+      : undefined;
+    add(active, image ? { ...area, image } : area);
   };
   const click = (e: ReactMouseEvent, page: number) => {
     if (e.altKey || drawing) return;
@@ -366,6 +393,12 @@ function PdfTextView({ given: props, opened, startPage, onDraw }: PdfTextViewPro
     </>
   );
 
+  // Per-page questions are answered for the page in view (the one the Page input shows).
+  const pageQuestions = useMemo(() => partQuestions(ontology), [ontology]);
+  const asShown = useMemo(
+    () => ({ ...answer, classifications: answersOfPage(answer.classifications, current, pageQuestions) }),
+    [answer, current, pageQuestions],
+  );
   const planeObjects = useMemo(
     () => answer.objects.filter((o) => plane.colors.has(o.schemaId)),
     [answer.objects, plane.colors],
@@ -386,7 +419,18 @@ function PdfTextView({ given: props, opened, startPage, onDraw }: PdfTextViewPro
         keys: PDF_KEYS,
       }}
       given={props}
-      editing={{ answer, colors, selectedId, onSelect: setSelectedId, onChange: change }}
+      editing={{
+        answer: asShown,
+        colors,
+        selectedId,
+        onSelect: setSelectedId,
+        onChange: (next) =>
+          change({
+            ...next,
+            classifications: setAnswersOfPage(answer.classifications, next.classifications, current, pageQuestions),
+          }),
+        questionsNote: pageQuestionsNote(ontology, current),
+      }}
     >
       <div className="pdf-canvas" ref={box} onScroll={onScroll} role="document" aria-label="PDF pages">
         {!pdf || !loader || fit === undefined ? (

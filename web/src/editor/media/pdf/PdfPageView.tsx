@@ -102,7 +102,7 @@ export function PdfPageView(props: PdfPageViewProps) {
       onPointerUp={(e) => props.onPointerUp(e, index)}
       onClick={(e) => props.onClick(e, index)}
     >
-      <canvas ref={canvas} aria-hidden="true" />
+      <canvas ref={canvas} className="pdf-picture" aria-hidden="true" />
       <div ref={text} className="textLayer" />
       <canvas
         ref={shapes}
