@@ -15,10 +15,17 @@ const X = 8;
 const Y = 6;
 const Z = 4;
 
-/** A segmentation: class 3 in the voxels x 2..4, y 1..2, z 1..2; gzip unless told. */
-function seg(sizes = [X, Y, Z], opts: { type?: string; encoding?: string; cut?: number } = {}): Buffer {
+/**
+ * A segmentation: class 3 in the voxels x 2..4, y 1..2, z 1..2; gzip unless told. `cut` bytes
+ * taken off the file's end, `extra` voxels more (or fewer) than its sizes need, `crc` a gzip
+ * check sum that does not match.
+ */
+function seg(
+  sizes = [X, Y, Z],
+  opts: { type?: string; encoding?: string; cut?: number; extra?: number; crc?: boolean } = {},
+): Buffer {
   const [x, y, z = 1] = sizes as [number, number, number?];
-  const voxels = Buffer.alloc(x * y * z);
+  const voxels = Buffer.alloc(x * y * z + (opts.extra ?? 0));
   for (let k = 1; k <= 2; k++)
     for (let j = 1; j <= 2; j++)
       for (let i = 2; i <= 4; i++) if (i < x && j < y && k < z) voxels[k * x * y + j * x + i] = 3;
@@ -27,6 +34,8 @@ function seg(sizes = [X, Y, Z], opts: { type?: string; encoding?: string; cut?: 
     `NRRD0004\ntype: ${opts.type ?? 'uchar'}\ndimension: ${sizes.length}\nsizes: ${sizes.join(' ')}\n` +
     `encoding: ${encoding}\nendian: little\n\n`;
   const data = encoding === 'gzip' ? gzipSync(voxels) : voxels;
+  // The CRC-32 is the trailer's first four bytes.
+  if (opts.crc) data.writeUInt32LE(data.readUInt32LE(data.length - 8) ^ 1, data.length - 8);
   return Buffer.concat([Buffer.from(header, 'latin1'), data.subarray(0, data.length - (opts.cut ?? 0))]);
 }
 
@@ -135,6 +144,9 @@ describe.each(ENGINES)('medical brush layer on %s', (engine) => {
       [seg([X, Y, Z], { type: 'float' }), /float samples/],
       [seg([X, Y, Z], { encoding: 'bzip2' }), /encoding "bzip2"/],
       [seg([X, Y, Z], { cut: 10 }), /gzip data/],
+      [seg([X, Y, Z], { crc: true }), /gzip data that does not unpack/],
+      [seg([X, Y, Z], { extra: -1 }), /191 bytes of voxels; its sizes need 192/],
+      [seg([X, Y, Z], { extra: 1 }), /gzip data that does not unpack to the 192 bytes/],
       [seg([X, Y, Z], { encoding: 'raw', cut: 1 }), /191 bytes of voxels; its sizes need 192/],
     ];
     for (const [body, message] of cases) {

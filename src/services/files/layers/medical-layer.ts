@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { gunzipSync } from 'node:zlib';
+import { createGunzip, gunzipSync } from 'node:zlib';
 import type { AppContext } from '../../../context.js';
 import { invalidField } from '../../../errors.js';
 import { MAX_NRRD_HEADER, NrrdError, type NrrdHeader, nrrdSamples, parseNrrdHeader } from '../../../shared/nrrd.js';
@@ -78,6 +78,30 @@ export async function checkMedicalBrushDataUrl(
   });
 }
 
+/** Output pieces of gzippedLength: large ones cost little more than the inflating itself. */
+const COUNT_PIECE = 1024 * 1024;
+
+/**
+ * The number of bytes gzip data unpacks to, counted as they come and never held (a voxel layer
+ * unpacks to tens of megabytes: held, they cost several times the inflating), or undefined when
+ * they are more than `limit` or the data does not unpack (damaged, cut short, a wrong check sum).
+ */
+export function gunzippedLength(gz: Uint8Array, limit: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    let total = 0;
+    const unzip = createGunzip({ chunkSize: COUNT_PIECE });
+    unzip.on('data', (piece: Buffer) => {
+      total += piece.length;
+      if (total <= limit) return;
+      unzip.destroy();
+      resolve(undefined);
+    });
+    unzip.on('end', () => resolve(total));
+    unzip.on('error', () => resolve(undefined));
+    unzip.end(gz);
+  });
+}
+
 /** Stores an uploaded voxel layer, whole and of the volume's size, and answers a long-lived read link of it. */
 export async function storeVolumeLayer(
   ctx: AppContext,
@@ -90,11 +114,11 @@ export async function storeVolumeLayer(
   const raw = body.subarray(header.dataOffset);
   let length = raw.length;
   if (header.encoding === 'gzip') {
-    try {
-      length = gunzipSync(raw, { maxOutputLength: need + 1 }).length;
-    } catch {
+    const unpacked = await gunzippedLength(raw, need);
+    if (unpacked === undefined) {
       throw invalidField('body', `holds gzip data that does not unpack to the ${need} bytes its sizes need`);
     }
+    length = unpacked;
   }
   if (length !== need) throw invalidField('body', `holds ${length} bytes of voxels; its sizes need ${need}`);
   const key = newFileKey(where.projectId, 'brushes', `volume-${where.taskId}.seg.nrrd`);

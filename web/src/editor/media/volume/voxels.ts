@@ -152,7 +152,13 @@ export class VoxelLayer implements PaintedLayer {
     return true;
   }
 
-  /** The layer as a gzip-encoded `.seg.nrrd`: unsigned bytes when every class number fits one, else shorts. */
+  /**
+   * The layer as a gzip-encoded `.seg.nrrd`: unsigned bytes when every class number fits one,
+   * else shorts. The voxels are compressed where they are, a slice at a time: a Blob of them
+   * would first copy them all, and reading it back costs several times the compression. A stroke
+   * taken while it runs may be half in the file; it leaves the layer dirty, so the next save
+   * takes it whole.
+   */
   async toBlob(): Promise<Blob> {
     let max = 0;
     if (this.voxels instanceof Uint16Array) for (const v of this.voxels) if (v > max) max = v;
@@ -161,15 +167,23 @@ export class VoxelLayer implements PaintedLayer {
         ? this.voxels
         : max < 256
           ? Uint8Array.from(this.voxels)
-          : new Uint8Array(this.voxels.buffer.slice(0));
+          : new Uint8Array(this.voxels.buffer, this.voxels.byteOffset, this.voxels.byteLength);
     const head = segmentationHeader(
       [this.width, this.height, this.depth],
       this.spacing,
       max < 256 ? 'uint8' : 'uint16',
     );
-    const zipped = await new Response(
-      new Blob([data as BlobPart]).stream().pipeThrough(new CompressionStream('gzip')),
-    ).arrayBuffer();
+    const slice = (data.length / this.depth) | 0 || data.length;
+    let at = 0;
+    const voxels = new ReadableStream<BufferSource>({
+      pull(out) {
+        if (at >= data.length) return out.close();
+        // The voxels' buffer is an ArrayBuffer (never shared).
+        out.enqueue(data.subarray(at, at + slice) as Uint8Array<ArrayBuffer>);
+        at += slice;
+      },
+    });
+    const zipped = await new Response(voxels.pipeThrough(new CompressionStream('gzip'))).arrayBuffer();
     return new Blob([head, zipped], { type: 'application/octet-stream' });
   }
 }
