@@ -226,13 +226,10 @@ export function ImageEditor(props: ImageEditorProps) {
   };
   const traceSketch = (modifiers: Modifiers) => {
     if (!sketch) return;
-    const mask = sketch.mask();
+    const { pixels, area } = sketch.mask();
     sketch.clear();
     canvas.current?.repaint();
-    addZones(
-      zonesOfMask(sketch.width, sketch.height, (i) => mask[i] === 1),
-      modifiers,
-    );
+    addZones(zonesOfMask(sketch.width, sketch.height, pixels, area), modifiers);
   };
   const wand = (at: Vec, modifiers: Modifiers) => {
     const url = props.imageUrl;
@@ -241,10 +238,7 @@ export function ImageEditor(props: ImageEditorProps) {
       (img) => {
         setWandError(undefined);
         const mask = wandMask(img, at, tolerance);
-        addZones(
-          zonesOfMask(img.width, img.height, (i) => mask[i] === 1),
-          modifiers,
-        );
+        addZones(zonesOfMask(img.width, img.height, mask), modifiers);
       },
       () => setWandError("The magic wand cannot read this image's pixels (its server does not allow it)."),
     );
@@ -482,7 +476,13 @@ export function ImageEditor(props: ImageEditorProps) {
           pins={props.pins}
           onViewportChange={(v) => setZoom(v.scale)}
           onImageSize={setImageSizeOnce}
-          layers={[brushLayer, sketch, assisting ? assistOverlay : undefined].filter((l): l is BrushLayer => !!l)}
+          // The sketch holds pixels only during a stroke of the Paint mode, so it is drawn only in
+          // that mode: every layer drawn costs a scaled copy of an image-sized canvas each frame.
+          layers={[
+            brushLayer,
+            segmenting && segMode === 'paint' ? sketch : undefined,
+            assisting ? assistOverlay : undefined,
+          ].filter((l): l is BrushLayer => !!l)}
           brush={
             assisting
               ? undefined

@@ -33,6 +33,8 @@ export class BrushLayer implements PaintedLayer {
   private redos: Patch[] = [];
   private open: Patch | null = null;
   private last: Vec | null = null;
+  /** Where every painted pixel lies (it may hold cleared ones too); null when none is. */
+  private painted: Rect | null = null;
   /** Changes since the layer was made or loaded (nothing to save while false). */
   dirty = false;
   /**
@@ -59,6 +61,7 @@ export class BrushLayer implements PaintedLayer {
     this.undos = [];
     this.redos = [];
     this.dirty = false;
+    this.painted = [0, 0, this.width, this.height];
   }
 
   get canUndo(): boolean {
@@ -164,6 +167,7 @@ export class BrushLayer implements PaintedLayer {
     this.keep(rect);
     this.ctx.putImageData(all, 0, 0, rect[0], rect[1], rect[2], rect[3]);
     this.dirty = true;
+    if (color) this.grow(rect);
     this.end();
     return rect;
   }
@@ -196,6 +200,7 @@ export class BrushLayer implements PaintedLayer {
       }
     this.ctx.putImageData(img, minX, minY);
     this.dirty = true;
+    this.grow(rect);
     this.end();
     return rect;
   }
@@ -213,21 +218,44 @@ export class BrushLayer implements PaintedLayer {
     this.undos = [];
     this.redos = [];
     this.dirty = false;
+    this.painted = null;
   }
 
-  /** The painted pixels (alpha > 0), row by row: 1 painted, 0 not. */
-  mask(): Uint8Array {
-    const data = this.ctx.getImageData(0, 0, this.width, this.height).data;
+  /**
+   * The painted pixels (alpha > 0), row by row the layer's size: 1 painted, 0 not; and the area
+   * outside which none is. Only that area's pixels are read.
+   */
+  mask(): { pixels: Uint8Array; area: Rect } {
     const out = new Uint8Array(this.width * this.height);
-    for (let i = 0; i < out.length; i++) out[i] = data[i * 4 + 3] ? 1 : 0;
-    return out;
+    const area = this.painted ?? [0, 0, 0, 0];
+    const [x0, y0, w, h] = area;
+    if (!w || !h) return { pixels: out, area };
+    const data = this.ctx.getImageData(x0, y0, w, h).data;
+    for (let y = 0; y < h; y++) {
+      const row = (y0 + y) * this.width + x0;
+      for (let x = 0, i = y * w * 4 + 3; x < w; x++, i += 4) out[row + x] = data[i] ? 1 : 0;
+    }
+    return { pixels: out, area };
   }
 
   /** Whether any pixel is painted. */
   empty(): boolean {
-    const data = this.ctx.getImageData(0, 0, this.width, this.height).data;
+    if (!this.painted) return true;
+    const data = this.ctx.getImageData(...this.painted).data;
     for (let i = 3; i < data.length; i += 4) if (data[i]) return false;
     return true;
+  }
+
+  /** Takes `rect` into the area painted pixels lie in. */
+  private grow([x, y, w, h]: Rect): void {
+    const was = this.painted;
+    if (!was) {
+      this.painted = [x, y, w, h];
+      return;
+    }
+    const x0 = Math.min(was[0], x);
+    const y0 = Math.min(was[1], y);
+    this.painted = [x0, y0, Math.max(was[0] + was[2], x + w) - x0, Math.max(was[1] + was[3], y + h) - y0];
   }
 
   /** Whether the pixel at byte `i` is painted in a colour other than (r, g, b). */
@@ -243,6 +271,7 @@ export class BrushLayer implements PaintedLayer {
       const [x, y] = this.tileOrigin(key);
       swapped.set(key, this.ctx.getImageData(x, y, former.width, former.height));
       this.ctx.putImageData(former, x, y);
+      this.grow([x, y, former.width, former.height]);
     }
     to.push(swapped);
     this.dirty = true;
@@ -306,6 +335,7 @@ export class BrushLayer implements PaintedLayer {
     }
     this.ctx.putImageData(img, x1, y1);
     this.dirty = true;
+    if (color) this.grow(rect);
     return rect;
   }
 }

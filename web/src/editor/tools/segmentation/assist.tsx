@@ -61,7 +61,7 @@ function maskOfZones(value: Segmentation, width: number, height: number): Uint8A
 export async function candidateOf(reply: AssistReply, width: number, height: number): Promise<Candidate> {
   if (reply.mask) {
     const mask = await maskOfPng(reply.mask, width, height);
-    return { value: zonesOfMask(width, height, (i) => mask[i] === 1), mask };
+    return { value: zonesOfMask(width, height, mask), mask };
   }
   const value = normalize({ zones: reply.zones ?? [] });
   return { value, mask: maskOfZones(value, width, height) };

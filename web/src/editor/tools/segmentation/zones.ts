@@ -2,6 +2,7 @@ import polygonClipping, { type MultiPolygon, type Polygon, type Ring } from 'pol
 import type { Vec } from '../../core/answer';
 import { outlineHit, pointInPolygon, polygonArea, roundVec } from '../../core/plane';
 import type { Hit } from '../../core/tool';
+import { type MaskArea, traceZones } from '../../../../../src/shared/mask-outlines';
 
 /** One connected part of a segmentation object: its outline and the holes inside it. */
 export interface Zone {
@@ -92,46 +93,9 @@ export function hitZones(value: Segmentation, at: Vec, tolerance: number): Hit |
 }
 
 /**
- * A mask's pixels as zones (outlines on the pixels' edges, holes included): each row's runs are
- * rectangles, runs repeated on the rows below join one taller rectangle, and their union is the
- * area. `on(x, y)` says whether a pixel is in.
+ * A mask's pixels as zones (outlines on the pixels' edges, holes included): `mask` holds a byte a
+ * pixel, row by row (not 0 is in); only the pixels in `area` are looked at (all when not given).
  */
-export function zonesOfMask(width: number, height: number, on: (i: number) => boolean): Segmentation {
-  const rects: Polygon[] = [];
-  // Open runs of the row above: "start,end" -> the row where the run began.
-  let open = new Map<string, number>();
-  const flush = (key: string, top: number, bottom: number) => {
-    const [a, b] = key.split(',').map(Number) as [number, number];
-    rects.push([
-      [
-        [a, top],
-        [b, top],
-        [b, bottom],
-        [a, bottom],
-        [a, top],
-      ],
-    ]);
-  };
-  for (let y = 0; y <= height; y++) {
-    const next = new Map<string, number>();
-    if (y < height) {
-      let x = 0;
-      const row = y * width;
-      while (x < width) {
-        if (!on(row + x)) {
-          x++;
-          continue;
-        }
-        const start = x;
-        while (x < width && on(row + x)) x++;
-        const key = `${start},${x}`;
-        next.set(key, open.get(key) ?? y);
-      }
-    }
-    for (const [key, top] of open) if (next.get(key) !== top) flush(key, top, y);
-    open = next;
-  }
-  if (!rects.length) return { zones: [] };
-  const [first, ...rest] = rects;
-  return fromMulti(polygonClipping.union(first!, ...rest));
+export function zonesOfMask(width: number, height: number, mask: Uint8Array, area?: MaskArea): Segmentation {
+  return { zones: traceZones(width, height, mask, area) };
 }
