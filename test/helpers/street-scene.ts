@@ -75,24 +75,23 @@ export async function consensusCopy(t: TestApp, projectId: string, parent: strin
 }
 
 /**
- * Submits a round of consensusWorkflow: `first`'s tools as the copy in `c1`, `second`'s in `c2`;
- * answers the parent task as it then is.
+ * Submits a round of consensusWorkflow: `first` as the copy in `c1`, `second` in `c2`, each the
+ * answer's tools (a list) or the answer's other fields; answers the parent task as it then is.
  */
 export async function submitConsensusRound(
   t: TestApp,
   projectId: string,
   parent: string,
-  first: unknown[],
-  second: unknown[],
+  first: unknown[] | Json,
+  second: unknown[] | Json,
 ): Promise<Json> {
-  for (const [stage, tools] of [
+  for (const [stage, sent] of [
     ['c1', first],
     ['c2', second],
   ] as const) {
     const copy = await consensusCopy(t, projectId, parent, stage);
-    const res = await t.call('POST', `/v2/annotate/${copy}?nextStage=true`, {
-      body: { answer: { tools, classifications: [], relations: [] } },
-    });
+    const answer = { tools: [], classifications: [], relations: [], ...(Array.isArray(sent) ? { tools: sent } : sent) };
+    const res = await t.call('POST', `/v2/annotate/${copy}?nextStage=true`, { body: { answer } });
     expect(res.statusCode, res.body).toBe(200);
   }
   return (await t.call('GET', `/v2/task/${parent}`)).json().data.task;

@@ -3,6 +3,7 @@ import type { CategorySchema } from '../../schemas/category-schema.js';
 import type { TaskAnswer } from '../types.js';
 import { brushAgreement, brushClasses, classificationAnswers, ontologyQuestions, toolAgreement } from './score.js';
 import { type BrushClasses, isScoredKind, scoredObjects } from './similarity.js';
+import { pointAgreement } from './point-agreement.js';
 import { type VoxelClasses, voxelAgreement, voxelClasses } from './voxel-overlap.js';
 
 /**
@@ -13,7 +14,9 @@ import { type VoxelClasses, voxelAgreement, voxelClasses } from './voxel-overlap
  * one item per pair of copies (earlier copy first), their two answers, so agreement can be read
  * as Cohen's kappa over many rounds. A brush class a copy's layer paints gives one item, the
  * copies' mean pairwise IoU of that class's pixels; a medical-brush class a copy's voxel layer
- * gives, one item, the copies' mean pairwise Dice of its voxels. Copies come in the order they were submitted.
+ * gives, one item, the copies' mean pairwise Dice of its voxels; a class some copy's point labels
+ * give a point, one item, the copies' mean pairwise IoU of its points. Copies come in the order
+ * they were submitted.
  */
 export interface AgreementItem {
   schemaId: string;
@@ -81,6 +84,9 @@ export function agreementItems(
   for (const { schemaId, value } of classes) {
     const overlap = measured.get(value);
     if (overlap) items.push({ schemaId, kind: 'tool', answerA: '', answerB: '', value: overlap.dice });
+  }
+  for (const { schemaId, value } of pointAgreement(copies, schema)) {
+    items.push({ schemaId, kind: 'tool', answerA: '', answerB: '', value });
   }
   return items;
 }

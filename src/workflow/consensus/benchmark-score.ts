@@ -2,13 +2,17 @@ import type { CategorySchema } from '../../schemas/category-schema.js';
 import type { TaskAnswer } from '../types.js';
 import { brushAgreement, brushClasses, classificationAnswers, ontologyQuestions } from './score.js';
 import { type BrushClasses, matchedShare, matchTool, scoredObjects } from './similarity.js';
+import { comparePointLabels, pointClasses, pointIoU } from './point-agreement.js';
 import { type VoxelClasses, voxelClasses, voxelOverlaps } from './voxel-overlap.js';
 
 export interface ScoreItem {
   /** The question's or tool's schemaId. */
   schemaId: string;
-  /** `brush`: a brush class, scored by the IoU of its pixels in the two brush layers. */
-  kind: 'classification' | 'object' | 'voxels' | 'brush';
+  /**
+   * `brush`: a brush class, scored by the IoU of its pixels in the two brush layers; `points`: a
+   * pct tool's class, scored by the IoU of the points the two answers' `pointLabels` give it.
+   */
+  kind: 'classification' | 'object' | 'voxels' | 'brush' | 'points';
   /** 0 to 1 */
   score: number;
   /**
@@ -21,6 +25,11 @@ export interface ScoreItem {
   /** Voxels: the Dice (the score) and IoU of the class's voxels against the reference's. */
   dice?: number;
   iou?: number;
+  /**
+   * Points: the share of the points either answer labels that both give the same class (over
+   * every class; the same in each `points` item).
+   */
+  sameClass?: number;
 }
 
 /** The voxel layers (`medicalBrushDataUrl`) of the answer and of the reference, when either has one. */
@@ -65,7 +74,9 @@ function answerSimilarity(ref: string | undefined, got: string | undefined): num
  * matched as consensus matches them (score.ts); each medical-brush class either
  * voxel layer gives scores the Dice of its voxels against the reference's (IoU kept beside it,
  * voxel-overlap.ts); each brush class painted in either brush layer scores the IoU of its pixels
- * against the reference's (a missing layer paints nothing). The score is the mean of the items,
+ * against the reference's (a missing layer paints nothing); each pct tool's class that either
+ * answer's point labels give a point scores the IoU of its points against the reference's
+ * (point-agreement.ts). The score is the mean of the items,
  * times 100; with nothing to compare it is 100.
  */
 export function scoreBenchmark(
@@ -107,6 +118,13 @@ export function scoreBenchmark(
   for (const { schemaId, value } of brushClasses(schema)) {
     const iou = brushAgreement([brush.reference, brush.answer], value);
     if (iou !== undefined) items.push({ schemaId, kind: 'brush', score: iou });
+  }
+  const points = comparePointLabels(reference.pointLabels, answer.pointLabels);
+  for (const schemaId of pointClasses(schema)) {
+    const counts = points.classes.get(schemaId);
+    if (!counts) continue;
+    const iou = pointIoU(counts);
+    items.push({ schemaId, kind: 'points', score: iou, iou, sameClass: points.same / points.labelled });
   }
   const mean = items.length === 0 ? 1 : items.reduce((s, i) => s + i.score, 0) / items.length;
   return { score: Math.round(mean * 100 * 1000) / 1000, items };

@@ -10,6 +10,7 @@ import {
   paintsClass,
   scoredObjects,
 } from './similarity.js';
+import { pointAgreement } from './point-agreement.js';
 import { type VoxelClasses, voxelAgreement, voxelClasses } from './voxel-overlap.js';
 
 /**
@@ -31,6 +32,8 @@ import { type VoxelClasses, voxelAgreement, voxelClasses } from './voxel-overlap
  *   pair of copies, of the IoU of the pixels both painted in that class (given the layers);
  * - each medical-brush class (its voxel value) that at least one copy's voxel layer gives scores
  *   the mean, over every pair of copies, of the Dice of its voxels (voxel-overlap.ts);
+ * - each pct tool whose class some copy's point labels (`pointLabels`) give a point scores the
+ *   mean, over every pair of copies, of the IoU of that class's points (point-agreement.ts);
  * - the score is the mean of those items; with nothing to compare, copies agree fully (1).
  * Other tool kinds (PDF marks, angles) are not scored.
  */
@@ -188,5 +191,6 @@ export function agreementScore(
   const classes = voxelClasses(schema).map((c) => c.value);
   const perCopy = copies.map((_, k) => voxels[k]);
   for (const overlap of voxelAgreement(perCopy, classes).values()) items.push(overlap.dice);
+  for (const { value } of pointAgreement(copies, schema)) items.push(value);
   return items.length === 0 ? 1 : items.reduce((s, v) => s + v, 0) / items.length;
 }
