@@ -1,4 +1,4 @@
-import { ApiError } from '../api/client';
+import { AnnotaryError as ApiError } from '../../../src/client/errors';
 
 /**
  * The HTTP status of a failed call, from the typed client's error or the sign-in pages' own

@@ -1,4 +1,4 @@
-import { ApiError, type FieldError } from '../api/client';
+import { AnnotaryError as ApiError, type FieldError } from '../../../src/client/errors';
 
 /** The server's field errors of a failed write, or none. */
 export function fieldErrorsOf(error: unknown): FieldError[] {
