@@ -27,3 +27,21 @@ export async function toFrame(page: Page, n: number): Promise<void> {
   await page.getByLabel('Frame', { exact: true }).fill(String(n));
   await page.getByLabel('Frame', { exact: true }).press('Enter');
 }
+
+/**
+ * Waits for a camera's image of the frame and scrolls it into the window; answers where a pixel
+ * of the image (`imageWidth` pixels wide) is on the screen, from the canvas's size on the page alone.
+ */
+export async function cameraView(
+  page: Page,
+  camera: string,
+  imageWidth: number,
+): Promise<(p: [number, number]) => [number, number]> {
+  const c = page.locator(`canvas[data-camera="${camera}"]`);
+  await expect.poll(() => c.getAttribute('data-ready')).toBe('true');
+  // The cameras sit below the views: brought into the window, where the mouse reaches them.
+  await c.scrollIntoViewIfNeeded();
+  const box = (await c.boundingBox())!;
+  const scale = box.width / imageWidth;
+  return ([x, y]) => [box.x + x * scale, box.y + y * scale];
+}

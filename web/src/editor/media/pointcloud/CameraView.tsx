@@ -50,6 +50,9 @@ export function readCameras(pct: unknown): { list: Camera[]; problem?: string } 
 
 type P3 = { x: number; y: number; z: number };
 
+/** Screen pixels within which a click lands on the last point of a line being drawn. */
+export const SAME_POINT_PX = 4;
+
 /**
  * A segment of LiDAR space as drawn on a camera's image: clipped to what lies in front of the
  * camera, then projected. Undefined when all of it is behind.
@@ -82,15 +85,21 @@ export function CameraView(props: {
   active: { schemaId: string; marking: MarkingTool } | undefined;
   readOnly: boolean | undefined;
   onAdd(value: PctValue): void;
+  /** The 2D line being drawn on this camera (image pixels); the editor keeps it. */
+  line?: readonly [number, number][];
+  /** A point clicked with a 2D line tool. */
+  onLinePoint?(p: [number, number]): void;
+  /** A double click: finish the 2D line. */
+  onLineEnd?(): void;
   onSelect(id: string | undefined): void;
 }) {
   const { camera, page } = props;
+  const line = props.line ?? [];
   const c = camera.calibration;
   const url = c.images[page];
   const canvas = useRef<HTMLCanvasElement>(null);
   const [image, setImage] = useState<{ page: number; img: HTMLImageElement } | { page: number; error: string }>();
   const [drag, setDrag] = useState<{ from: Vec; to: Vec } | undefined>(undefined);
-  const [points, setPoints] = useState<[number, number][]>([]);
   const width = 420;
   const natural: Vec =
     image && 'img' in image
@@ -160,7 +169,7 @@ export function CameraView(props: {
         Math.abs(drag.to[1] - drag.from[1]),
       );
     }
-    points.forEach(([x, y], i) => (i === 0 ? ctx.moveTo(x, y) : ctx.lineTo(x, y)));
+    line.forEach(([x, y], i) => (i === 0 ? ctx.moveTo(x, y) : ctx.lineTo(x, y)));
     ctx.stroke();
   });
 
@@ -169,11 +178,6 @@ export function CameraView(props: {
     return [(e.clientX - r.left) / scale, (e.clientY - r.top) / scale];
   };
   const marking = props.active?.marking;
-  const finish = () => {
-    const need = marking === 'polygon2d' ? 3 : 2;
-    if (marking && points.length >= need) props.onAdd({ markingTool: marking, sensor: c.name, points });
-    setPoints([]);
-  };
 
   return (
     <figure className="pointcloud-camera">
@@ -212,13 +216,14 @@ export function CameraView(props: {
             setDrag(undefined);
             if (box.width >= 2 && box.height >= 2) props.onAdd({ markingTool: 'rectangle', sensor: c.name, box });
           } else if (marking === 'polygon2d' || marking === 'polyline2d') {
-            if (e.detail >= 2) finish();
-            else setPoints((p) => [...p, toImage(e)]);
+            // A click on the last point adds nothing: the second click of a double click, which finishes the line.
+            const at = toImage(e);
+            const last = line[line.length - 1];
+            if (last && Math.hypot(last[0] - at[0], last[1] - at[1]) * scale <= SAME_POINT_PX) return;
+            props.onLinePoint?.(at);
           }
         }}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') finish();
-        }}
+        onDoubleClick={() => marking && onImage({ markingTool: marking }) && props.onLineEnd?.()}
       />
     </figure>
   );

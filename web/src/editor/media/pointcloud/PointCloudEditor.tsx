@@ -23,7 +23,7 @@ import { MARKING_TOOLS, onImage, type MarkingTool, type PctValue, type Point3 } 
 import { ErrorNotice } from '../../../components/ErrorNotice';
 import { objectNumbering } from '../../panels/ObjectsPanel';
 import { Timeline } from '../video/Timeline';
-import { CameraView } from './CameraView';
+import { CameraView, SAME_POINT_PX } from './CameraView';
 import { ExternalCheckNotice } from './ExternalCheckNotice';
 import type { ColorMode } from './scene';
 import { panTop, topToGround, topToScreen } from './top-view';
@@ -101,6 +101,8 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
   const [mode, setMode] = useState<ColorMode>('height');
   const [message, setMessage] = useState<string | undefined>(undefined);
   const [drawing, setDrawing] = useState<Point3[]>([]);
+  /** A 2D line being drawn on a camera's image. */
+  const [drawing2d, setDrawing2d] = useState<{ sensor: string; points: [number, number][] } | undefined>(undefined);
   const [shownFrame, setShownFrame] = useState(-1);
   const view = useScene(cloud, setMessage);
   const { canvasRef, overlayRef, sceneRef, top, setTop, orbit, orbitBy, regionAt } = view;
@@ -227,16 +229,25 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
     add(active.schemaId, { markingTool: 'cuboid', cuboid });
   };
 
+  /** Ends the line being drawn, in the top view or on a camera's image (too few points: said, kept). */
   const finishLine = () => {
-    if (!active || drawing.length === 0) return;
-    const need = active.marking === 'polygon' ? 3 : 2;
-    if (drawing.length < need) {
+    const points = drawing.length ? drawing : drawing2d?.points;
+    if (!active || !points?.length) return;
+    const need = active.marking === 'polygon' || active.marking === 'polygon2d' ? 3 : 2;
+    if (points.length < need) {
       setMessage(`A ${MARKING_NAMES[active.marking]} needs ${need} points or more.`);
       return;
     }
-    add(active.schemaId, { markingTool: active.marking, points: drawing });
-    setDrawing([]);
+    if (drawing.length) add(active.schemaId, { markingTool: active.marking, points: drawing });
+    else if (drawing2d)
+      add(active.schemaId, { markingTool: active.marking, sensor: drawing2d.sensor, points: drawing2d.points });
+    stopLines();
     setMessage(undefined);
+  };
+
+  const stopLines = () => {
+    setDrawing([]);
+    setDrawing2d(undefined);
   };
 
   const onPointerDown = (e: React.PointerEvent<HTMLCanvasElement>) => {
@@ -310,7 +321,7 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
     }
   };
 
-  const onPointerUp = (e: React.PointerEvent<HTMLCanvasElement>) => {
+  const onPointerUp = () => {
     const g = gesture.current;
     gesture.current = undefined;
     if (!g) return;
@@ -322,10 +333,12 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
       const ground = topToGround(top, g.at);
       if (active.marking === 'cuboid') placeAt(ground);
       else {
+        // A click on the last point adds nothing: the second click of a double click, which finishes the line.
+        const last = drawing[drawing.length - 1];
+        const [lx, ly] = last ? topToScreen(top, [last.x, last.y]) : [Infinity, Infinity];
+        if (Math.hypot(lx - g.at[0], ly - g.at[1]) <= SAME_POINT_PX) return;
         const z = cloud ? groundHeight(cloud.positions, ground[0], ground[1], 2) : 0;
-        const point = { x: ground[0], y: ground[1], z };
-        if (e.detail >= 2 && drawing.length > 0) finishLine();
-        else setDrawing((d) => [...d, point]);
+        setDrawing((d) => [...d, { x: ground[0], y: ground[1], z }]);
       }
     }
   };
@@ -361,6 +374,8 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
           : [],
       ),
     );
+    // Drawn now: the drawing effect above ran before the objects changed.
+    sceneRef.current?.render(top, orbit);
   }, [drawn, selectedId, space.colors]);
 
   /** An object's name on a frame (its first keyframe's when none is given), as the objects list says it. */
@@ -403,9 +418,10 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
       else if (e.key === 'ArrowLeft' || e.key === ',' || e.key === '<') go(page - step);
       else if (e.key === '[' || e.key === '{') turn(step);
       else if (e.key === ']' || e.key === '}') turn(-step);
-      else if (e.key === 'Enter') finishLine();
+      // Enter finishes a line being drawn; otherwise it is left to what has the focus (a button).
+      else if (e.key === 'Enter' && (drawing.length > 0 || drawing2d)) finishLine();
       else if (e.key === 'Escape' || e.key.toLowerCase() === 'v') {
-        setDrawing([]);
+        stopLines();
         setActive(undefined);
         if (e.key === 'Escape') setSelectedId(undefined);
       } else if ((e.key === 'Delete' || e.key === 'Backspace') && selectedId && !readOnly) remove(selectedId);
@@ -470,7 +486,7 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
             pressed={active?.schemaId === t.schemaId && active.marking === marking}
             disabled={readOnly}
             onClick={() => {
-              setDrawing([]);
+              stopLines();
               setActive({ schemaId: t.schemaId, marking });
             }}
           />
@@ -511,6 +527,7 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
           onPointerDown={onPointerDown}
           onPointerMove={onPointerMove}
           onPointerUp={onPointerUp}
+          onDoubleClick={finishLine}
         />
         {selectedValue?.cuboid && (
           <fieldset className="pointcloud-cuboid" disabled={readOnly}>
@@ -572,6 +589,15 @@ export default function PointCloudEditor(props: SurfaceEditorProps) {
                 active={active && onImage({ markingTool: active.marking }) ? active : undefined}
                 readOnly={readOnly}
                 onAdd={(value) => active && add(active.schemaId, value)}
+                line={drawing2d?.sensor === camera.calibration.name ? drawing2d.points : []}
+                onLinePoint={(p) =>
+                  setDrawing2d((d) =>
+                    d?.sensor === camera.calibration.name
+                      ? { ...d, points: [...d.points, p] }
+                      : { sensor: camera.calibration.name, points: [p] },
+                  )
+                }
+                onLineEnd={finishLine}
                 onSelect={setSelectedId}
               />
             ))}

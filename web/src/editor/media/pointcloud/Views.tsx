@@ -35,6 +35,7 @@ export function PointCloudViews(props: {
   onPointerDown(e: PointerEvent<HTMLCanvasElement>): void;
   onPointerMove(e: PointerEvent<HTMLCanvasElement>): void;
   onPointerUp(e: PointerEvent<HTMLCanvasElement>): void;
+  onDoubleClick?(): void;
 }) {
   const { canvasRef, overlayRef, holder, top, regionAt, zoomBy } = props.scene;
   return (
@@ -54,6 +55,7 @@ export function PointCloudViews(props: {
         onPointerDown={props.onPointerDown}
         onPointerMove={props.onPointerMove}
         onPointerUp={props.onPointerUp}
+        onDoubleClick={props.onDoubleClick}
         onWheel={(e) => {
           const hit = regionAt(e);
           if (hit) zoomBy(hit, e.deltaY);
