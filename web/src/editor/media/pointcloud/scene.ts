@@ -37,12 +37,22 @@ export interface Orbit {
   elevation: number;
 }
 
-function heightColor(t: number, out: Float32Array, i: number) {
-  // Blue (low) through green to red (high).
-  const c = new THREE.Color().setHSL((1 - Math.min(1, Math.max(0, t))) * 0.66, 1, 0.5);
-  out[i] = c.r;
-  out[i + 1] = c.g;
-  out[i + 2] = c.b;
+/** Steps of the height ramp: finer than a screen shows, and made once instead of a Color per point. */
+const RAMP_STEPS = 1024;
+let ramp: Float32Array | undefined;
+
+/** Blue (low) through green to red (high), as rgb triples for t = 0..1 in RAMP_STEPS steps. */
+function heightRamp(): Float32Array {
+  if (ramp) return ramp;
+  ramp = new Float32Array(RAMP_STEPS * 3);
+  const c = new THREE.Color();
+  for (let k = 0; k < RAMP_STEPS; k++) {
+    c.setHSL((1 - k / (RAMP_STEPS - 1)) * 0.66, 1, 0.5);
+    ramp[k * 3] = c.r;
+    ramp[k * 3 + 1] = c.g;
+    ramp[k * 3 + 2] = c.b;
+  }
+  return ramp;
 }
 
 /** A low and a high percentile of a sample of values. */
@@ -167,8 +177,14 @@ export class PointCloudScene {
       }
     } else {
       const [lo, hi] = spread(cloud.positions, 3, 2, cloud.count);
+      const table = heightRamp();
+      const scale = (RAMP_STEPS - 1) / (hi - lo);
       for (let p = 0; p < cloud.count; p++) {
-        heightColor(((cloud.positions[p * 3 + 2] as number) - lo) / (hi - lo), colors, p * 3);
+        const k = Math.round(((cloud.positions[p * 3 + 2] as number) - lo) * scale);
+        const at = k > 0 ? (k < RAMP_STEPS ? k : RAMP_STEPS - 1) * 3 : 0; // a NaN height takes the low end
+        colors[p * 3] = table[at] as number;
+        colors[p * 3 + 1] = table[at + 1] as number;
+        colors[p * 3 + 2] = table[at + 2] as number;
       }
     }
     if (existing && existing.array === colors) existing.needsUpdate = true;
