@@ -4,9 +4,8 @@ import { assetInBatches, taskInBatches } from './in-batches.js';
 /*
  * The aggregates of the performance report within the interval and the batches: the work of
  * the history (each entry a person's exit of a stage), which the report reads from the counts of
- * migration 029 (work-count.repository.ts) and historyWorkFigures counts from the entries
- * themselves (the (project_id, completed_at, ...) index of migration 010 alone), the issues and the
- * benchmark submissions.
+ * migration 029 (work-count.repository.ts; tests count the same from the entries themselves in
+ * test/helpers/work-reference.ts), the issues and the benchmark submissions.
  */
 
 export interface PerformanceScope {

@@ -76,7 +76,7 @@ export type { ReviewDay };
 /**
  * Per reviewer and day: review decisions, read from the work counts of migration 029 (whole
  * hours and minutes; the seconds at an interval's ends and batches sharing an asset from the
- * history), equal to historyReviewDays.
+ * history), equal to the count from the entries themselves (test/helpers/work-reference.ts).
  */
 export async function reviewDays(db: Executor, s: PerformanceScope): Promise<ReviewDay[]> {
   return countedReviewDays(db, s);
